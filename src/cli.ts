@@ -1,0 +1,279 @@
+// argv → command. The only place that prints errors and sets the exit code; commands load lazily
+// so that `--version` and a cached pre-push hook start fast.
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { ExitCode, ReviewRemoteError, UsageError } from "./errors.js";
+import { messages } from "./messages.js";
+import { createOutput, type Output } from "./output.js";
+import { commandUsage, USAGE } from "./usage.js";
+import { readVersion } from "./version.js";
+import { debugExit } from "./debug.js";
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+interface Parsed {
+  values: Values;
+  positionals: string[];
+  /** Arguments after `--`. */
+  rest: string[];
+}
+
+interface Command {
+  options: Options;
+  run(parsed: Parsed, output: Output): Promise<number>;
+}
+
+const common: Options = {
+  help: { type: "boolean", short: "h" },
+  quiet: { type: "boolean", short: "q" },
+  json: { type: "boolean" },
+};
+
+function single(parsed: Parsed, name: string): string | undefined {
+  if (parsed.positionals.length > 1) {
+    throw new UsageError(`too many arguments for ${name}: ${parsed.positionals.join(" ")}`, {
+      hints: [messages.hintHelp],
+    });
+  }
+  return parsed.positionals[0];
+}
+
+const REVIEW_OPTIONS: Options = {
+  ...common,
+  worktree: { type: "boolean" },
+  question: { type: "string", short: "m" },
+  worker: { type: "string", multiple: true },
+  "no-cache": { type: "boolean" },
+};
+
+/** Ctrl-C stops the worker and exits 130 with nothing imported. */
+function interruptSignal(): AbortSignal {
+  const controller = new AbortController();
+  process.once("SIGINT", () => controller.abort());
+  process.once("SIGTERM", () => controller.abort());
+  return controller.signal;
+}
+
+const reviewCommand: Command = {
+  options: REVIEW_OPTIONS,
+  async run(parsed, output) {
+    const { runReview } = await import("./commands/review.js");
+    return runReview(
+      {
+        target: single(parsed, "review"),
+        worktree: Boolean(parsed.values.worktree),
+        question: parsed.values.question as string | undefined,
+        workers: (parsed.values.worker as string[] | undefined) ?? [],
+        noCache: Boolean(parsed.values["no-cache"]),
+        json: Boolean(parsed.values.json),
+        pathspecs: parsed.rest,
+        signal: interruptSignal(),
+      },
+      output,
+    );
+  },
+};
+
+function requiredId(parsed: Parsed, name: string): string {
+  const id = single(parsed, name);
+  if (!id)
+    throw new UsageError(`${name} needs a review id`, {
+      hints: ["list reviews with: git review-remote list"],
+    });
+  return id;
+}
+
+const COMMANDS: Record<string, Command> = {
+  audit: {
+    options: { ...common, verify: { type: "boolean" } },
+    async run(parsed, output) {
+      const { runAudit } = await import("./commands/audit.js");
+      return runAudit({ json: Boolean(parsed.values.json), verify: Boolean(parsed.values.verify) }, output);
+    },
+  },
+  "install-hook": {
+    options: { ...common, force: { type: "boolean" } },
+    async run(parsed, output) {
+      const { runInstallHook } = await import("./commands/install-hook.js");
+      return runInstallHook({ force: Boolean(parsed.values.force) }, output);
+    },
+  },
+  hook: {
+    options: common,
+    async run(parsed, output) {
+      const { runHook } = await import("./commands/hook.js");
+      const [name, remote] = parsed.positionals;
+      return runHook({ name, remote, stdin: process.stdin }, output);
+    },
+  },
+  list: {
+    options: common,
+    async run(parsed, output) {
+      const { runList } = await import("./commands/list.js");
+      return runList({ json: Boolean(parsed.values.json) }, output);
+    },
+  },
+  show: {
+    options: { ...common, format: { type: "string" } },
+    async run(parsed, output) {
+      const { runShow } = await import("./commands/show.js");
+      const format = parsed.values.format as string | undefined;
+      return runShow({ id: requiredId(parsed, "show"), format, json: Boolean(parsed.values.json) }, output);
+    },
+  },
+  merge: {
+    options: common,
+    async run(parsed, output) {
+      const { runMerge } = await import("./commands/merge.js");
+      return runMerge({ id: requiredId(parsed, "merge") }, output);
+    },
+  },
+  drop: {
+    options: common,
+    async run(parsed, output) {
+      const { runDrop } = await import("./commands/drop.js");
+      return runDrop({ id: requiredId(parsed, "drop") }, output);
+    },
+  },
+  import: {
+    options: { ...common, request: { type: "string" } },
+    async run(parsed, output) {
+      const { runImport } = await import("./commands/import.js");
+      const file = single(parsed, "import");
+      if (!file)
+        throw new UsageError(
+          "import needs the result file: git review-remote import <result.json> --request <id>",
+        );
+      return runImport(
+        { file, request: parsed.values.request as string | undefined, json: Boolean(parsed.values.json) },
+        output,
+      );
+    },
+  },
+  worker: {
+    options: {
+      help: { type: "boolean", short: "h" },
+      reviewer: { type: "string" },
+      "reviewer-command": { type: "string" },
+      sandbox: { type: "string" },
+    },
+    async run(parsed) {
+      const sandbox = (parsed.values.sandbox as string | undefined) ?? "auto";
+      if (sandbox !== "require" && sandbox !== "auto" && sandbox !== "off") {
+        throw new UsageError(`--sandbox must be require, auto or off, not '${sandbox}'`);
+      }
+      const { runWorker } = await import("./commands/worker.js");
+      return runWorker({
+        reviewer: parsed.values.reviewer as string | undefined,
+        reviewerCommand: parsed.values["reviewer-command"] as string | undefined,
+        sandbox,
+        stdin: process.stdin,
+        stdout: process.stdout,
+        stderr: process.stderr,
+      });
+    },
+  },
+  export: {
+    options: {
+      ...common,
+      worktree: { type: "boolean" },
+      list: { type: "boolean" },
+      output: { type: "string", short: "o" },
+    },
+    async run(parsed, output) {
+      const { runExport } = await import("./commands/export.js");
+      return runExport(
+        {
+          rev: single(parsed, "export"),
+          worktree: Boolean(parsed.values.worktree),
+          list: Boolean(parsed.values.list),
+          json: Boolean(parsed.values.json),
+          output: parsed.values.output as string | undefined,
+          pathspecs: parsed.rest,
+        },
+        output,
+      );
+    },
+  },
+};
+
+function parse(argv: string[], options: Options): Parsed {
+  try {
+    const { values, positionals, tokens } = parseArgs({
+      args: argv,
+      options,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
+    const terminator = tokens.find((token) => token.kind === "option-terminator");
+    const restStart = terminator ? terminator.index + 1 : argv.length;
+    const rest = argv.slice(restStart);
+    return {
+      values: values as Values,
+      positionals: positionals.slice(0, positionals.length - rest.length),
+      rest,
+    };
+  } catch (error) {
+    throw new UsageError((error as Error).message.split("\n")[0] ?? "bad arguments", {
+      hints: [messages.hintHelp],
+      cause: error,
+    });
+  }
+}
+
+function report(error: unknown, output: Output): number {
+  if (error instanceof ReviewRemoteError) {
+    output.err(`git-review-remote: ${error.message}`);
+    for (const line of error.details) output.err(`  ${line}`);
+    for (const hint of error.hints) output.err(`hint: ${hint}`);
+    if (process.env.REVIEW_REMOTE_DEBUG && error.cause)
+      output.err(String((error.cause as Error).stack ?? error.cause));
+    return error.exitCode;
+  }
+  output.err(`git-review-remote: ${messages.internalError}`);
+  output.err(String((error as Error)?.stack ?? error));
+  return ExitCode.internal;
+}
+
+/** `--help` opens the manual page on a terminal (git itself turns `git review-remote --help` into that). */
+async function openManual(output: Output): Promise<number> {
+  if (process.stdout.isTTY) {
+    const { spawnSync } = await import("node:child_process");
+    const page = new URL("../man/git-review-remote.1", import.meta.url).pathname;
+    const shown = spawnSync("man", [page], { stdio: "inherit" });
+    if (shown.status === 0) return 0;
+  }
+  output.out(USAGE);
+  return 0;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const quiet = argv.includes("-q") || argv.includes("--quiet");
+  const output = createOutput(process.stdout, process.stderr, { quiet });
+  try {
+    const [first, ...others] = argv;
+    if (first === "--version") {
+      output.out(`git-review-remote version ${readVersion()}`);
+      return 0;
+    }
+    if (first === "--help") return await openManual(output);
+    if (first === "-h" || first === "help") {
+      output.out(USAGE);
+      return 0;
+    }
+    // A first word that is no command is a revision (or an option) for the review pipeline.
+    const named = first !== undefined && Object.hasOwn(COMMANDS, first) ? first : undefined;
+    const command = named ? (COMMANDS[named] as Command) : reviewCommand;
+    const parsed = parse(named ? others : argv, command.options);
+    if (parsed.values.help) {
+      output.out(commandUsage(named ?? "review"));
+      return 0;
+    }
+    return await command.run(parsed, output);
+  } catch (error) {
+    return report(error, output);
+  } finally {
+    debugExit();
+  }
+}

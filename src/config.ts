@@ -1,0 +1,92 @@
+// Settings from git config (section `review-remote`), never from a file committed in the repo.
+import { ConfigError } from "./errors.js";
+import { git, splitNul } from "./git.js";
+import { messages } from "./messages.js";
+import type { Repo } from "./repo.js";
+
+export const PrePushMode = { off: "off", warn: "warn", block: "block" } as const;
+export type PrePushMode = (typeof PrePushMode)[keyof typeof PrePushMode];
+
+export interface Settings {
+  worker: string;
+  timeoutSeconds: number;
+  question: string | undefined;
+  prePush: PrePushMode;
+  prePushTimeoutSeconds: number;
+  failClosed: boolean;
+  branchPrefix: string;
+  /** `review-remote.<name>.command`, by worker name. */
+  workerCommands: Map<string, string>;
+}
+
+export const DEFAULT_QUESTION =
+  "Review this change for bugs, security problems and style; propose fixes as commits.";
+
+/**
+ * `git config -z --get-regexp` prints `key\nvalue\0` per entry. Section and key names come back
+ * lower-cased; the subsection (the worker name) keeps its case.
+ */
+export async function readGitConfig(repo: Pick<Repo, "env" | "cwd">): Promise<Map<string, string>> {
+  const { stdout } = await git(["config", "-z", "--get-regexp", "^review-remote\\."], {
+    cwd: repo.cwd,
+    env: repo.env,
+    allowFailure: true, // exit 1: no key set
+  });
+  const values = new Map<string, string>();
+  for (const record of splitNul(stdout)) {
+    const newline = record.indexOf("\n");
+    const key = newline === -1 ? record : record.slice(0, newline);
+    values.set(key, newline === -1 ? "true" : record.slice(newline + 1));
+  }
+  return values;
+}
+
+function parsePositive(key: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) {
+    throw new ConfigError(messages.configInvalid(key, value, "a positive number of seconds"));
+  }
+  return number;
+}
+
+function parseBool(key: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  const v = value.toLowerCase();
+  if (["true", "yes", "on", "1"].includes(v)) return true;
+  if (["false", "no", "off", "0", ""].includes(v)) return false;
+  throw new ConfigError(messages.configInvalid(key, value, "a boolean"));
+}
+
+function parsePrePush(value: string | undefined): PrePushMode {
+  if (value === undefined) return PrePushMode.warn;
+  const mode = value.toLowerCase();
+  if (mode === "off" || mode === "warn" || mode === "block") return mode;
+  throw new ConfigError(messages.configInvalid("review-remote.prePush", value, "off, warn or block"));
+}
+
+export function parseSettings(values: Map<string, string>): Settings {
+  const workerCommands = new Map<string, string>();
+  for (const [key, value] of values) {
+    const match = /^review-remote\.(.+)\.command$/.exec(key);
+    if (match?.[1]) workerCommands.set(match[1], value);
+  }
+  return {
+    worker: values.get("review-remote.worker") || "local",
+    timeoutSeconds: parsePositive("review-remote.timeout", values.get("review-remote.timeout"), 900),
+    question: values.get("review-remote.question"),
+    prePush: parsePrePush(values.get("review-remote.prepush")),
+    prePushTimeoutSeconds: parsePositive(
+      "review-remote.prePushTimeout",
+      values.get("review-remote.prepushtimeout"),
+      120,
+    ),
+    failClosed: parseBool("review-remote.failClosed", values.get("review-remote.failclosed"), false),
+    branchPrefix: values.get("review-remote.branchprefix") || "review/",
+    workerCommands,
+  };
+}
+
+export async function readSettings(repo: Pick<Repo, "env" | "cwd">): Promise<Settings> {
+  return parseSettings(await readGitConfig(repo));
+}

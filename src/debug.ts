@@ -1,0 +1,15 @@
+// REVIEW_REMOTE_DEBUG=1: timings of each stage on stderr (the one exception to "only cli.ts prints",
+// because a timing is only true where it is taken).
+const enabled = process.env.REVIEW_REMOTE_DEBUG === "1";
+const start = performance.now();
+
+export function debug(message: string): void {
+  if (!enabled) return;
+  const rss = Math.round(process.memoryUsage.rss() / 1048576);
+  process.stderr.write(`debug: ${((performance.now() - start) / 1000).toFixed(3)}s rss=${rss}MB ${message}\n`);
+}
+
+/** Peak RSS of this process, for the benchmarks (fan-out memory must be flat in the number of workers). */
+export function debugExit(): void {
+  if (enabled) debug(`exit maxrss=${Math.round(process.resourceUsage().maxRSS / 1024)}MB`);
+}

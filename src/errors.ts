@@ -1,0 +1,78 @@
+// Typed errors: each carries the exit code of design §4 and optional git-style hints.
+
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  worker: 3,
+  invalidResult: 4,
+  conflict: 5,
+  exportRefused: 6,
+  internal: 70,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface ErrorOptions {
+  hints?: readonly string[];
+  cause?: unknown;
+  /** Extra lines printed after the message (one problem per line). */
+  details?: readonly string[];
+}
+
+export class ReviewRemoteError extends Error {
+  readonly exitCode: ExitCode = ExitCode.failure;
+  readonly hints: readonly string[];
+  readonly details: readonly string[];
+
+  constructor(message: string, options: ErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.name = new.target.name;
+    this.hints = options.hints ?? [];
+    this.details = options.details ?? [];
+  }
+}
+
+/** Bad arguments, not a repository, or invalid configuration. */
+export class UsageError extends ReviewRemoteError {
+  override readonly exitCode = ExitCode.usage;
+}
+
+export class ConfigError extends ReviewRemoteError {
+  override readonly exitCode = ExitCode.usage;
+}
+
+/** The worker could not be reached, failed, or timed out. */
+export class WorkerError extends ReviewRemoteError {
+  override readonly exitCode = ExitCode.worker;
+}
+
+/** The worker's result failed validation; nothing was imported. */
+export class InvalidResultError extends ReviewRemoteError {
+  override readonly exitCode = ExitCode.invalidResult;
+}
+
+export class MergeConflictError extends ReviewRemoteError {
+  override readonly exitCode = ExitCode.conflict;
+}
+
+/** The export stopped: a secret was found or a denied path would have left. */
+export class ExportRefusedError extends ReviewRemoteError {
+  override readonly exitCode = ExitCode.exportRefused;
+}
+
+export class InterruptedError extends ReviewRemoteError {
+  override readonly exitCode = ExitCode.interrupted;
+}
+
+/** A git command failed in a way the caller did not expect. */
+export class GitError extends ReviewRemoteError {
+  constructor(
+    readonly args: readonly string[],
+    readonly exitStatus: number | undefined,
+    readonly stderr: string,
+  ) {
+    const first = stderr.trim().split("\n")[0] || `exit code ${exitStatus}`;
+    super(`git ${args[0] ?? ""} failed: ${first}`);
+  }
+}

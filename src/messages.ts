@@ -1,0 +1,40 @@
+// Every user-facing sentence lives here, so wording stays consistent and reviewable in one place.
+
+export const messages = {
+  notARepository: (cwd: string) => `not a git repository: ${cwd}`,
+  hintNotARepository:
+    "run this inside a git work tree, or pass --git-dir: git --git-dir=<path> review-remote",
+  needsWorkTree: "this command needs a work tree (the repository is bare)",
+  emptyRepository: "the repository has no commits yet",
+  hintEmptyRepository: "commit something first, or review uncommitted files with --worktree",
+  unknownRevision: (rev: string) => `unknown revision: ${rev}`,
+  hintUnknownRevision: "name a commit, branch or tag: git review-remote export HEAD~1",
+  pathspecNoMatch: (spec: string) => `pathspec '${spec}' did not match any file in the snapshot`,
+  hintPathspec: "pathspecs are relative to the current directory; check `git ls-files`",
+  nothingToExport: "nothing would leave: every file was excluded",
+  hintNothingToExport: "run `git review-remote export --list` to see why each file stays",
+  policyInvalidJson: (file: string, reason: string) => `${file}: not valid JSON: ${reason}`,
+  policyInvalid: (file: string) => `invalid policy file ${file}`,
+  hintPolicy: "see the policy file section of `git review-remote --help`",
+  configInvalid: (key: string, value: string, expected: string) =>
+    `bad config value '${value}' for ${key}: expected ${expected}`,
+  storeUnwritable: (dir: string, reason: string) => `cannot write to the store ${dir}: ${reason}`,
+  hintStoreUnwritable: "free some disk space or fix the permissions of the git directory, then retry",
+  outputUnwritable: (file: string, reason: string) => `cannot write ${file}: ${reason}`,
+  secretNameInBundle: (path: string, rule: string) =>
+    `refusing to export ${path}: it matches the secret name rule ${rule}`,
+  secretsFound: (count: number) =>
+    `export refused: ${count} possible secret${count === 1 ? "" : "s"} found; nothing was stored or sent`,
+  hintSecretsExclude: 'keep the file out with an "exclude" glob in .review-remote.json,',
+  hintSecretsAllow:
+    'or, for a false positive, add {"fingerprint": "<fp>"} to secrets.allow there, or "review-remote:allow" on the line',
+  hintRange: "name a range as <base>..<head>, e.g. git review-remote main..HEAD",
+  unknownWorker: (name: string) => `no worker named '${name}' is configured`,
+  hintConfigureWorker: (name: string) =>
+    `configure it with: git config review-remote.${name}.command 'ssh <host> git-review-remote worker'`,
+  rangePatchTooLarge: (bytes: number) =>
+    `the range's patch (${bytes} bytes) is too large to send; the reviewer gets the changed paths only`,
+  internalError: "internal error: this is a bug in git-review-remote; please report it with the output above",
+  unknownCommand: (name: string) => `'${name}' is not a git review-remote command`,
+  hintHelp: "see 'git review-remote -h'",
+} as const;

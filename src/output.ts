@@ -1,0 +1,50 @@
+// Terminal output for commands: colors only on a TTY, honoring NO_COLOR and color.ui.
+import type { Writable } from "node:stream";
+
+export interface Output {
+  out(line: string): void;
+  err(line: string): void;
+  /** Write raw text (JSON documents) to stdout. */
+  raw(text: string): void;
+  color: boolean;
+  tty: boolean;
+  quiet: boolean;
+}
+
+export function createOutput(
+  stdout: Writable & { isTTY?: boolean },
+  stderr: Writable & { isTTY?: boolean },
+  options: { quiet?: boolean; colorUi?: string | undefined } = {},
+): Output {
+  const tty = Boolean(stderr.isTTY);
+  const ui = options.colorUi?.toLowerCase();
+  const color =
+    process.env.NO_COLOR === undefined &&
+    (ui === "always" || (ui !== "never" && ui !== "false" && Boolean(stdout.isTTY)));
+  return {
+    out: (line) => stdout.write(`${line}\n`),
+    err: (line) => stderr.write(`${line}\n`),
+    raw: (text) => stdout.write(text),
+    color,
+    tty,
+    quiet: Boolean(options.quiet),
+  };
+}
+
+const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, bold: 1, dim: 2 } as const;
+
+export function paint(output: Pick<Output, "color">, style: keyof typeof CODES, text: string): string {
+  return output.color ? `\u001b[${CODES[style]}m${text}\u001b[0m` : text;
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KiB", "MiB", "GiB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

@@ -1,0 +1,52 @@
+// Repository resolution, done once per command: everything after this uses absolute paths.
+import { resolve } from "node:path";
+import { UsageError } from "./errors.js";
+import { cleanEnv, type Env, git } from "./git.js";
+import { messages } from "./messages.js";
+
+export interface Repo {
+  /** Top of the work tree (undefined in a bare repository). */
+  top: string | undefined;
+  gitDir: string;
+  /** Shared by linked worktrees: refs, objects and our store live here. */
+  commonDir: string;
+  /** Where the user ran the command, and that place relative to the top (`sub/dir/` or ``). */
+  cwd: string;
+  prefix: string;
+  /** Environment for every child git on this repository. */
+  env: Env;
+}
+
+// `--path-format=absolute` (git >= 2.31) resolves a relative GIT_DIR, such as the one
+// `git --git-dir=../.git review-remote` exports, against the directory it was given in.
+const REV_PARSE_PATHS = ["rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir"];
+
+export async function resolveRepo(cwd: string = process.cwd()): Promise<Repo> {
+  // Resolution alone sees the caller's GIT_DIR / GIT_WORK_TREE; children never do.
+  const callerEnv: Env = { ...process.env, LC_ALL: "C" };
+  delete callerEnv.GIT_INDEX_FILE;
+  delete callerEnv.GIT_OBJECT_DIRECTORY;
+  delete callerEnv.GIT_ALTERNATE_OBJECT_DIRECTORIES;
+  const paths = await git([...REV_PARSE_PATHS, "--is-bare-repository", "--show-prefix"], {
+    cwd,
+    env: callerEnv,
+    allowFailure: true,
+  });
+  if (paths.exitCode !== 0) {
+    throw new UsageError(messages.notARepository(cwd), { hints: [messages.hintNotARepository] });
+  }
+  const [gitDir = "", commonDir = "", bare = "", prefix = ""] = paths.stdout.split("\n");
+  let top: string | undefined;
+  if (bare !== "true") {
+    const topLevel = await git(["rev-parse", "--show-toplevel"], { cwd, env: callerEnv, allowFailure: true });
+    if (topLevel.exitCode === 0) top = topLevel.stdout.trim();
+  }
+  const env = cleanEnv({ GIT_DIR: gitDir, ...(top ? { GIT_WORK_TREE: top } : {}) });
+  return { top, gitDir: resolve(gitDir), commonDir: resolve(commonDir), cwd, prefix, env };
+}
+
+/** The work tree, for commands that need one. */
+export function requireWorkTree(repo: Repo): string {
+  if (repo.top === undefined) throw new UsageError(messages.needsWorkTree);
+  return repo.top;
+}

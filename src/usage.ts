@@ -1,0 +1,106 @@
+// The `-h` texts. The man page (man/git-review-remote.1) says the same at length.
+
+export const USAGE = `usage: git review-remote [<rev> | <base>..<head>] [--worktree] [-m <question>]
+                         [--worker <name>]... [--no-cache] [--json] [-q] [-- <pathspec>...]
+   or: git review-remote <command> [<args>]
+
+Review a commit on a worker you do not have to trust: the commit leaves as a
+secret-free bundle, the proposals come back as a local branch review/<id>.
+
+Commands:
+  export        build, scan and store the bundle; --list shows what would leave
+  list          reviews in the store
+  show <id>     summary, comments and proposals of a review (--format=json|sarif)
+  merge <id>    merge the proposals into the current branch
+  drop <id>     delete the review branch; the record stays
+  import <file> --request <id>
+                import a result fetched out of band
+  audit         what left this machine, when, and to which worker (--verify)
+  install-hook  install the pre-push hook where git looks for hooks
+  hook pre-push <remote> <url>
+                what the pre-push hook runs
+  worker        the worker side: envelope on stdin, result on stdout
+
+Run 'git review-remote <command> -h' for a command's options, and
+'git review-remote --help' for the manual.`;
+
+const REVIEW = `usage: git review-remote [<rev> | <base>..<head>] [<options>] [-- <pathspec>...]
+
+Export <rev> (default HEAD), send it to the worker, validate the result and
+import the proposals as branch review/<id>. A range asks the reviewer to
+focus on the changes between <base> and <head>.
+
+    --worktree          review the work tree (uncommitted and untracked files)
+    -m, --question <text>
+                        what to ask the reviewer
+    --worker <name>     the worker to use (repeat to ask several at once);
+                        default: review-remote.worker, or 'local'
+    --no-cache          ask the worker even if this snapshot was reviewed
+    --json              print one JSON document on stdout
+    -q, --quiet         no progress and no remote: lines
+    -- <pathspec>...    send only the matching paths`;
+
+const COMMAND_USAGE: Record<string, string> = {
+  review: REVIEW,
+  export: `usage: git review-remote export [<rev>] [--worktree] [--list] [--json] [-o <file>] [-- <pathspec>...]
+
+Build the bundle for <rev> (default HEAD) and store it under
+$(git rev-parse --git-common-dir)/review-remote/bundles/<sha256>.tar.gz.
+Secret files are kept back by name, and the export stops (exit 6) when the
+content scan finds a credential.
+
+    --worktree        snapshot the work tree (tracked changes and untracked,
+                      not ignored files) instead of a commit
+    --list            show what would leave and what stays, and why; store nothing
+    --json            print one JSON document on stdout
+    -o, --output <file>
+                      also write the bundle to <file>
+    -q, --quiet       print only the result
+    -- <pathspec>...  export only the matching paths`,
+  list: `usage: git review-remote list [--json]
+
+List the reviews in the store: id, state, worker, snapshot, branch, counts.`,
+  show: `usage: git review-remote show <id> [--format=text|json|sarif] [--json]
+
+Show a review's summary, comments and the stat of each proposed commit.
+--format=sarif prints SARIF 2.1.0 for code scanning tools.`,
+  merge: `usage: git review-remote merge <id>
+
+Merge the proposals of review <id> into the current branch (refuses a dirty
+work tree; exit 5 and no change on conflict). For a work-tree snapshot, apply
+them to the work tree with a 3-way fallback. Prints how to undo.`,
+  drop: `usage: git review-remote drop <id>
+
+Delete the branch and refs of review <id>; the record stays in the store.`,
+  import: `usage: git review-remote import <result.json> --request <id>
+
+Validate and import a result document fetched out of band for review <id>.`,
+  audit: `usage: git review-remote audit [--json] [--verify]
+
+Show every send recorded in audit.jsonl: time, worker and command, request,
+bundle sha256, files and bytes. --verify re-checks that each stored bundle
+still hashes to its name.`,
+  "install-hook": `usage: git review-remote install-hook [--force]
+
+Install the pre-push hook in $(git rev-parse --git-path hooks), inside marker
+lines; an existing hook is kept unless --force.`,
+  hook: `usage: git review-remote hook pre-push <remote> <url>
+
+Run by the pre-push hook with git's ref updates on stdin. Honors
+review-remote.prePush (off|warn|block), prePushTimeout, failClosed and
+REVIEW_REMOTE_SKIP=1.`,
+  worker: `usage: git review-remote worker [--reviewer <name>] [--reviewer-command <cmd>]
+                                [--sandbox=require|auto|off]
+
+The worker side: reads the envelope (request line, then the bundle) on stdin,
+runs the reviewer in a sandbox and writes one result document on stdout.
+
+    --reviewer <name>          built-in reviewer (default: hygiene)
+    --reviewer-command <cmd>   run <cmd> through sh -c as the reviewer
+    --sandbox <mode>           require: fail without a working sandbox;
+                               auto (default): fall back with a warning; off`,
+};
+
+export function commandUsage(name: string): string {
+  return COMMAND_USAGE[name] ?? USAGE;
+}

@@ -1,0 +1,143 @@
+// Real git repositories in temp dirs, with a clean, deterministic environment for every child git.
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+
+export const PROJECT_ROOT = resolve(import.meta.dirname, "..", "..");
+export const BIN = join(PROJECT_ROOT, "bin", "git-review-remote.js");
+
+/** The process env less every GIT_* variable (a test run from a hook must not write the dev's repo). */
+export function testEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith("GIT_") && key !== "NO_COLOR" && !key.startsWith("REVIEW_REMOTE_")) env[key] = value;
+  }
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: join(home, ".gitconfig"),
+    GIT_AUTHOR_NAME: "Test Author",
+    GIT_AUTHOR_EMAIL: "author@example.invalid",
+    GIT_COMMITTER_NAME: "Test Author",
+    GIT_COMMITTER_EMAIL: "author@example.invalid",
+    GIT_AUTHOR_DATE: "2024-01-01T00:00:00Z",
+    GIT_COMMITTER_DATE: "2024-01-01T00:00:00Z",
+    ...extra,
+  };
+}
+
+export interface TestRepo {
+  dir: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  git(...args: string[]): string;
+  write(path: string, content: string | Buffer): void;
+  commit(message?: string): string;
+  /** Run the built CLI as `git review-remote ...` through git itself. */
+  run(args: string[], options?: { cwd?: string; env?: Record<string, string>; input?: string }): RunResult;
+  cleanup(): void;
+}
+
+export interface RunResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+let binDir: string | undefined;
+
+/** A PATH entry holding `git-review-remote`, so `git review-remote` finds the built CLI. */
+export function binPath(): string {
+  if (!binDir) {
+    binDir = mkdtempSync(join(tmpdir(), "rr-bin-"));
+    writeFileSync(join(binDir, "git-review-remote"), `#!/bin/sh\nexec node "${BIN}" "$@"\n`, { mode: 0o755 });
+  }
+  return binDir;
+}
+
+export function createTestRepo(options: { bare?: boolean; init?: boolean } = {}): TestRepo {
+  const root = mkdtempSync(join(tmpdir(), "rr-test-"));
+  const home = join(root, "home");
+  const dir = join(root, "repo");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(dir, { recursive: true });
+  const env = testEnv(home, { PATH: `${binPath()}:${process.env.PATH}` });
+  writeFileSync(
+    join(home, ".gitconfig"),
+    "[user]\n\tname = Test Author\n\temail = author@example.invalid\n[gc]\n\tauto = 0\n[commit]\n\tgpgsign = false\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n",
+  );
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, env, encoding: "utf8" });
+  if (options.init !== false) git("init", "-q", ...(options.bare ? ["--bare"] : []));
+  return {
+    dir,
+    home,
+    env,
+    git,
+    write(path, content) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), content);
+    },
+    commit(message = "commit") {
+      git("add", "-A");
+      git("commit", "-q", "--allow-empty", "-m", message);
+      return git("rev-parse", "HEAD").trim();
+    },
+    run(args, runOptions = {}) {
+      const result = spawnSync("git", ["review-remote", ...args], {
+        cwd: runOptions.cwd ?? dir,
+        env: { ...env, ...runOptions.env },
+        input: runOptions.input ?? "",
+        encoding: "utf8",
+        maxBuffer: 256 * 1024 * 1024,
+      });
+      return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+    },
+    cleanup() {
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+function tryGit(repo: TestRepo, ...args: string[]): string {
+  try {
+    return repo.git(...args).trim();
+  } catch {
+    return "";
+  }
+}
+
+/** Everything a failed command must leave as it was: HEAD, refs, index bytes, status, objects. */
+export function repoState(repo: TestRepo): Record<string, string> {
+  const indexPath = join(repo.git("rev-parse", "--git-dir").trim(), "index");
+  let index = "none";
+  try {
+    index = createHash("sha256")
+      .update(readFileSync(resolve(repo.dir, indexPath)))
+      .digest("hex");
+  } catch {}
+  const objects = repo.git("count-objects", "-v");
+  const count = (key: string) =>
+    /^(\w[\w-]*): (\d+)$/m.exec(objects.split("\n").find((l) => l.startsWith(`${key}:`)) ?? "")?.[2];
+  return {
+    head: tryGit(repo, "rev-parse", "--verify", "--quiet", "HEAD") || "none",
+    symbolicHead: readFileSync(
+      join(resolve(repo.dir, repo.git("rev-parse", "--git-dir").trim()), "HEAD"),
+      "utf8",
+    ),
+    refs: repo.git("for-each-ref", "--format=%(refname) %(objectname)"),
+    index,
+    status: repo.git(
+      "--no-optional-locks",
+      "status",
+      "--porcelain=v1",
+      "-z",
+      "--untracked-files=all",
+      "--ignored",
+    ),
+    objects: `${count("count")} loose, ${count("in-pack")} packed`,
+  };
+}
