@@ -1,0 +1,168 @@
+// One streaming pass: git archive → (tar reader: manifest, name re-check, content scan) and
+// (gzip → sha256 → temp file). Memory stays flat whatever the size of the repo.
+import { createHash } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { Transform, type TransformCallback, Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
+import { ExportRefusedError, GitError } from "../errors.js";
+import { spawnGit } from "../git.js";
+import { messages } from "../messages.js";
+import { matchSecretName } from "../secrets/names.js";
+import type { Finding } from "../secrets/scanner.js";
+import { TarReader, TarType } from "../tar/reader.js";
+import type { Scratch } from "./scratch.js";
+
+export interface ManifestFile {
+  path: string;
+  mode: string;
+  size: number;
+  /** Lines in the file, so that comments can be checked against it. */
+  lines: number;
+}
+
+export interface FileScanner {
+  scanFile(path: string): { write(chunk: Buffer): void; end(): Finding[] };
+}
+
+export interface ArchiveResult {
+  files: ManifestFile[];
+  findings: Finding[];
+  /** Set when the archive was written: its sha256 and compressed size. */
+  sha256?: string;
+  bytes?: number;
+  /** Uncompressed tar bytes read. */
+  tarBytes: number;
+}
+
+export interface ArchiveOptions {
+  scratch: Scratch;
+  commit: string;
+  scanner: FileScanner;
+  /** Temp file to write the gzip to; without one, the tar is only inspected (`--list`). */
+  output?: string;
+  onProgress?: (tarBytes: number) => void;
+}
+
+/** Tree modes of tar entries as `git archive` writes them (tar.umask = 0022). */
+function treeMode(type: string, mode: number): string {
+  if (type === TarType.symlink) return "120000";
+  return mode & 0o100 ? "100755" : "100644";
+}
+
+function countNewlines(chunk: Buffer): number {
+  let count = 0;
+  for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) count++;
+  return count;
+}
+
+function inspectTar(options: ArchiveOptions, result: ArchiveResult): Transform {
+  const reader = new TarReader({
+    entry(entry) {
+      if (entry.type === TarType.directory) return undefined;
+      if (entry.type !== TarType.file && entry.type !== TarType.symlink) {
+        throw new ExportRefusedError(`unexpected ${entry.type} entry in the archive: ${entry.path}`);
+      }
+      const rule = matchSecretName(entry.path);
+      if (rule) throw new ExportRefusedError(messages.secretNameInBundle(entry.path, rule.id));
+      const file = { path: entry.path, mode: treeMode(entry.type, entry.mode), size: entry.size, lines: 0 };
+      result.files.push(file);
+      if (entry.type !== TarType.file) return undefined;
+      const scan = options.scanner.scanFile(entry.path);
+      pendingScan = scan;
+      pendingFile = file;
+      lastByte = 0x0a;
+      return (chunk) => {
+        scan.write(chunk);
+        file.lines += countNewlines(chunk);
+        lastByte = chunk[chunk.length - 1] ?? lastByte;
+      };
+    },
+    entryEnd() {
+      if (pendingScan) result.findings.push(...pendingScan.end());
+      // A last line without a newline still counts.
+      if (pendingFile && pendingFile.size > 0 && lastByte !== 0x0a) pendingFile.lines++;
+      pendingScan = undefined;
+      pendingFile = undefined;
+    },
+  });
+  let pendingScan: ReturnType<FileScanner["scanFile"]> | undefined;
+  let pendingFile: ManifestFile | undefined;
+  let lastByte = 0x0a;
+  return new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+      try {
+        reader.write(chunk);
+        result.tarBytes += chunk.length;
+        options.onProgress?.(result.tarBytes);
+        callback(null, chunk);
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
+    flush(callback: TransformCallback) {
+      try {
+        reader.end();
+        callback();
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
+  });
+}
+
+function hashAndCount(result: ArchiveResult): Transform {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      callback(null, chunk);
+    },
+    flush(callback: TransformCallback) {
+      result.sha256 = hash.digest("hex");
+      result.bytes = bytes;
+      callback();
+    },
+  });
+}
+
+function discard(): Writable {
+  return new Writable({
+    write(_chunk, _encoding, callback) {
+      callback();
+    },
+  });
+}
+
+export async function createArchive(options: ArchiveOptions): Promise<ArchiveResult> {
+  const { scratch, commit } = options;
+  const result: ArchiveResult = { files: [], findings: [], tarBytes: 0 };
+  // tar.umask fixes the modes written for the files, whatever the user's umask.
+  const archive = spawnGit(["-c", "tar.umask=0022", "archive", "--format=tar", commit], {
+    cwd: scratch.dir,
+    env: scratch.env,
+  });
+  const stdout = archive.stdout;
+  if (!stdout) throw new Error("git archive has no stdout");
+  const streams = options.output
+    ? [
+        createGzip({ level: 6 }),
+        hashAndCount(result),
+        createWriteStream(options.output, { flags: "wx", mode: 0o600 }),
+      ]
+    : [discard()];
+  try {
+    await pipeline(stdout, inspectTar(options, result), ...(streams as [Transform]));
+  } catch (error) {
+    archive.kill();
+    await archive.catch(() => undefined);
+    throw error;
+  }
+  const exit = await archive;
+  if (exit.exitCode !== 0) {
+    throw new GitError(["archive"], exit.exitCode, Buffer.from(exit.stderr as Uint8Array).toString());
+  }
+  return result;
+}

@@ -1,0 +1,64 @@
+// A throwaway git dir that borrows the repo's objects: everything the export writes (trees,
+// synthetic commits, work-tree blobs) goes here, so the user's object store stays as it was.
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cleanEnv, type Env } from "../git.js";
+import type { Repo } from "../repo.js";
+
+/**
+ * `git archive` passes blobs through the checkout conversions. These attributes, in the scratch
+ * dir's info/attributes (which outranks every .gitattributes in the tree, gitattributes(5)), switch
+ * them all off, so the bundle holds the committed blob bytes exactly. export-ignore stays honored.
+ */
+const NO_CONVERSIONS = "* -export-subst -filter -text -ident -working-tree-encoding -crlf\n";
+
+/** Fixed identity and date: the same tree always gives the same commit, and the same tar. */
+export const SYNTHETIC_IDENTITY: Env = {
+  GIT_AUTHOR_NAME: "git-review-remote",
+  GIT_AUTHOR_EMAIL: "review-remote@localhost",
+  GIT_AUTHOR_DATE: "946684800 +0000",
+  GIT_COMMITTER_NAME: "git-review-remote",
+  GIT_COMMITTER_EMAIL: "review-remote@localhost",
+  GIT_COMMITTER_DATE: "946684800 +0000",
+};
+
+export interface Scratch {
+  dir: string;
+  gitDir: string;
+  objectsDir: string;
+  repoObjectsDir: string;
+  /** Env for gits that run inside the scratch dir, isolated from every user and system config. */
+  env: Env;
+  dispose(): Promise<void>;
+}
+
+export async function createScratch(repo: Pick<Repo, "commonDir">): Promise<Scratch> {
+  const dir = await mkdtemp(join(tmpdir(), "review-remote-export-"));
+  const gitDir = join(dir, "git");
+  const objectsDir = join(gitDir, "objects");
+  const repoObjectsDir = join(repo.commonDir, "objects");
+  await mkdir(join(objectsDir, "info"), { recursive: true });
+  await mkdir(join(gitDir, "refs"), { recursive: true });
+  await mkdir(join(gitDir, "info"), { recursive: true });
+  await writeFile(join(gitDir, "HEAD"), "ref: refs/heads/main\n");
+  await writeFile(join(objectsDir, "info", "alternates"), `${repoObjectsDir}\n`);
+  await writeFile(join(gitDir, "info", "attributes"), NO_CONVERSIONS);
+  const env = cleanEnv({
+    GIT_DIR: gitDir,
+    GIT_INDEX_FILE: join(dir, "index"),
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    ...SYNTHETIC_IDENTITY,
+  });
+  delete env.GIT_CONFIG_PARAMETERS;
+  delete env.GIT_CONFIG_COUNT;
+  return {
+    dir,
+    gitDir,
+    objectsDir,
+    repoObjectsDir,
+    env,
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
+}

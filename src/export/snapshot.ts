@@ -1,0 +1,87 @@
+// The source state of an export: a commit, or a synthetic commit of the work tree.
+import { copyFile, stat, utimes } from "node:fs/promises";
+import { join } from "node:path";
+import { UsageError } from "../errors.js";
+import { git } from "../git.js";
+import { messages } from "../messages.js";
+import { type Repo, requireWorkTree } from "../repo.js";
+import { type Scratch, SYNTHETIC_IDENTITY } from "./scratch.js";
+
+export const SnapshotKind = { commit: "commit", worktree: "worktree" } as const;
+export type SnapshotKind = (typeof SnapshotKind)[keyof typeof SnapshotKind];
+
+export interface Snapshot {
+  kind: SnapshotKind;
+  /** The commit the bundle is built from and proposals apply to. */
+  commit: string;
+  /** For a work-tree snapshot: the HEAD it was taken on (undefined in a repo with no commits). */
+  parent?: string | undefined;
+}
+
+export async function resolveCommit(repo: Repo, rev: string): Promise<string> {
+  const result = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], {
+    cwd: repo.cwd,
+    env: repo.env,
+    allowFailure: true,
+  });
+  if (result.exitCode === 0) return result.stdout.trim();
+  if (rev === "HEAD" && !(await hasCommits(repo))) {
+    throw new UsageError(messages.emptyRepository, { hints: [messages.hintEmptyRepository] });
+  }
+  throw new UsageError(messages.unknownRevision(rev), { hints: [messages.hintUnknownRevision] });
+}
+
+async function hasCommits(repo: Repo): Promise<boolean> {
+  const result = await git(["rev-parse", "--verify", "--quiet", "HEAD"], {
+    cwd: repo.cwd,
+    env: repo.env,
+    allowFailure: true,
+  });
+  return result.exitCode === 0;
+}
+
+/**
+ * Starting from a copy of the real index keeps its stat data, so only changed files are re-hashed.
+ * The copy keeps the original's mtime: git treats entries as "racily clean" by comparing them with
+ * the index file's own mtime, and a fresh mtime would hide a same-size edit made in the same second.
+ */
+async function copyIndex(from: string, to: string): Promise<boolean> {
+  try {
+    const { atime, mtime } = await stat(from);
+    await copyFile(from, to);
+    await utimes(to, atime, mtime);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Snapshot tracked changes and untracked, not-ignored files through a private index and the
+ * scratch object dir: the user's index, work tree and object store are never written.
+ */
+export async function snapshotWorktree(repo: Repo, scratch: Scratch): Promise<Snapshot> {
+  const top = requireWorkTree(repo);
+  const index = join(scratch.dir, "worktree-index");
+  const env = {
+    ...repo.env,
+    GIT_INDEX_FILE: index,
+    GIT_OBJECT_DIRECTORY: scratch.objectsDir,
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: scratch.repoObjectsDir,
+    ...SYNTHETIC_IDENTITY,
+  };
+  const parent = (await hasCommits(repo)) ? await resolveCommit(repo, "HEAD") : undefined;
+  if (!(await copyIndex(join(repo.gitDir, "index"), index)))
+    await git(["read-tree", parent ?? "--empty"], { cwd: top, env });
+  await git(["add", "--all", "--", ":/"], { cwd: top, env });
+  const tree = (await git(["write-tree"], { cwd: top, env })).stdout.trim();
+  const parentArgs = parent ? ["-p", parent] : [];
+  const commit = await git(
+    ["commit-tree", tree, ...parentArgs, "-m", "git-review-remote work-tree snapshot"],
+    {
+      cwd: top,
+      env,
+    },
+  );
+  return { kind: SnapshotKind.worktree, commit: commit.stdout.trim(), parent };
+}

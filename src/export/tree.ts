@@ -1,0 +1,101 @@
+// Reads the snapshot's tree and builds the filtered tree the bundle is archived from.
+import { join } from "node:path";
+import { UsageError } from "../errors.js";
+import { git, gitBuffer, splitNul } from "../git.js";
+import { messages } from "../messages.js";
+import type { Repo } from "../repo.js";
+import { MODE_SYMLINK, parseLsTree, type TreeEntry } from "./filter.js";
+import type { Scratch } from "./scratch.js";
+
+export async function listTree(scratch: Scratch, commit: string): Promise<TreeEntry[]> {
+  // -r: files, not subtrees; -z: raw paths, no quoting. (No -l: sizes would cost a read of every
+  // blob, and the archive pass measures what is sent anyway.)
+  const { stdout } = await git(["ls-tree", "-r", "-z", "--full-tree", commit], {
+    cwd: scratch.dir,
+    env: scratch.env,
+  });
+  return splitNul(stdout).map(parseLsTree);
+}
+
+/** Symlink targets, read with one `cat-file --batch` for all links. */
+export async function readSymlinkTargets(
+  scratch: Scratch,
+  entries: readonly TreeEntry[],
+): Promise<Map<string, string>> {
+  const links = entries.filter((entry) => entry.mode === MODE_SYMLINK);
+  const targets = new Map<string, string>();
+  if (links.length === 0) return targets;
+  const output = await gitBuffer(["cat-file", "--batch"], {
+    cwd: scratch.dir,
+    env: scratch.env,
+    input: links.map((link) => `${link.oid}\n`).join(""),
+  });
+  // Each answer is `<oid> blob <size>\n<content>\n`, in the order asked.
+  let offset = 0;
+  for (const link of links) {
+    const newline = output.indexOf(0x0a, offset);
+    const size = Number(output.subarray(offset, newline).toString().split(" ")[2]);
+    targets.set(link.path, output.subarray(newline + 1, newline + 1 + size).toString("utf8"));
+    offset = newline + 1 + size + 1;
+  }
+  return targets;
+}
+
+/** The paths the command-line pathspecs select, with git's own pathspec rules (globs, magic). */
+export async function selectPathspecs(
+  repo: Repo,
+  scratch: Scratch,
+  commit: string,
+  pathspecs: readonly string[],
+): Promise<Set<string>> {
+  const env = {
+    ...repo.env,
+    GIT_INDEX_FILE: `${scratch.dir}/pathspec-index`,
+    GIT_OBJECT_DIRECTORY: scratch.objectsDir,
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: scratch.repoObjectsDir,
+  };
+  await git(["read-tree", commit], { cwd: repo.cwd, env });
+  const listed = await git(["ls-files", "-z", "--full-name", "--error-unmatch", "--", ...pathspecs], {
+    cwd: repo.cwd,
+    env,
+    allowFailure: true,
+  });
+  if (listed.exitCode !== 0) {
+    const spec = /pathspec '(.*)' did not match/.exec(listed.stderr)?.[1] ?? pathspecs.join(" ");
+    throw new UsageError(messages.pathspecNoMatch(spec), { hints: [messages.hintPathspec] });
+  }
+  return new Set(splitNul(listed.stdout));
+}
+
+/**
+ * The tree of `commit` less the `removed` paths, built in a private index of its own: `read-tree`
+ * then removing only what was excluded is much cheaper than listing every kept entry.
+ */
+export async function writeFilteredTree(
+  scratch: Scratch,
+  commit: string,
+  removed: readonly string[],
+  name: string,
+): Promise<string> {
+  const run = { cwd: scratch.dir, env: { ...scratch.env, GIT_INDEX_FILE: join(scratch.dir, `${name}-index`) } };
+  if (removed.length === 0) return (await git(["rev-parse", `${commit}^{tree}`], run)).stdout.trim();
+  await git(["read-tree", commit], run);
+  // --index-info with mode 0 removes a path (git-update-index(1), "USING --INDEX-INFO").
+  const info = removed.map((path) => `0 ${"0".repeat(40)}\t${path}\0`).join("");
+  await git(["update-index", "-z", "--index-info"], { ...run, input: info });
+  return (await git(["write-tree"], run)).stdout.trim();
+}
+
+/** A commit of the filtered tree, with the fixed identity and date of the scratch env. */
+export async function commitFilteredTree(
+  scratch: Scratch,
+  snapshot: string,
+  removed: readonly string[],
+): Promise<string> {
+  const tree = await writeFilteredTree(scratch, snapshot, removed, "bundle");
+  const made = await git(["commit-tree", tree, "-m", "git-review-remote bundle"], {
+    cwd: scratch.dir,
+    env: scratch.env,
+  });
+  return made.stdout.trim();
+}

@@ -1,0 +1,277 @@
+// A strict streaming tar reader: ustar, pax ('x' and 'g') and GNU long names, nothing buffered but
+// headers. Used on the export side (our own `git archive` output) and the worker side (hostile input).
+
+export const TarType = {
+  file: "file",
+  directory: "directory",
+  symlink: "symlink",
+  hardlink: "hardlink",
+  characterDevice: "character-device",
+  blockDevice: "block-device",
+  fifo: "fifo",
+  other: "other",
+} as const;
+export type TarType = (typeof TarType)[keyof typeof TarType];
+
+export interface TarEntry {
+  path: string;
+  linkpath: string;
+  type: TarType;
+  /** The raw typeflag character, for messages. */
+  typeflag: string;
+  mode: number;
+  size: number;
+  /** Index of the entry in the archive, from 0. */
+  index: number;
+}
+
+export interface TarHandlers {
+  /** Called for each entry; return a consumer to receive its content, or nothing to skip it. */
+  entry(entry: TarEntry): ((chunk: Buffer) => void) | undefined;
+  /** A pax global header ('g'): its records. */
+  globalHeader?(records: Map<string, string>): void;
+  /** Called when an entry's content is complete. */
+  entryEnd?(entry: TarEntry): void;
+}
+
+export class TarFormatError extends Error {}
+
+const BLOCK = 512;
+const MAX_META_BYTES = 1024 * 1024;
+
+const TYPES: Record<string, TarType> = {
+  "0": TarType.file,
+  "\0": TarType.file,
+  "7": TarType.file,
+  "1": TarType.hardlink,
+  "2": TarType.symlink,
+  "3": TarType.characterDevice,
+  "4": TarType.blockDevice,
+  "5": TarType.directory,
+  "6": TarType.fifo,
+};
+
+function readString(block: Buffer, offset: number, length: number): string {
+  const field = block.subarray(offset, offset + length);
+  const nul = field.indexOf(0);
+  return (nul === -1 ? field : field.subarray(0, nul)).toString("utf8");
+}
+
+/** Octal, or base-256 when the high bit of the first byte is set (negative values refused). */
+export function readNumber(block: Buffer, offset: number, length: number, name: string): number {
+  const field = block.subarray(offset, offset + length);
+  const first = field[0] ?? 0;
+  if (first & 0x80) {
+    if (first & 0x40) throw new TarFormatError(`negative ${name} in a tar header`);
+    let value = first & 0x3f;
+    for (let i = 1; i < field.length; i++) value = value * 256 + (field[i] as number);
+    if (!Number.isSafeInteger(value)) throw new TarFormatError(`${name} too large in a tar header`);
+    return value;
+  }
+  const text = readString(block, offset, length).trim();
+  if (text === "") return 0;
+  if (!/^[0-7]+$/.test(text))
+    throw new TarFormatError(`bad ${name} field in a tar header: ${JSON.stringify(text)}`);
+  return Number.parseInt(text, 8);
+}
+
+function verifyChecksum(block: Buffer): void {
+  const stored = readNumber(block, 148, 8, "checksum");
+  let sum = 0;
+  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : (block[i] as number);
+  if (sum !== stored) throw new TarFormatError("tar header checksum mismatch");
+}
+
+/** Pax records: "<length> <key>=<value>\n", length counting the whole record. */
+export function parsePax(data: Buffer): Map<string, string> {
+  const records = new Map<string, string>();
+  let offset = 0;
+  while (offset < data.length) {
+    if (data[offset] === 0) break;
+    const space = data.indexOf(0x20, offset);
+    if (space === -1) throw new TarFormatError("malformed pax header");
+    const length = Number(data.subarray(offset, space).toString("latin1"));
+    if (!Number.isInteger(length) || length <= space - offset || offset + length > data.length) {
+      throw new TarFormatError("malformed pax record length");
+    }
+    const record = data.subarray(space + 1, offset + length - 1);
+    if (data[offset + length - 1] !== 0x0a) throw new TarFormatError("malformed pax record");
+    const equals = record.indexOf(0x3d);
+    if (equals === -1) throw new TarFormatError("malformed pax record");
+    const key = record.subarray(0, equals).toString("utf8");
+    const value = record.subarray(equals + 1);
+    if ((key === "path" || key === "linkpath") && value.includes(0)) {
+      throw new TarFormatError(`NUL byte in pax ${key}`);
+    }
+    records.set(key, value.toString("utf8"));
+    offset += length;
+  }
+  return records;
+}
+
+type Meta = { kind: "pax" | "global" | "longname" | "longlink"; chunks: Buffer[]; size: number };
+
+export class TarReader {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private remaining = 0;
+  private padding = 0;
+  private consumer: ((chunk: Buffer) => void) | undefined;
+  private current: TarEntry | undefined;
+  private meta: Meta | undefined;
+  private pax = new Map<string, string>();
+  private longName: string | undefined;
+  private longLink: string | undefined;
+  private zeroBlocks = 0;
+  private count = 0;
+  /** Bytes seen after the two end-of-archive blocks that were not zero. */
+  trailingNonZero = 0;
+  ended = false;
+
+  constructor(private readonly handlers: TarHandlers) {}
+
+  get entries(): number {
+    return this.count;
+  }
+
+  write(chunk: Buffer): void {
+    let data = chunk;
+    while (data.length > 0) {
+      if (this.ended) {
+        for (const byte of data) if (byte !== 0) this.trailingNonZero++;
+        return;
+      }
+      if (this.remaining > 0) {
+        const take = Math.min(this.remaining, data.length);
+        this.body(data.subarray(0, take));
+        this.remaining -= take;
+        data = data.subarray(take);
+        if (this.remaining === 0) this.finishBody();
+        continue;
+      }
+      if (this.padding > 0) {
+        const take = Math.min(this.padding, data.length);
+        this.padding -= take;
+        data = data.subarray(take);
+        continue;
+      }
+      const need = BLOCK - this.pendingBytes;
+      const take = Math.min(need, data.length);
+      this.pending.push(data.subarray(0, take));
+      this.pendingBytes += take;
+      data = data.subarray(take);
+      if (this.pendingBytes === BLOCK) {
+        const block = Buffer.concat(this.pending, BLOCK);
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.header(block);
+      }
+    }
+  }
+
+  /** Check that the archive was complete. */
+  end(): void {
+    if (this.remaining > 0 || this.padding > 0 || this.pendingBytes > 0 || this.meta) {
+      throw new TarFormatError("truncated tar archive");
+    }
+    if (!this.ended && this.count > 0) throw new TarFormatError("tar archive has no end-of-archive marker");
+  }
+
+  private body(chunk: Buffer): void {
+    if (this.meta) {
+      this.meta.chunks.push(Buffer.from(chunk));
+      return;
+    }
+    this.consumer?.(chunk);
+  }
+
+  private finishBody(): void {
+    if (this.meta) {
+      this.finishMeta(this.meta);
+      this.meta = undefined;
+    } else if (this.current) {
+      this.handlers.entryEnd?.(this.current);
+      this.current = undefined;
+      this.consumer = undefined;
+    }
+  }
+
+  private finishMeta(meta: Meta): void {
+    const data = Buffer.concat(meta.chunks, meta.size);
+    if (meta.kind === "pax") {
+      this.pax = parsePax(data);
+    } else if (meta.kind === "global") {
+      this.handlers.globalHeader?.(parsePax(data));
+    } else {
+      const nul = data.indexOf(0);
+      const name = (nul === -1 ? data : data.subarray(0, nul)).toString("utf8");
+      if (nul !== -1 && data.subarray(nul).some((b) => b !== 0)) {
+        throw new TarFormatError("NUL byte inside a GNU long name");
+      }
+      if (meta.kind === "longname") this.longName = name;
+      else this.longLink = name;
+    }
+  }
+
+  private header(block: Buffer): void {
+    if (block.every((b) => b === 0)) {
+      this.zeroBlocks++;
+      if (this.zeroBlocks === 2) this.ended = true;
+      return;
+    }
+    if (this.zeroBlocks > 0) throw new TarFormatError("data after an empty tar block");
+    verifyChecksum(block);
+    const typeflag = String.fromCharCode(block[156] as number);
+    const size = readNumber(block, 124, 12, "size");
+    this.padding = (BLOCK - (size % BLOCK)) % BLOCK;
+    const metaKind = { x: "pax", g: "global", L: "longname", K: "longlink" }[typeflag] as
+      | Meta["kind"]
+      | undefined;
+    if (metaKind) {
+      if (size > MAX_META_BYTES) throw new TarFormatError(`tar ${metaKind} header too large (${size} bytes)`);
+      this.meta = { kind: metaKind, chunks: [], size };
+      this.remaining = size;
+      if (size === 0) this.finishBody();
+      return;
+    }
+    this.entryHeader(block, typeflag, size);
+  }
+
+  private entryHeader(block: Buffer, typeflag: string, headerSize: number): void {
+    const magic = block.subarray(257, 263).toString("latin1");
+    const prefix = magic.startsWith("ustar") ? readString(block, 345, 155) : "";
+    const name = readString(block, 0, 100);
+    const rawName = block.subarray(0, 100);
+    const rawNul = rawName.indexOf(0);
+    if (rawNul !== -1 && rawName.subarray(rawNul).some((b) => b !== 0)) {
+      throw new TarFormatError(`NUL byte inside the name of tar entry ${JSON.stringify(name)}`);
+    }
+    const path = this.pax.get("path") ?? this.longName ?? (prefix ? `${prefix}/${name}` : name);
+    const linkpath = this.pax.get("linkpath") ?? this.longLink ?? readString(block, 157, 100);
+    const paxSize = this.pax.get("size");
+    let size = headerSize;
+    if (paxSize !== undefined) {
+      if (!/^\d+$/.test(paxSize)) throw new TarFormatError("bad pax size");
+      size = Number(paxSize);
+      this.padding = (BLOCK - (size % BLOCK)) % BLOCK;
+    }
+    const type = TYPES[typeflag] ?? TarType.other;
+    const entry: TarEntry = {
+      path,
+      linkpath,
+      type,
+      typeflag,
+      mode: readNumber(block, 100, 8, "mode"),
+      // Only regular files carry content; a size on a link or directory is skipped as data.
+      size,
+      index: this.count++,
+    };
+    this.pax = new Map();
+    this.longName = undefined;
+    this.longLink = undefined;
+    this.current = entry;
+    this.consumer = this.handlers.entry(entry);
+    this.remaining = size;
+    if (size === 0) this.finishBody();
+  }
+}

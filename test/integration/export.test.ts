@@ -1,0 +1,355 @@
+import { execFileSync } from "node:child_process";
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestRepo, repoState, type TestRepo } from "../helpers/repo.js";
+
+let repos: TestRepo[] = [];
+function newRepo(): TestRepo {
+  const repo = createTestRepo();
+  repos.push(repo);
+  return repo;
+}
+afterEach(() => {
+  for (const repo of repos) repo.cleanup();
+  repos = [];
+});
+
+interface ExportJson {
+  sha256: string;
+  bytes: number;
+  path: string;
+  files: number;
+  excluded: { path: string; reason: string }[];
+}
+interface ListJson {
+  files: { path: string; mode: string; size: number; lines: number }[];
+  excluded: { path: string; reason: string }[];
+  findings: unknown[];
+}
+
+function exportJson(repo: TestRepo, args: string[] = [], cwd?: string): ExportJson {
+  const result = repo.run(["export", "--json", ...args], { cwd });
+  expect(result.stderr).toBe("");
+  expect(result.status).toBe(0);
+  return JSON.parse(result.stdout) as ExportJson;
+}
+
+function listJson(repo: TestRepo, args: string[] = [], cwd?: string): ListJson {
+  const result = repo.run(["export", "--list", "--json", ...args], { cwd });
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as ListJson;
+}
+
+function unpack(bundle: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "rr-unpack-"));
+  execFileSync("tar", ["-xzf", bundle, "-C", dir]);
+  return dir;
+}
+
+function basicRepo(): TestRepo {
+  const repo = newRepo();
+  repo.write("src/app.ts", "export const a = 1;\n");
+  repo.write("README.md", "# demo\n");
+  repo.write(".env", "TOKEN=abc\n");
+  repo.commit("base");
+  return repo;
+}
+
+describe("export", () => {
+  it("stores a read-only, sha256-addressed bundle and keeps the repository byte-identical", () => {
+    const repo = basicRepo();
+    const before = repoState(repo);
+    const result = exportJson(repo);
+    expect(result.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(result.path).toBe(join(repo.dir, ".git", "review-remote", "bundles", `${result.sha256}.tar.gz`));
+    const bytes = readFileSync(result.path);
+    expect(bytes.length).toBe(result.bytes);
+    expect(execFileSync("sha256sum", [result.path], { encoding: "utf8" }).split(" ")[0]).toBe(result.sha256);
+    expect(statSync(result.path).mode & 0o222).toBe(0);
+    expect(result.files).toBe(2);
+    expect(result.excluded).toEqual([{ path: ".env", reason: "secret name: dotenv (dotenv file)" }]);
+    expect(repoState(repo)).toEqual(before);
+    expect(readdirSync(join(repo.dir, ".git", "review-remote", "tmp"))).toEqual([]);
+  });
+
+  it("gives the same sha256 for the same tree whatever the commit metadata", () => {
+    const repo = basicRepo();
+    const first = exportJson(repo).sha256;
+    expect(exportJson(repo).sha256).toBe(first);
+    const other = newRepo();
+    other.write("src/app.ts", "export const a = 1;\n");
+    other.write("README.md", "# demo\n");
+    other.commit("another message");
+    expect(exportJson(other, [], undefined).sha256).toBe(first);
+    other.write("README.md", "# changed\n");
+    other.commit("change");
+    expect(exportJson(other).sha256).not.toBe(first);
+  });
+
+  it("exports any revision, and names an unknown one", () => {
+    const repo = basicRepo();
+    repo.write("src/new.ts", "export {};\n");
+    repo.commit("second");
+    const old = listJson(repo, ["HEAD~1"]);
+    expect(old.files.map((f) => f.path)).toEqual(["README.md", "src/app.ts"]);
+    const before = repoState(repo);
+    const bad = repo.run(["export", "no-such-rev"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("git-review-remote: unknown revision: no-such-rev");
+    expect(bad.stderr).toContain("hint: ");
+    expect(repoState(repo)).toEqual(before);
+  });
+
+  it("holds the committed blob bytes exactly, whatever export-subst, eol, ident and filter say", () => {
+    const repo = newRepo();
+    repo.git("config", "filter.upper.smudge", "tr a-z A-Z");
+    repo.git("config", "filter.upper.clean", "cat");
+    repo.write(
+      ".gitattributes",
+      "* text eol=crlf\nsubst.txt export-subst\nid.txt ident\nf.txt filter=upper\n",
+    );
+    repo.write("subst.txt", "version $Format:%H$\n");
+    repo.write("id.txt", "$Id$\n");
+    repo.write("f.txt", "lower case\n");
+    repo.write("lines.txt", "a\nb\n");
+    repo.write("bin.dat", Buffer.from([0, 1, 2, 13, 10, 255]));
+    repo.commit();
+    const dir = unpack(exportJson(repo).path);
+    for (const file of ["subst.txt", "id.txt", "f.txt", "lines.txt", "bin.dat", ".gitattributes"]) {
+      const blob = execFileSync("git", ["cat-file", "blob", `HEAD:${file}`], {
+        cwd: repo.dir,
+        env: repo.env,
+      });
+      expect(readFileSync(join(dir, file)), file).toEqual(blob);
+    }
+  });
+
+  it("honors export-ignore and reports it", () => {
+    const repo = newRepo();
+    repo.write(".gitattributes", "internal/ export-ignore\n");
+    repo.write("internal/notes.md", "private\n");
+    repo.write("src/a.ts", "a\n");
+    repo.commit();
+    const list = listJson(repo);
+    expect(list.files.map((f) => f.path)).toEqual([".gitattributes", "src/a.ts"]);
+    expect(list.excluded).toEqual([{ path: "internal/notes.md", reason: "export-ignore attribute" }]);
+  });
+
+  it("keeps symlinks inside the tree and drops those that leave it, and gitlinks", () => {
+    const repo = newRepo();
+    repo.write("docs/v2/index.md", "# v2\n");
+    symlinkSync("v2", join(repo.dir, "docs/latest"));
+    symlinkSync("../../etc/passwd", join(repo.dir, "docs/escape"));
+    symlinkSync("/etc/passwd", join(repo.dir, "abs"));
+    symlinkSync("docs/latest/../../..", join(repo.dir, "chain"));
+    repo.write("exec.sh", "#!/bin/sh\n");
+    chmodSync(join(repo.dir, "exec.sh"), 0o755);
+    repo.commit();
+    const sub = repo.git("rev-parse", "HEAD").trim();
+    repo.git("update-index", "--add", "--cacheinfo", `160000,${sub},vendor/lib`);
+    repo.git("commit", "-q", "-m", "gitlink");
+    const list = listJson(repo);
+    expect(list.files).toEqual([
+      { path: "docs/latest", mode: "120000", size: 0, lines: 0 },
+      { path: "docs/v2/index.md", mode: "100644", size: 5, lines: 1 },
+      { path: "exec.sh", mode: "100755", size: 10, lines: 1 },
+    ]);
+    expect(list.excluded).toEqual([
+      { path: "abs", reason: "symlink pointing outside the tree" },
+      { path: "chain", reason: "symlink pointing outside the tree" },
+      { path: "docs/escape", reason: "symlink pointing outside the tree" },
+      { path: "vendor/lib", reason: "gitlink (submodule)" },
+    ]);
+  });
+
+  it("applies the policy's exclude and include with gitignore semantics", () => {
+    const repo = newRepo();
+    repo.write("src/a.ts", "a\n");
+    repo.write("src/gen/b.ts", "b\n");
+    repo.write("docs/c.md", "c\n");
+    repo.write("fixtures/big.json", "{}\n");
+    repo.write(".review-remote.json", JSON.stringify({ include: ["src/", "docs/*.md"], exclude: ["gen/"] }));
+    repo.commit();
+    const list = listJson(repo);
+    expect(list.files.map((f) => f.path)).toEqual(["docs/c.md", "src/a.ts"]);
+    expect(list.excluded).toContainEqual({ path: "src/gen/b.ts", reason: "policy exclude: gen/" });
+    expect(list.excluded).toContainEqual({ path: "fixtures/big.json", reason: "not in policy include" });
+  });
+
+  it("rejects an invalid policy file with one path: message line per problem", () => {
+    const repo = basicRepo();
+    repo.write(
+      ".review-remote.json",
+      JSON.stringify({ exclude: "x", bogus: 1, secrets: { allow: [{ path: "a" }] } }),
+    );
+    const before = repoState(repo);
+    const result = repo.run(["export"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("invalid policy file .review-remote.json");
+    expect(result.stderr).toMatch(/^ {2}exclude: /m);
+    expect(result.stderr).toMatch(/^ {2}\(top\): Unrecognized key: "bogus"/m);
+    expect(result.stderr).toMatch(/^ {2}secrets\.allow\.0: needs "rule"/m);
+    expect(repoState(repo)).toEqual(before);
+  });
+
+  it("selects paths with pathspecs relative to the current directory", () => {
+    const repo = basicRepo();
+    repo.write("src/b.ts", "b\n");
+    repo.write("lib/c.ts", "c\n");
+    repo.commit();
+    expect(listJson(repo, ["--", "*.ts"], join(repo.dir, "src")).files.map((f) => f.path)).toEqual([
+      "src/app.ts",
+      "src/b.ts",
+    ]);
+    expect(listJson(repo, ["--", ":(glob)**/*.ts"]).files.map((f) => f.path)).toEqual([
+      "lib/c.ts",
+      "src/app.ts",
+      "src/b.ts",
+    ]);
+    const none = repo.run(["export", "--", "nothing-here"]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain("pathspec 'nothing-here' did not match");
+  });
+
+  it("snapshots the work tree without touching the index, the work tree or the object store", () => {
+    const repo = basicRepo();
+    repo.write(".gitignore", "*.log\n");
+    repo.commit("ignore");
+    repo.write("src/app.ts", "export const a = 2;\n");
+    repo.write("src/untracked.ts", "new\n");
+    repo.write("debug.log", "ignored\n");
+    repo.git("add", "src/app.ts");
+    repo.write("src/app.ts", "export const a = 3;\n");
+    const before = repoState(repo);
+    const result = exportJson(repo, ["--worktree"]);
+    expect(repoState(repo)).toEqual(before);
+    const dir = unpack(result.path);
+    expect(readFileSync(join(dir, "src/app.ts"), "utf8")).toBe("export const a = 3;\n");
+    expect(readFileSync(join(dir, "src/untracked.ts"), "utf8")).toBe("new\n");
+    expect(() => statSync(join(dir, "debug.log"))).toThrow();
+    expect(() => statSync(join(dir, ".env"))).toThrow();
+    expect(exportJson(repo, ["--worktree"]).sha256).toBe(result.sha256);
+  });
+
+  it("works from a subdirectory, a linked worktree and with a relative --git-dir", () => {
+    const repo = basicRepo();
+    const sha = exportJson(repo).sha256;
+    expect(exportJson(repo, [], join(repo.dir, "src")).sha256).toBe(sha);
+    const linked = join(repo.dir, "..", "linked");
+    repo.git("worktree", "add", "-q", linked);
+    const fromLinked = exportJson(repo, [], linked);
+    expect(fromLinked.sha256).toBe(sha);
+    expect(fromLinked.path).toBe(join(repo.dir, ".git", "review-remote", "bundles", `${sha}.tar.gz`));
+    const viaGitDir = execFileSync(
+      "git",
+      ["--git-dir=repo/.git", "--work-tree=repo", "review-remote", "export", "--json"],
+      {
+        cwd: join(repo.dir, ".."),
+        env: repo.env,
+        encoding: "utf8",
+      },
+    );
+    expect(JSON.parse(viaGitDir).sha256).toBe(sha);
+  });
+
+  it("ignores GIT_INDEX_FILE and GIT_DIR handed down by a hook", () => {
+    const repo = basicRepo();
+    const sha = exportJson(repo).sha256;
+    const result = repo.run(["export", "--json"], {
+      env: { GIT_INDEX_FILE: join(repo.dir, "bogus-index"), GIT_OBJECT_DIRECTORY: "/nonexistent" },
+    });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).sha256).toBe(sha);
+  });
+
+  it("writes a copy with -o", () => {
+    const repo = basicRepo();
+    const target = join(repo.home, "out.tar.gz");
+    const result = exportJson(repo, ["-o", target]);
+    expect(readFileSync(target)).toEqual(readFileSync(result.path));
+  });
+
+  it("fails clearly outside a repository and in an empty one", () => {
+    const outside = mkdtempSync(join(tmpdir(), "rr-norepo-"));
+    const repo = newRepo();
+    const notRepo = repo.run(["export"], { cwd: outside, env: { GIT_CEILING_DIRECTORIES: tmpdir() } });
+    expect(notRepo.status).toBe(2);
+    expect(notRepo.stderr).toMatch(/^git-review-remote: not a git repository/m);
+    const empty = repo.run(["export"]);
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain("the repository has no commits yet");
+    expect(empty.stderr).toContain("hint: ");
+  });
+
+  it("leaves nothing half-written when the store cannot be written", () => {
+    const repo = basicRepo();
+    const store = join(repo.dir, ".git", "review-remote");
+    execFileSync("mkdir", ["-p", join(store, "tmp")]);
+    // A file where the bundles directory should be: mkdir fails even for root.
+    writeFileSync(join(store, "bundles"), "");
+    const before = repoState(repo);
+    const result = repo.run(["export"]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^git-review-remote: cannot write to the store .*bundles/m);
+    expect(result.stderr).toContain("hint: ");
+    expect(readdirSync(join(store, "tmp"))).toEqual([]);
+    expect(repoState(repo)).toEqual(before);
+  });
+});
+
+describe("export of secret files by name", () => {
+  it("never lists a secret name among the files and keeps innocent look-alikes", () => {
+    const repo = newRepo();
+    const secret = [
+      ".env",
+      ".env.production",
+      "config/.env.local",
+      "certs/server.key",
+      ".ssh/config",
+      "id_rsa",
+      ".aws/credentials",
+      "infra/kubeconfig",
+      "prod.tfstate",
+      "terraform.tfvars",
+      ".npmrc",
+      ".netrc",
+      ".git-credentials",
+      ".pgpass",
+      ".htpasswd",
+      "deploy/app.pem",
+      "k.p12",
+      "store.jks",
+    ];
+    const innocent = [
+      "src/environment.ts",
+      "docs/secrets-management.md",
+      "components/Secretary.tsx",
+      ".env.example",
+      "lib/tempemail.js",
+      "docs/keypem.md",
+      "keys.ts",
+      "src/key.ts.md",
+      "pem.txt",
+      "credentials.md",
+    ];
+    for (const path of [...secret, ...innocent]) repo.write(path, "x\n");
+    writeFileSync(join(repo.dir, "placeholder"), "");
+    repo.commit();
+    const list = listJson(repo);
+    const files = list.files.map((f) => f.path);
+    for (const path of secret) expect(files, path).not.toContain(path);
+    for (const path of innocent) expect(files, path).toContain(path);
+    for (const path of secret)
+      expect(list.excluded.find((e) => e.path === path)?.reason, path).toMatch(/^secret name: /);
+  });
+});
