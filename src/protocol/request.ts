@@ -1,0 +1,126 @@
+// The request of wire protocol v1 (design §6): what the worker is asked, about which bundle, within which
+// limits. Its id is the sha256 of the RFC 8785 canonical JSON of everything else, so it names the content.
+
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { ProtocolError } from "./errors.js";
+import { describeIssue, formatIssues } from "./issues.js";
+import { canonicalJson } from "./jcs.js";
+import type { Limits } from "./limits.js";
+
+export const REQUEST_SCHEMA = "git-review-remote/request@1";
+
+export const Sha256HexSchema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, { error: "must be 64 lowercase hex digits" });
+
+/** SHA-1 or SHA-256 object id, as git prints it. */
+export const OidSchema = z
+  .string()
+  .regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, { error: "must be a 40- or 64-digit lowercase hex object id" });
+
+const integerMessage = (text: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? "required" : text;
+
+export const PositiveIntSchema = z
+  .int({ error: integerMessage("must be a positive integer") })
+  .min(1, { error: "must be a positive integer" });
+
+export const NonNegativeIntSchema = z
+  .int({ error: integerMessage("must be a non-negative integer") })
+  .min(0, { error: "must be a non-negative integer" });
+
+export const LimitsSchema = z.strictObject({
+  timeoutSeconds: PositiveIntSchema,
+  maxResultBytes: PositiveIntSchema,
+  maxCommits: PositiveIntSchema,
+  maxComments: PositiveIntSchema,
+  maxPatchBytes: PositiveIntSchema,
+}) satisfies z.ZodType<Limits>;
+
+export const BundleSchema = z.strictObject({
+  sha256: Sha256HexSchema.describe("sha256 (hex) of the bundle bytes that follow the request line"),
+  bytes: NonNegativeIntSchema.describe("exact length of the bundle in the envelope"),
+  format: z.literal("tar+gzip"),
+  files: NonNegativeIntSchema.describe("regular files and symlinks in the bundle"),
+});
+
+export const SnapshotSchema = z.strictObject({
+  commit: OidSchema.describe("the commit the proposals are based on"),
+  kind: z.enum(["commit", "worktree"]),
+});
+
+export const RangeSchema = z.strictObject({
+  base: OidSchema,
+  head: OidSchema,
+  paths: z.array(z.string().min(1)).describe("changed paths inside the bundle"),
+  patch: z.string().describe("unified diff of those paths"),
+});
+
+export const ActionSchema = z.enum(["comment", "propose"]);
+
+const RequestShape = {
+  schema: z.literal(REQUEST_SCHEMA),
+  id: Sha256HexSchema.describe("sha256 (hex) of the RFC 8785 canonical JSON of the request without id"),
+  bundle: BundleSchema,
+  snapshot: SnapshotSchema,
+  range: RangeSchema.nullable().describe("set when the user asked about <base>..<head>"),
+  question: z.string(),
+  actions: z
+    .array(ActionSchema)
+    .min(1)
+    .refine((actions) => new Set(actions).size === actions.length, {
+      error: "must not list an action twice",
+    }),
+  forbiddenPaths: z.array(z.string().min(1)).describe("globs of paths the worker may not change"),
+  limits: LimitsSchema,
+};
+
+export const RequestSchema = z.strictObject(RequestShape);
+export type Request = z.infer<typeof RequestSchema>;
+export type Action = z.infer<typeof ActionSchema>;
+export type Bundle = z.infer<typeof BundleSchema>;
+export type Snapshot = z.infer<typeof SnapshotSchema>;
+export type Range = z.infer<typeof RangeSchema>;
+
+/** The request without its id: what the id is computed over. */
+export type RequestBody = Omit<Request, "id">;
+/** What a caller supplies to createRequest. */
+export type RequestFields = Omit<Request, "id" | "schema">;
+
+const RequestBodySchema = RequestSchema.omit({ id: true });
+
+/** sha256 hex of the canonical JSON of the request without `id` (an `id` present is ignored). */
+export function computeRequestId(body: RequestBody & { id?: string }): string {
+  const { id: _ignored, ...rest } = body;
+  return createHash("sha256").update(canonicalJson(rest), "utf8").digest("hex");
+}
+
+/** A validated request with `schema` and `id` filled in; throws ProtocolError if a field is invalid. */
+export function createRequest(fields: RequestFields): Request {
+  const parsed = RequestBodySchema.safeParse(
+    { ...fields, schema: REQUEST_SCHEMA },
+    { error: describeIssue, reportInput: true },
+  );
+  if (!parsed.success) {
+    throw new ProtocolError("internal: the request is invalid", {
+      details: formatIssues(parsed.error.issues, "request"),
+    });
+  }
+  const { schema, bundle, snapshot, range, question, actions, forbiddenPaths, limits } = parsed.data;
+  const id = computeRequestId({ schema, bundle, snapshot, range, question, actions, forbiddenPaths, limits });
+  // Key order as in design §6, for people reading a stored request; the id does not depend on it.
+  return { schema, id, bundle, snapshot, range, question, actions, forbiddenPaths, limits };
+}
+
+export function hasValidRequestId(request: Request): boolean {
+  return computeRequestId(request) === request.id;
+}
+
+/** Throws ProtocolError unless `request.id` is the hash of the request's content. */
+export function verifyRequestId(request: Request): void {
+  const expected = computeRequestId(request);
+  if (expected !== request.id) {
+    throw new ProtocolError(`request id ${request.id} does not match its content (expected ${expected})`);
+  }
+}

@@ -1,0 +1,93 @@
+// The result of wire protocol v1 (design §6): untrusted worker output. The schema bounds every string;
+// counts and total sizes depend on the request's limits and are checked by checkResultLimits.
+
+import { z } from "zod";
+import type { Limits } from "./limits.js";
+import { PositiveIntSchema, Sha256HexSchema } from "./request.js";
+
+export const RESULT_SCHEMA = "git-review-remote/result@1";
+
+/** Characters (UTF-16 code units) allowed in one free-text field: a summary, message or error. */
+export const MAX_TEXT_LENGTH = 65_536;
+export const MAX_PATH_LENGTH = 4096;
+export const MAX_NAME_LENGTH = 256;
+
+const text = z.string().max(MAX_TEXT_LENGTH);
+const name = z.string().min(1).max(MAX_NAME_LENGTH);
+
+export const SeveritySchema = z.enum(["error", "warning", "info"]);
+
+export const ReviewCommentSchema = z
+  .strictObject({
+    path: z.string().min(1).max(MAX_PATH_LENGTH).optional().describe("absent: about the whole change"),
+    line: PositiveIntSchema.optional().describe("1-based; needs path"),
+    endLine: PositiveIntSchema.optional().describe("last line of the span, >= line; needs line"),
+    severity: SeveritySchema,
+    message: text.min(1),
+    rule: name.optional(),
+  })
+  .superRefine((comment, ctx) => {
+    if (comment.line !== undefined && comment.path === undefined) {
+      ctx.addIssue({ code: "custom", path: ["line"], message: "needs a path" });
+    }
+    if (comment.endLine !== undefined && comment.line === undefined) {
+      ctx.addIssue({ code: "custom", path: ["endLine"], message: "needs a line" });
+    }
+    if (comment.endLine !== undefined && comment.line !== undefined && comment.endLine < comment.line) {
+      ctx.addIssue({ code: "custom", path: ["endLine"], message: `must be >= line (${comment.line})` });
+    }
+  });
+
+export const ProposedCommitSchema = z.strictObject({
+  message: text.min(1),
+  patch: z.string().min(1).describe("git diff output against the snapshot plus the commits before it"),
+});
+
+export const WorkerInfoSchema = z.strictObject({
+  name,
+  version: name,
+  sandbox: name.describe('what isolated the reviewer, e.g. "bwrap" or "none"'),
+});
+
+export const ResultSchema = z
+  .strictObject({
+    schema: z.literal(RESULT_SCHEMA),
+    requestId: Sha256HexSchema.describe("the request's id"),
+    bundleSha256: Sha256HexSchema.describe("the request's bundle.sha256"),
+    status: z.enum(["ok", "failed"]),
+    summary: text,
+    worker: WorkerInfoSchema,
+    comments: z.array(ReviewCommentSchema),
+    commits: z.array(ProposedCommitSchema),
+    error: text.min(1).optional().describe('required when status is "failed", absent otherwise'),
+  })
+  .superRefine((result, ctx) => {
+    if (result.status === "failed" && result.error === undefined) {
+      ctx.addIssue({ code: "custom", path: ["error"], message: 'required when status is "failed"' });
+    }
+    if (result.status === "ok" && result.error !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["error"], message: 'only allowed when status is "failed"' });
+    }
+  });
+
+export type Result = z.infer<typeof ResultSchema>;
+export type ReviewComment = z.infer<typeof ReviewCommentSchema>;
+export type ProposedCommit = z.infer<typeof ProposedCommitSchema>;
+export type Severity = z.infer<typeof SeveritySchema>;
+export type WorkerInfo = z.infer<typeof WorkerInfoSchema>;
+
+/** Count and size limits that come from the request, as `path: message` lines (empty when within). */
+export function checkResultLimits(result: Result, limits: Limits): string[] {
+  const problems: string[] = [];
+  if (result.comments.length > limits.maxComments) {
+    problems.push(`comments: ${result.comments.length} comments, over the limit of ${limits.maxComments}`);
+  }
+  if (result.commits.length > limits.maxCommits) {
+    problems.push(`commits: ${result.commits.length} commits, over the limit of ${limits.maxCommits}`);
+  }
+  const patchBytes = result.commits.reduce((sum, commit) => sum + Buffer.byteLength(commit.patch, "utf8"), 0);
+  if (patchBytes > limits.maxPatchBytes) {
+    problems.push(`commits: patches total ${patchBytes} bytes, over the limit of ${limits.maxPatchBytes}`);
+  }
+  return problems;
+}

@@ -1,0 +1,300 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
+import { parseResult } from "../../src/protocol/parse-result.js";
+import { createRequest, type Request, type RequestFields } from "../../src/protocol/request.js";
+import { checkResultLimits, type Result, ResultSchema } from "../../src/protocol/result.js";
+
+const FIXTURES = new URL("../fixtures/results/", import.meta.url);
+
+function makeRequest(overrides: Partial<RequestFields> = {}): Request {
+  return createRequest({
+    bundle: { sha256: "b".repeat(64), bytes: 4096, format: "tar+gzip", files: 3 },
+    snapshot: { commit: "c".repeat(40), kind: "commit" },
+    range: null,
+    question: "Review this change for bugs and propose fixes.",
+    actions: ["comment", "propose"],
+    forbiddenPaths: [".github/**"],
+    limits: { ...DEFAULT_LIMITS },
+    ...overrides,
+  });
+}
+
+const request = makeRequest();
+
+function makeResult(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    schema: "git-review-remote/result@1",
+    requestId: request.id,
+    bundleSha256: request.bundle.sha256,
+    status: "ok",
+    summary: "One fix.",
+    worker: { name: "local", version: "0.1.0", sandbox: "bwrap" },
+    comments: [
+      { path: "src/a.ts", line: 12, endLine: 14, severity: "warning", message: "Off by one.", rule: "x/y" },
+    ],
+    commits: [{ message: "Fix", patch: "diff --git a/src/a.ts b/src/a.ts\n" }],
+    ...overrides,
+  };
+}
+
+const bytesOf = (value: unknown) => Buffer.from(JSON.stringify(value), "utf8");
+
+function problemsOf(value: unknown, against: Request = request): string[] {
+  const outcome = parseResult(typeof value === "string" ? Buffer.from(value) : bytesOf(value), against);
+  return outcome.ok ? [] : outcome.problems;
+}
+
+function fixture(name: string): Buffer {
+  const text = readFileSync(new URL(name, FIXTURES), "latin1");
+  return Buffer.from(
+    text.replaceAll("@REQUEST_ID@", request.id).replaceAll("@BUNDLE_SHA256@", request.bundle.sha256),
+    "latin1",
+  );
+}
+
+// Problem lines reach the terminal: no C0/C1 controls or bidi overrides from worker input.
+const isUnsafe = (code: number) =>
+  code < 0x20 ||
+  (code >= 0x7f && code <= 0x9f) ||
+  code === 0x200e ||
+  code === 0x200f ||
+  (code >= 0x202a && code <= 0x202e) ||
+  (code >= 0x2066 && code <= 0x2069);
+const hasUnsafeCharacter = (line: string) => [...line].some((ch) => isUnsafe(ch.codePointAt(0) ?? 0));
+
+describe("parseResult on the shared result fixtures", () => {
+  const cases: Record<string, { accept: true } | { accept: false; problems: (string | RegExp)[] }> = {
+    "01-benign-result": { accept: true },
+    // Schema-valid: comment text is sanitized later (design §9 step 5), not refused here.
+    "03-ansi-in-comment-message": { accept: true },
+    "05-request-id-mismatch": {
+      accept: false,
+      problems: [`requestId: answers request ${"0".repeat(64)}, not this request ${request.id}`],
+    },
+    "07-unknown-schema": {
+      accept: false,
+      problems: [
+        'schema: unsupported result schema "git-review-remote/result@9" (this version reads git-review-remote/result@1)',
+      ],
+    },
+    "09-duplicate-keys": {
+      accept: false,
+      problems: [/^commits\.0: not valid JSON: duplicate key "patch" \(line 1, column \d+\)$/],
+    },
+    "11-bad-numbers": {
+      accept: false,
+      problems: [
+        "comments.0.line: must be a positive integer",
+        "comments.1.line: must be a positive integer",
+        "comments.2.line: must be a positive integer",
+      ],
+    },
+    "13-too-many-comments": { accept: false, problems: ["comments: 5000 comments, over the limit of 500"] },
+    "15-huge-comment-message": {
+      accept: false,
+      problems: ["comments.0.message: must be at most 65536 characters long (got 2097152)"],
+    },
+    "17-bad-severity": {
+      accept: false,
+      problems: ['comments.0.severity: must be one of "error", "warning", "info" (got "critical!!")'],
+    },
+    "19-not-json": {
+      accept: false,
+      problems: ["result: not valid JSON: unexpected character 'T' (line 1, column 1)"],
+    },
+    "21-two-commits-sequence": { accept: true },
+  };
+
+  it("covers every fixture in the directory, agreeing with its .expect file", () => {
+    const names = readdirSync(FIXTURES).filter((name) => name.endsWith(".json"));
+    expect(names.map((name) => name.replace(/\.json$/, "")).sort()).toEqual(Object.keys(cases).sort());
+    for (const [name, expected] of Object.entries(cases)) {
+      const verdict = readFileSync(new URL(`${name}.expect`, FIXTURES), "utf8").split(" ")[0];
+      expect(verdict, name).toBe(
+        expected.accept ? (name.startsWith("03-") ? "reject-or-sanitize" : "accept") : "reject",
+      );
+    }
+  });
+
+  it.each(Object.entries(cases))("%s", (name, expected) => {
+    const outcome = parseResult(fixture(`${name}.json`), request);
+    if (expected.accept) {
+      expect(outcome).toMatchObject({ ok: true });
+      return;
+    }
+    expect(outcome.ok).toBe(false);
+    const problems = outcome.ok ? [] : outcome.problems;
+    expect(problems).toEqual(
+      expected.problems.map((p) => (typeof p === "string" ? p : expect.stringMatching(p))),
+    );
+    for (const line of problems) expect(hasUnsafeCharacter(line), line).toBe(false);
+  });
+
+  it("keeps the two commits of 21-two-commits-sequence in order", () => {
+    const outcome = parseResult(fixture("21-two-commits-sequence.json"), request);
+    expect(outcome.ok && outcome.result.commits.map((c) => c.message)).toEqual(["Guard", "Add helper"]);
+  });
+});
+
+describe("parseResult", () => {
+  it("accepts a full result and returns plain objects", () => {
+    const outcome = parseResult(bytesOf(makeResult()), request);
+    expect(outcome).toEqual({ ok: true, result: makeResult() });
+    expect(outcome.ok && Object.getPrototypeOf(outcome.result)).toBe(Object.prototype);
+  });
+
+  it("accepts comments without a path (about the whole change) and without a line", () => {
+    const comments = [
+      { severity: "info", message: "General remark." },
+      { path: "README.md", severity: "error", message: "Whole file." },
+    ];
+    expect(problemsOf(makeResult({ comments }))).toEqual([]);
+  });
+
+  it("accepts a failed result with an error and nothing to import", () => {
+    expect(
+      problemsOf(makeResult({ status: "failed", error: "reviewer crashed", comments: [], commits: [] })),
+    ).toEqual([]);
+  });
+
+  it.each([
+    [{ status: "failed" }, 'error: required when status is "failed"'],
+    [{ error: "oops" }, 'error: only allowed when status is "failed"'],
+    [{ status: "done" }, 'status: must be one of "ok", "failed" (got "done")'],
+    [{ extra: true }, "extra: unknown field"],
+    [{ worker: { name: "w", version: "1", sandbox: "none", host: "x" } }, "worker.host: unknown field"],
+    [{ worker: { name: "w", version: "1" } }, "worker.sandbox: required"],
+    [{ summary: undefined }, "summary: required"],
+    [{ summary: "s".repeat(65_537) }, "summary: must be at most 65536 characters long (got 65537)"],
+    [{ comments: {} }, "comments: must be an array, not an object"],
+    [{ commits: [{ message: "", patch: "diff" }] }, "commits.0.message: must not be empty"],
+    [{ commits: [{ message: "m", patch: "p", author: "evil" }] }, "commits.0.author: unknown field"],
+    [{ comments: [{ line: 3, severity: "info", message: "m" }] }, "comments.0.line: needs a path"],
+    [
+      { comments: [{ path: "a", endLine: 3, severity: "info", message: "m" }] },
+      "comments.0.endLine: needs a line",
+    ],
+    [
+      { comments: [{ path: "a", line: 5, endLine: 4, severity: "info", message: "m" }] },
+      "comments.0.endLine: must be >= line (5)",
+    ],
+    [
+      { comments: [{ path: "a", line: 1.5, severity: "info", message: "m" }] },
+      "comments.0.line: must be a positive integer",
+    ],
+    [
+      { comments: [{ path: "a", line: 0, severity: "info", message: "m" }] },
+      "comments.0.line: must be a positive integer",
+    ],
+    [{ comments: [{ path: "", severity: "info", message: "m" }] }, "comments.0.path: must not be empty"],
+    [
+      { comments: [{ path: "p".repeat(4097), severity: "info", message: "m" }] },
+      "comments.0.path: must be at most 4096 characters long (got 4097)",
+    ],
+    [
+      { comments: [{ severity: "info", message: "m", "\u001b[31mkey": 1 }] },
+      'comments.0."\\u001b[31mkey": unknown field',
+    ],
+    [
+      { bundleSha256: "c".repeat(64) },
+      `bundleSha256: names bundle ${"c".repeat(64)}, not the bundle sent ${"b".repeat(64)}`,
+    ],
+    [{ requestId: "short" }, "requestId: must be 64 lowercase hex digits"],
+  ])("refuses %j", (change, problem) => {
+    const problems = problemsOf(makeResult(change));
+    expect(problems).toContain(problem);
+    for (const line of problems) expect(hasUnsafeCharacter(line), line).toBe(false);
+  });
+
+  it("quotes an unsupported schema value safely", () => {
+    expect(problemsOf(makeResult({ schema: "x\u001b]8;;evil\u0007" }))).toEqual([
+      'schema: unsupported result schema "x\\u001b]8;;evil\\u0007" (this version reads git-review-remote/result@1)',
+    ]);
+  });
+
+  it("refuses a missing or non-string schema through the schema check", () => {
+    expect(problemsOf(makeResult({ schema: undefined }))).toEqual(["schema: required"]);
+    expect(problemsOf(makeResult({ schema: 1 }))).toEqual([
+      'schema: must be "git-review-remote/result@1", not a number',
+    ]);
+  });
+
+  it.each([
+    ["[]", "result: must be a JSON object"],
+    ["null", "result: must be a JSON object"],
+    ['"ok"', "result: must be a JSON object"],
+    ["", "result: not valid JSON: empty document (line 1, column 1)"],
+    ['{"__proto__":{}}', 'result: not valid JSON: key "__proto__" is not allowed (line 1, column 2)'],
+  ])("refuses the document %j", (text, problem) => {
+    expect(problemsOf(text)).toEqual([problem]);
+  });
+
+  it("refuses invalid UTF-8 with its byte offset", () => {
+    const bytes = Buffer.concat([bytesOf(makeResult()).subarray(0, 10), Buffer.from([0xff])]);
+    expect(parseResult(bytes, request)).toEqual({
+      ok: false,
+      problems: ["result: not valid JSON: not valid UTF-8 (byte offset 10)"],
+    });
+  });
+
+  it("refuses a result over maxResultBytes before parsing it", () => {
+    const small = makeRequest({ limits: { ...DEFAULT_LIMITS, maxResultBytes: 100 } });
+    expect(problemsOf("x".repeat(101), small)).toEqual(["result: 101 bytes, over the limit of 100"]);
+  });
+
+  it("lists at most 20 problem lines", () => {
+    const comments = Array.from({ length: 100 }, () => ({ severity: "bad", message: "m" }));
+    const problems = problemsOf(makeResult({ comments }));
+    expect(problems).toHaveLength(20);
+    expect(problems.at(-1)).toBe("... and 81 more problems");
+  });
+
+  it("refuses commits when the request asked only for comments, and comments when it asked only for proposals", () => {
+    expect(problemsOf(makeResult(), makeRequest({ actions: ["comment"] }))).toEqual([
+      "requestId: answers request " +
+        request.id +
+        ", not this request " +
+        makeRequest({ actions: ["comment"] }).id,
+      "commits: 1 commits, but the request did not ask for proposals",
+    ]);
+    const proposeOnly = makeRequest({ actions: ["propose"] });
+    const result = makeResult({ requestId: proposeOnly.id });
+    expect(problemsOf(result, proposeOnly)).toEqual([
+      "comments: 1 comments, but the request did not ask for comments",
+    ]);
+  });
+});
+
+describe("checkResultLimits", () => {
+  const base = ResultSchema.parse(makeResult()) as Result;
+  const limits = { ...DEFAULT_LIMITS, maxComments: 2, maxCommits: 1, maxPatchBytes: 10 };
+
+  it("passes a result within every limit", () => {
+    expect(checkResultLimits({ ...base, commits: [{ message: "m", patch: "0123456789" }] }, limits)).toEqual(
+      [],
+    );
+  });
+
+  it("counts comments and commits", () => {
+    const comment = { severity: "info" as const, message: "m" };
+    const commit = { message: "m", patch: "p" };
+    expect(
+      checkResultLimits(
+        { ...base, comments: [comment, comment, comment], commits: [commit, commit] },
+        limits,
+      ),
+    ).toEqual(["comments: 3 comments, over the limit of 2", "commits: 2 commits, over the limit of 1"]);
+  });
+
+  it("sums patch sizes in UTF-8 bytes across commits", () => {
+    // "é" is one character but two bytes.
+    const commits = [
+      { message: "m", patch: "éééé" },
+      { message: "n", patch: "abc" },
+    ];
+    expect(checkResultLimits({ ...base, commits }, { ...limits, maxCommits: 5 })).toEqual([
+      "commits: patches total 11 bytes, over the limit of 10",
+    ]);
+  });
+});
