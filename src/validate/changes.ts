@@ -1,0 +1,128 @@
+// Validation layer 4 (design §9): judge what git actually changed between two trees (its raw diff),
+// not what the patch text claims: sane paths, only files the worker was sent, plain 100644 files, no
+// mode changes, no symlinks or gitlinks, nothing forbidden.
+import { forbiddenPathReason, type SecretNameCheck } from "./forbidden.js";
+import { isNodeGypPath } from "./npm-scripts.js";
+import { checkPath } from "./path-policy.js";
+import { quoteForDisplay } from "./sanitize.js";
+
+export interface TreeChange {
+  /** A added, M modified, D deleted, R renamed, T type changed (C, U, X never expected). */
+  status: string;
+  oldMode: string;
+  newMode: string;
+  oldOid: string;
+  newOid: string;
+  /** The path after the change (the destination of a rename), or the deleted path. */
+  path: string;
+  /** The source of a rename or copy. */
+  fromPath?: string;
+}
+
+/**
+ * Parses `git diff-tree -z -r -M --raw` output, one record per change:
+ * `:100644 100644 c7a0d71... a3852f2... M\0src/app.ts\0` or `:... R066\0src/old.ts\0src/new.ts\0`.
+ */
+export function parseRawDiff(records: readonly string[]): TreeChange[] {
+  const changes: TreeChange[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const meta = records[i] as string;
+    const [oldMode = "", newMode = "", oldOid = "", newOid = "", score = ""] = meta
+      .replace(/^:/, "")
+      .split(" ");
+    const status = score.slice(0, 1);
+    if (status === "R" || status === "C") {
+      const fromPath = records[++i] ?? "";
+      changes.push({ status, oldMode, newMode, oldOid, newOid, fromPath, path: records[++i] ?? "" });
+    } else {
+      changes.push({ status, oldMode, newMode, oldOid, newOid, path: records[++i] ?? "" });
+    }
+  }
+  return changes;
+}
+
+export const Mode = {
+  regular: "100644",
+  executable: "100755",
+  symlink: "120000",
+  gitlink: "160000",
+} as const;
+
+export interface ChangeRules {
+  /** Paths the worker was sent, plus those the proposals before this one created. */
+  known: ReadonlySet<string>;
+  forbiddenPaths: readonly string[];
+  isSecretName: SecretNameCheck;
+}
+
+function addedModeProblem(mode: string): string | undefined {
+  if (mode === Mode.regular) return undefined;
+  if (mode === Mode.symlink) return "is a new symbolic link";
+  if (mode === Mode.gitlink) return "is a new submodule (gitlink)";
+  if (mode === Mode.executable) return "is a new executable file (new files must be 100644)";
+  return `is a new entry with mode ${mode}`;
+}
+
+function keptModeProblems(change: TreeChange, verb: string): string[] {
+  const problems: string[] = [];
+  if (change.oldMode !== change.newMode) {
+    problems.push(`was ${verb} with a mode change from ${change.oldMode} to ${change.newMode}`);
+  }
+  const modes = [change.oldMode, change.newMode];
+  if (modes.includes(Mode.symlink)) problems.push(`is a symbolic link and was ${verb}`);
+  if (modes.includes(Mode.gitlink)) problems.push(`is a submodule (gitlink) and was ${verb}`);
+  return problems;
+}
+
+interface PathUse {
+  /** "modified", "deleted", "renamed": the path must be one the worker was sent. */
+  touched?: string;
+  /** The path has content after the change (so a binding.gyp there would be run). */
+  written: boolean;
+}
+
+function pathProblems(path: string, rules: ChangeRules, use: PathUse): string[] {
+  const shown = quoteForDisplay(path);
+  const problems = checkPath(path);
+  if (use.touched !== undefined && !rules.known.has(path)) {
+    problems.push(`path ${shown} was ${use.touched}, but it was never sent to the worker`);
+  }
+  const forbidden = forbiddenPathReason(path, rules.forbiddenPaths, rules.isSecretName);
+  if (forbidden !== undefined) problems.push(`path ${shown} ${forbidden}`);
+  if (use.written && isNodeGypPath(path)) {
+    problems.push(`path ${shown} is a binding.gyp (npm runs node-gyp from it on install)`);
+  }
+  return problems;
+}
+
+/** Problems with one change git made; empty when it is allowed. */
+export function checkChange(change: TreeChange, rules: ChangeRules): string[] {
+  const shown = quoteForDisplay(change.path);
+  const modeLine = (problem: string) => `path ${shown} ${problem}`;
+  switch (change.status) {
+    case "A": {
+      const mode = addedModeProblem(change.newMode);
+      return [...pathProblems(change.path, rules, { written: true }), ...(mode ? [modeLine(mode)] : [])];
+    }
+    case "M":
+      return [
+        ...pathProblems(change.path, rules, { touched: "modified", written: true }),
+        ...keptModeProblems(change, "modified").map(modeLine),
+      ];
+    case "D":
+      return pathProblems(change.path, rules, { touched: "deleted", written: false });
+    case "R":
+      return [
+        ...pathProblems(change.fromPath ?? "", rules, { touched: "renamed", written: false }),
+        ...pathProblems(change.path, rules, { written: true }),
+        ...keptModeProblems(change, "renamed").map(modeLine),
+      ];
+    case "T":
+      return [
+        ...pathProblems(change.path, rules, { touched: "modified", written: true }),
+        modeLine(`changed type (mode ${change.oldMode} to ${change.newMode})`),
+      ];
+    default:
+      return [modeLine(`has an unexpected change (status ${change.status || "?"})`)];
+  }
+}

@@ -1,0 +1,54 @@
+// Forbidden paths for validation layer 4 (design §9): CI, hooks, git and package-manager config run
+// code or redirect credentials, so a proposal may not touch them, whatever case or disguise it uses.
+import { matchGlob } from "../glob.js";
+import { foldPath } from "./path-policy.js";
+
+/** Design §9 defaults; the policy file's `forbiddenPaths` are added to these, never subtracted. */
+export const DEFAULT_FORBIDDEN_PATHS: readonly string[] = [
+  ".github/**",
+  ".gitlab-ci.yml",
+  ".husky/**",
+  ".githooks/**",
+  ".gitattributes",
+  ".gitmodules",
+  ".gitignore",
+  ".npmrc",
+  ".yarnrc*",
+  ".pypirc",
+  ".envrc",
+  ".vscode/**",
+  ".devcontainer/**",
+];
+
+/** The secret name rules (src/secrets): the rule that matches a path, or undefined. */
+export type SecretNameCheck = (path: string) => string | undefined;
+
+/** The spellings a checkout may turn `path` into: as is, NFC + lower case, and fully folded. */
+function spellings(path: string): string[] {
+  const lower = path.normalize("NFC").toLowerCase();
+  return [...new Set([path, lower, foldPath(path)])];
+}
+
+/**
+ * Why `path` is forbidden, or undefined. Every pattern counts on its own: a `!pattern` in the policy
+ * cannot re-allow a default (the policy only makes a review stricter), so negations are ignored.
+ */
+export function forbiddenPathReason(
+  path: string,
+  forbiddenPaths: readonly string[],
+  isSecretName: SecretNameCheck,
+): string | undefined {
+  const variants = spellings(path);
+  for (const pattern of forbiddenPaths) {
+    if (pattern === "" || pattern.startsWith("#") || pattern.startsWith("!")) continue;
+    const folded = pattern.normalize("NFC").toLowerCase();
+    if (variants.some((variant) => matchGlob(pattern, variant) || matchGlob(folded, variant))) {
+      return `is a forbidden path (${pattern})`;
+    }
+  }
+  for (const variant of variants) {
+    const rule = isSecretName(variant);
+    if (rule !== undefined) return `matches the secret name rule ${rule}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,74 @@
+// npm lifecycle scripts for validation layer 4 (design §9): a script that npm, yarn or pnpm run by
+// themselves on install, pack or publish is code execution on the user's machine, so none may be added
+// or changed by a proposal.
+import { foldComponent } from "./path-policy.js";
+import { quoteForDisplay } from "./sanitize.js";
+
+/** Events the package managers run without being asked by name; each also has `pre` and `post` hooks. */
+const LIFECYCLE_EVENTS = [
+  "install",
+  "uninstall",
+  "prepublish",
+  "prepublishOnly",
+  "publish",
+  "prepare",
+  "pack",
+  "version",
+  "dependencies",
+  "shrinkwrap",
+] as const;
+
+/** Lower-cased: a differently-cased key is no lifecycle script to npm, but it is no honest edit either. */
+export const LIFECYCLE_SCRIPTS: ReadonlySet<string> = new Set(
+  [...LIFECYCLE_EVENTS.flatMap((event) => [event, `pre${event}`, `post${event}`]), "pnpm:devPreinstall"].map(
+    (name) => name.toLowerCase(),
+  ),
+);
+
+/** `package.json` at any depth, in any spelling a case-insensitive checkout would read as one. */
+export function isPackageJsonPath(path: string): boolean {
+  return foldComponent(path.slice(path.lastIndexOf("/") + 1)) === "package.json";
+}
+
+/** npm runs `node-gyp rebuild` on install for a package with a `binding.gyp`, and gyp runs commands. */
+export function isNodeGypPath(path: string): boolean {
+  return foldComponent(path.slice(path.lastIndexOf("/") + 1)) === "binding.gyp";
+}
+
+type ParsedScripts = { ok: true; scripts: Record<string, unknown> } | { ok: false };
+
+function readScripts(json: string): ParsedScripts {
+  let document: unknown;
+  try {
+    // npm strips a BOM before parsing; so do we.
+    document = JSON.parse(json.replace(/^\ufeff/, ""));
+  } catch {
+    return { ok: false };
+  }
+  if (typeof document !== "object" || document === null || Array.isArray(document)) return { ok: false };
+  const scripts: unknown = (document as Record<string, unknown>).scripts;
+  if (typeof scripts !== "object" || scripts === null || Array.isArray(scripts))
+    return { ok: true, scripts: {} };
+  return { ok: true, scripts: scripts as Record<string, unknown> };
+}
+
+/**
+ * Problems with the change from `oldJson` (undefined: the file is new) to `newJson`: every lifecycle
+ * script added or changed, or a document that is no longer a JSON object. Removing a script is fine.
+ */
+export function changedLifecycleScripts(oldJson: string | undefined, newJson: string): string[] {
+  const after = readScripts(newJson);
+  if (!after.ok) return ["is not a valid JSON object after the change"];
+  const before = oldJson === undefined ? undefined : readScripts(oldJson);
+  const oldScripts = before?.ok ? before.scripts : {};
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(after.scripts)) {
+    if (!LIFECYCLE_SCRIPTS.has(name.trim().toLowerCase())) continue;
+    const old = Object.hasOwn(oldScripts, name) ? oldScripts[name] : undefined;
+    if (JSON.stringify(old) === JSON.stringify(value)) continue;
+    problems.push(
+      `${old === undefined ? "adds" : "changes"} the npm lifecycle script ${quoteForDisplay(name)}`,
+    );
+  }
+  return problems;
+}

@@ -1,0 +1,213 @@
+// Validation layers 3 and 4 (design §9): apply the worker's commits, in order, to a private index and a
+// private object directory that only borrows the repo's objects, then judge what git actually changed.
+// The repo's object store, refs, index and work tree are never written, whatever the outcome.
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, isAbsolute, join } from "node:path";
+import { type Env, type GitOptions, git, splitNul } from "../git.js";
+import { checkChange, Mode, parseRawDiff, type TreeChange } from "./changes.js";
+import { findCollisions, treeEntries } from "./collisions.js";
+import type { SecretNameCheck } from "./forbidden.js";
+import { changedLifecycleScripts, isPackageJsonPath } from "./npm-scripts.js";
+import { checkPatchText } from "./patch-gate.js";
+import { escapeForDisplay, quoteForDisplay } from "./sanitize.js";
+
+export interface QuarantineOptions {
+  /** Environment for git on the user's repo (GIT_DIR / GIT_WORK_TREE). */
+  repoEnv: Env;
+  /** The repo's objects directory (absolute; the common one for a linked worktree). */
+  objectsDir: string;
+  cwd: string;
+  /** The snapshot commit the proposals apply to. */
+  base: string;
+  /** Paths that were sent to the worker. */
+  manifest: ReadonlySet<string>;
+  commits: readonly { message: string; patch: string }[];
+  /** Defaults plus policy. */
+  forbiddenPaths: readonly string[];
+  isSecretName: SecretNameCheck;
+  maxPatchBytes: number;
+  /** Accept `GIT binary patch` sections (off by default, design §6: "text only by default"). */
+  allowBinary?: boolean;
+}
+
+export type QuarantineResult =
+  | { ok: true; quarantineDir: string; trees: string[] }
+  | { ok: false; problems: string[] };
+
+const QUARANTINE_PREFIX = "review-remote-quarantine-";
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const MAX_PROBLEMS = 50;
+
+/**
+ * `git apply` into the private index. Never `--unsafe-paths`, `--reject`, `--directory` or `-p`.
+ * The checks git itself has for HFS+ and NTFS `.git` disguises are off outside macOS and Windows
+ * by default (git-config(1) core.protectHFS/core.protectNTFS): turn both on everywhere.
+ */
+const APPLY = [
+  ["-c", "core.protectHFS=true"],
+  ["-c", "core.protectNTFS=true"],
+  // The user's apply.ignoreWhitespace would let context lines match loosely.
+  ["-c", "apply.ignoreWhitespace=no"],
+  ["apply", "--cached"], // the private index only, never a work tree
+  ["--whitespace=nowarn"], // hygiene fixes are whitespace changes; apply.whitespace=error must not refuse them
+  ["-"], // the patch on stdin
+].flat();
+
+/** C-quotes a directory for GIT_ALTERNATE_OBJECT_DIRECTORIES, which is split on ":" (git(1)). */
+function quoteAlternate(dir: string): string {
+  if (!/[:"\\\p{Cc}]/u.test(dir)) return dir;
+  const escaped = dir.replace(/["\\]/g, "\\$&").replace(/\p{Cc}/gu, (c) => {
+    return `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`;
+  });
+  return `"${escaped}"`;
+}
+
+/** git sees the private index and writes only to the private objects, reading the repo's through alternates. */
+export function quarantineEnv(dir: string, objectsDir: string, repoEnv: Env): Env {
+  return {
+    ...repoEnv,
+    GIT_INDEX_FILE: join(dir, "index"),
+    GIT_OBJECT_DIRECTORY: join(dir, "objects"),
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: quoteAlternate(objectsDir),
+  };
+}
+
+export async function createQuarantine(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), QUARANTINE_PREFIX));
+  await mkdir(join(dir, "objects", "info"), { recursive: true });
+  await mkdir(join(dir, "objects", "pack"), { recursive: true });
+  return dir;
+}
+
+/** Removes a quarantine directory; refuses anything `createQuarantine` did not make. */
+export async function discardQuarantine(dir: string): Promise<void> {
+  if (!isAbsolute(dir) || !basename(dir).startsWith(QUARANTINE_PREFIX)) {
+    throw new Error(`not a quarantine directory: ${dir}`);
+  }
+  await rm(dir, { recursive: true, force: true });
+}
+
+export async function applyInQuarantine(options: QuarantineOptions): Promise<QuarantineResult> {
+  if (!OBJECT_ID.test(options.base)) throw new Error(`base is not an object id: ${options.base}`);
+  if (!isAbsolute(options.objectsDir))
+    throw new Error(`objects directory is not absolute: ${options.objectsDir}`);
+  const dir = await createQuarantine();
+  try {
+    const run: GitOptions = {
+      cwd: options.cwd,
+      env: quarantineEnv(dir, options.objectsDir, options.repoEnv),
+    };
+    const outcome = await applyCommits(run, options);
+    if (outcome.problems.length === 0) return { ok: true, quarantineDir: dir, trees: outcome.trees };
+    await discardQuarantine(dir);
+    return { ok: false, problems: outcome.problems.slice(0, MAX_PROBLEMS) };
+  } catch (error) {
+    await discardQuarantine(dir);
+    throw error;
+  }
+}
+
+interface Outcome {
+  trees: string[];
+  problems: string[];
+}
+
+async function applyCommits(run: GitOptions, options: QuarantineOptions): Promise<Outcome> {
+  await git(["read-tree", options.base], run);
+  let tree = (
+    await git(["rev-parse", "--verify", "--end-of-options", `${options.base}^{tree}`], run)
+  ).stdout.trim();
+  const baseEntries = treeEntries(await listFiles(tree, run));
+  const known = new Set(options.manifest);
+  const trees: string[] = [];
+  for (const [index, commit] of options.commits.entries()) {
+    const step = await applyCommit(commit.patch, tree, { run, options, known, baseEntries });
+    if (step.problems.length > 0) {
+      return { trees, problems: step.problems.map((problem) => `commit ${index + 1}: ${problem}`) };
+    }
+    // Files this proposal created may be changed by the next one: the worker made them.
+    for (const change of step.changes) {
+      if (change.status === "A" || change.status === "R") known.add(change.path);
+    }
+    tree = step.tree;
+    trees.push(tree);
+  }
+  return { trees, problems: [] };
+}
+
+interface StepContext {
+  run: GitOptions;
+  options: QuarantineOptions;
+  known: ReadonlySet<string>;
+  baseEntries: ReadonlySet<string>;
+}
+
+interface Step {
+  tree: string;
+  changes: TreeChange[];
+  problems: string[];
+}
+
+async function applyCommit(patch: string, previous: string, context: StepContext): Promise<Step> {
+  const { run, options } = context;
+  const failed = (problems: string[]): Step => ({ tree: previous, changes: [], problems });
+  const gate = checkPatchText(patch, {
+    maxPatchBytes: options.maxPatchBytes,
+    allowBinary: options.allowBinary,
+  });
+  if (gate.length > 0) return failed(gate);
+  const applied = await git(APPLY, { ...run, input: patch, allowFailure: true });
+  if (applied.exitCode !== 0) return failed(applyProblems(applied.stderr, applied.exitCode));
+  const tree = (await git(["write-tree"], run)).stdout.trim();
+  // -r: files, not subtrees; -M: a rename is judged as one (its source must have been sent).
+  const raw = await git(["diff-tree", "-z", "-r", "-M", "--raw", previous, tree], run);
+  const changes = parseRawDiff(splitNul(raw.stdout));
+  const rules = {
+    known: context.known,
+    forbiddenPaths: options.forbiddenPaths,
+    isSecretName: options.isSecretName,
+  };
+  const problems = changes.flatMap((change) => checkChange(change, rules));
+  problems.push(...(await lifecycleProblems(changes, run)));
+  problems.push(...findCollisions(await listFiles(tree, run), context.baseEntries));
+  return { tree, changes, problems };
+}
+
+function applyProblems(stderr: string, exitCode: number): string[] {
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .slice(0, 5);
+  if (lines.length === 0) return [`git apply failed (exit code ${exitCode})`];
+  return lines.map((line) => `git apply: ${escapeForDisplay(line)}`);
+}
+
+async function listFiles(tree: string, run: GitOptions): Promise<string[]> {
+  return splitNul((await git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", tree], run)).stdout);
+}
+
+/** npm lifecycle scripts added or changed in any package.json the proposal wrote. */
+async function lifecycleProblems(changes: readonly TreeChange[], run: GitOptions): Promise<string[]> {
+  const problems: string[] = [];
+  for (const change of changes) {
+    if (change.status === "D" || !isPackageJsonPath(change.path) || !isFileMode(change.newMode)) continue;
+    const after = await readBlob(change.newOid, run);
+    // A new or renamed-in package.json had no scripts at this path before: all of its scripts count.
+    const modified = change.status === "M" && isFileMode(change.oldMode);
+    const before = modified ? await readBlob(change.oldOid, run) : undefined;
+    for (const problem of changedLifecycleScripts(before, after)) {
+      problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
+    }
+  }
+  return problems;
+}
+
+function isFileMode(mode: string): boolean {
+  return mode === Mode.regular || mode === Mode.executable;
+}
+
+async function readBlob(oid: string, run: GitOptions): Promise<string> {
+  return (await git(["cat-file", "blob", oid], run)).stdout;
+}

