@@ -1,0 +1,58 @@
+// `git review-remote drop <id>`: delete the review branch and refs; the store keeps the record.
+import { ReviewRemoteError } from "../errors.js";
+import { git, splitNul } from "../git.js";
+import type { Output } from "../output.js";
+import { resolveRepo } from "../repo.js";
+import { findRecord, ReviewState, writeRecord } from "../review/record.js";
+import { storePaths } from "../store.js";
+
+export async function runDrop(args: { id: string }, output: Output): Promise<number> {
+  const repo = await resolveRepo();
+  const store = storePaths(repo);
+  const record = await findRecord(store, args.id);
+  const run = { cwd: repo.cwd, env: repo.env };
+  const refs = splitNul(
+    (
+      await git(["for-each-ref", "--format=%(refname)%00", `refs/review-remote/${record.id}/`], run)
+    ).stdout.replace(/\n/g, ""),
+  );
+  const lines: string[] = [];
+  if (record.branch) {
+    const current = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${record.branch}`], {
+      ...run,
+      allowFailure: true,
+    });
+    // Delete only the branch as we made it: if someone committed on it, that work is theirs.
+    if (current.exitCode === 0)
+      lines.push(`delete refs/heads/${record.branch} ${record.tip ?? current.stdout.trim()}\n`);
+  }
+  for (const ref of refs) lines.push(`delete ${ref}\n`);
+  if (lines.length > 0) {
+    const deleted = await git(["update-ref", "--stdin"], {
+      ...run,
+      input: `start\n${lines.join("")}prepare\ncommit\n`,
+      allowFailure: true,
+    });
+    if (deleted.exitCode !== 0) {
+      throw new ReviewRemoteError(
+        `cannot drop review ${record.id}: ${deleted.stderr.trim().split("\n")[0]}`,
+        {
+          hints: [
+            `the branch ${record.branch} has moved since the review; delete it yourself with: git branch -D ${record.branch}`,
+          ],
+        },
+      );
+    }
+  }
+  await writeRecord(store, { ...record, state: ReviewState.dropped });
+  output.out(
+    record.branch
+      ? `Dropped review ${record.id}: deleted branch ${record.branch}.`
+      : `Dropped review ${record.id}.`,
+  );
+  if (record.tip)
+    output.err(
+      `hint: the commits stay reachable until git gc; to restore: git branch ${record.branch} ${record.tip}`,
+    );
+  return 0;
+}

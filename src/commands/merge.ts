@@ -1,0 +1,150 @@
+// `git review-remote merge <id>`: bring the proposals into the current branch (or, for a work-tree
+// snapshot, into the work tree). The previous state is recorded first, and the undo command printed.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MergeConflictError, ReviewRemoteError } from "../errors.js";
+import { type GitOptions, git } from "../git.js";
+import type { Output } from "../output.js";
+import { type Repo, requireWorkTree, resolveRepo } from "../repo.js";
+import { findRecord, type ReviewRecord, ReviewState, writeRecord } from "../review/record.js";
+import { storePaths } from "../store.js";
+
+async function isAncestor(run: GitOptions, ancestor: string, descendant: string): Promise<boolean> {
+  const result = await git(["merge-base", "--is-ancestor", ancestor, descendant], {
+    ...run,
+    allowFailure: true,
+  });
+  return result.exitCode === 0;
+}
+
+/** Refuse a dirty work tree: a merge must never mix the proposals with uncommitted work. */
+async function verifyCleanWorkTree(run: GitOptions): Promise<void> {
+  const status = await git(["--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=no"], run);
+  if (status.stdout.trim() !== "") {
+    throw new ReviewRemoteError("your work tree has uncommitted changes; the merge would mix them in", {
+      hints: ["commit or stash them first (git stash), then run the merge again"],
+    });
+  }
+}
+
+async function recordUndo(run: GitOptions, record: ReviewRecord, oid: string): Promise<string> {
+  const ref = `refs/review-remote/${record.id}/pre-merge`;
+  await git(["update-ref", "-m", "review-remote: before merge", ref, oid], run);
+  return ref;
+}
+
+async function mergeCommitSnapshot(
+  repo: Repo,
+  record: ReviewRecord,
+  tip: string,
+  output: Output,
+): Promise<string> {
+  const run = { cwd: requireWorkTree(repo), env: repo.env };
+  await verifyCleanWorkTree(run);
+  const head = (await git(["rev-parse", "--verify", "HEAD"], run)).stdout.trim();
+  if (await isAncestor(run, tip, head)) {
+    output.out(`Review ${record.id} is already merged into HEAD.`);
+    return head;
+  }
+  // Preview without touching anything (git >= 2.38): exit 1 means conflicts. merge-tree writes the
+  // merged trees and conflicted blobs, so it writes them to a throwaway object directory.
+  const scratch = await mkdtemp(join(tmpdir(), "review-remote-merge-"));
+  const preview = await git(["merge-tree", "--write-tree", "--name-only", "--no-messages", head, tip], {
+    ...run,
+    env: {
+      ...run.env,
+      GIT_OBJECT_DIRECTORY: scratch,
+      GIT_ALTERNATE_OBJECT_DIRECTORIES: join(repo.commonDir, "objects"),
+    },
+    allowFailure: true,
+  }).finally(() => rm(scratch, { recursive: true, force: true }));
+  if (preview.exitCode === 1) {
+    const files = preview.stdout.split("\n").slice(1).filter(Boolean);
+    throw new MergeConflictError(
+      `the proposals of review ${record.id} conflict with HEAD; nothing was changed`,
+      {
+        details: files.map((file) => `conflict: ${file}`),
+        hints: [
+          `inspect them with: git diff HEAD...${record.branch}`,
+          `or merge by hand: git merge ${record.branch}`,
+        ],
+      },
+    );
+  }
+  if (preview.exitCode !== 0) throw new ReviewRemoteError(`git merge-tree failed: ${preview.stderr.trim()}`);
+  await recordUndo(run, record, head);
+  const fastForward = await isAncestor(run, head, tip);
+  const args = fastForward
+    ? ["merge", "--ff-only", "--quiet", tip]
+    : [
+        "merge",
+        "--no-ff",
+        "--quiet",
+        "--no-edit",
+        "-m",
+        `Merge review ${record.id} (${record.worker.name})`,
+        tip,
+      ];
+  const merged = await git(args, { ...run, allowFailure: true });
+  if (merged.exitCode !== 0)
+    throw new ReviewRemoteError(`git merge failed: ${merged.stderr.trim().split("\n")[0]}`);
+  output.out(`Merged review ${record.id} into HEAD${fastForward ? " (fast-forward)" : ""}.`);
+  output.err(`hint: to undo: git reset --keep ${head}`);
+  return head;
+}
+
+async function mergeWorktreeSnapshot(
+  repo: Repo,
+  record: ReviewRecord,
+  tip: string,
+  output: Output,
+): Promise<string> {
+  const run = { cwd: requireWorkTree(repo), env: repo.env };
+  // The state to return to: uncommitted changes as a stash commit (HEAD when there are none).
+  const stash = (
+    await git(["stash", "create", `review-remote: before merging ${record.id}`], run)
+  ).stdout.trim();
+  const before = stash || (await git(["rev-parse", "--verify", "HEAD"], run)).stdout.trim();
+  const patch = (
+    await git(
+      ["diff", "--binary", "--full-index", "--no-color", "--no-ext-diff", record.snapshot.commit, tip],
+      run,
+    )
+  ).stdout;
+  const ref = await recordUndo(run, record, before);
+  const plain = await git(["apply", "--whitespace=nowarn", "-"], {
+    ...run,
+    input: patch,
+    allowFailure: true,
+  });
+  if (plain.exitCode !== 0) {
+    const threeWay = await git(["apply", "--3way", "--whitespace=nowarn", "-"], {
+      ...run,
+      input: patch,
+      allowFailure: true,
+    });
+    if (threeWay.exitCode !== 0) {
+      throw new MergeConflictError(`the proposals of review ${record.id} do not apply to your work tree`, {
+        details: threeWay.stderr.trim().split("\n").slice(0, 10),
+        hints: [`your previous state is saved as ${ref}: git stash apply ${before}`],
+      });
+    }
+  }
+  output.out(`Applied review ${record.id} to the work tree; review and commit the changes.`);
+  output.err(`hint: your previous state is saved as ${ref}`);
+  return before;
+}
+
+export async function runMerge(args: { id: string }, output: Output): Promise<number> {
+  const repo = await resolveRepo();
+  const store = storePaths(repo);
+  const record = await findRecord(store, args.id);
+  if (!record.branch || !record.tip || record.state === ReviewState.dropped) {
+    throw new ReviewRemoteError(`review ${record.id} has no proposals to merge (${record.state})`);
+  }
+  const merge = record.snapshot.kind === "worktree" ? mergeWorktreeSnapshot : mergeCommitSnapshot;
+  const previous = await merge(repo, record, record.tip, output);
+  await writeRecord(store, { ...record, state: ReviewState.merged, mergedFrom: previous });
+  return 0;
+}

@@ -1,0 +1,216 @@
+// `git review-remote [<rev>|<base>..<head>]`: export → request → transport → validate → import → report.
+import { DEFAULT_QUESTION, readSettings } from "../config.js";
+import { ExitCode, ReviewRemoteError } from "../errors.js";
+import { createExport } from "../export/bundle.js";
+import { resolveCommit } from "../export/snapshot.js";
+import { messages } from "../messages.js";
+import { type Output, paint } from "../output.js";
+import { readPolicy } from "../policy.js";
+import { createProgress } from "../progress.js";
+import { resolveRepo } from "../repo.js";
+import { cacheKey, lookupCache } from "../review/cache.js";
+import { readCachedOutcome } from "../review/cached.js";
+import { formatComment } from "../review/notes.js";
+import { buildRequest, effectiveLimits, forbiddenPaths } from "../review/request.js";
+import { type ReviewOutcome, reviewOnWorker } from "../review/run.js";
+import { parseTarget } from "../review/target.js";
+import { resolveWorker, type Worker } from "../review/workers.js";
+import { storePaths } from "../store.js";
+import { readVersion } from "../version.js";
+import { scannerFor } from "./export.js";
+
+export interface ReviewArgs {
+  target?: string;
+  worktree: boolean;
+  question?: string;
+  workers: string[];
+  noCache: boolean;
+  json: boolean;
+  pathspecs: string[];
+  signal: AbortSignal;
+}
+
+export interface ReviewReport {
+  outcomes: ReviewOutcome[];
+  failures: { worker: Worker; error: ReviewRemoteError }[];
+  cached: Set<string>;
+}
+
+/** Runs the pipeline for every worker; never prints. */
+export async function review(args: ReviewArgs, output: Output): Promise<ReviewReport> {
+  const repo = await resolveRepo();
+  const [settings, policy] = await Promise.all([readSettings(repo), readPolicy(repo.top)]);
+  const target = parseTarget(args.target);
+  const names = [...new Set(args.workers.length > 0 ? args.workers : [settings.worker])];
+  const workers = names.map((name) => resolveWorker(name, settings));
+  const question = args.question ?? settings.question ?? policy.question ?? DEFAULT_QUESTION;
+  const store = storePaths(repo);
+  const report: ReviewReport = { outcomes: [], failures: [], cached: new Set() };
+
+  // The cache needs no export: a commit snapshot is named by its oid (a work tree has none yet).
+  const keys = new Map<Worker, string>();
+  let pending = workers;
+  if (!args.worktree) {
+    const commit = await resolveCommit(repo, target.rev);
+    const base = target.base === undefined ? undefined : await resolveCommit(repo, target.base);
+    const version = readVersion();
+    for (const worker of workers) {
+      keys.set(
+        worker,
+        cacheKey({ commit, base, pathspecs: args.pathspecs, policy, question, worker, version }),
+      );
+    }
+    if (!args.noCache) {
+      pending = [];
+      for (const worker of workers) {
+        const id = await lookupCache(store, keys.get(worker) as string);
+        const cached = id ? await readCachedOutcome(store, id) : undefined;
+        if (cached) {
+          report.outcomes.push(cached);
+          report.cached.add(cached.record.id);
+        } else pending.push(worker);
+      }
+    }
+  }
+  if (pending.length === 0) return report;
+
+  const progress = createProgress(output);
+  const exported = await createExport(repo, {
+    rev: target.rev,
+    base: target.base,
+    worktree: args.worktree,
+    pathspecs: args.pathspecs,
+    policy,
+    scanner: scannerFor(policy),
+    retainScratch: args.worktree,
+    onProgress: (bytes) => progress.phase("export", bytes),
+  });
+  try {
+    const limits = effectiveLimits(settings.timeoutSeconds, policy);
+    const { request, patchOmitted } = buildRequest({ exported, question, policy, limits });
+    if (patchOmitted)
+      output.err(`warning: ${messages.rangePatchTooLarge(Buffer.byteLength(exported.range?.patch ?? ""))}`);
+    const context = {
+      repo,
+      store,
+      exported,
+      request,
+      branchPrefix: settings.branchPrefix,
+      forbiddenPaths: forbiddenPaths(policy),
+      signal: args.signal,
+      onStderrLine: (worker: Worker, line: string) => {
+        progress.done();
+        if (!output.quiet)
+          output.err(workers.length > 1 ? `remote[${worker.name}]: ${line}` : `remote: ${line}`);
+      },
+      onProgress: (_worker: Worker, sent: number) => progress.phase("send", sent),
+    };
+    const settled = await Promise.allSettled(
+      pending.map((worker) => reviewOnWorker(context, worker, keys.get(worker))),
+    );
+    progress.done();
+    for (const [index, outcome] of settled.entries()) {
+      if (outcome.status === "fulfilled") report.outcomes.push(outcome.value);
+      else {
+        const error = outcome.reason;
+        if (!(error instanceof ReviewRemoteError)) throw error;
+        report.failures.push({ worker: pending[index] as Worker, error });
+      }
+    }
+  } finally {
+    await exported.scratch?.dispose();
+  }
+  return report;
+}
+
+function printOutcome(outcome: ReviewOutcome, cached: boolean, output: Output): void {
+  const { record } = outcome;
+  const counts = `${record.comments} comment${record.comments === 1 ? "" : "s"}, ${record.commits} proposed commit${record.commits === 1 ? "" : "s"}`;
+  const from = cached ? " (cached: the worker was not contacted)" : "";
+  output.out(
+    `Review ${record.id} by ${record.worker.name}${outcome.sandbox ? ` [sandbox: ${outcome.sandbox}]` : ""}: ${counts}${from}`,
+  );
+  if (outcome.summary) output.out(`  ${outcome.summary.split("\n")[0]}`);
+}
+
+export function printComments(outcomes: readonly ReviewOutcome[], output: Output): void {
+  const seen = new Map<string, string>();
+  for (const outcome of outcomes) {
+    for (const comment of outcome.comments) {
+      const line = formatComment(comment);
+      const first = seen.get(line);
+      const style = comment.severity === "error" ? "red" : comment.severity === "warning" ? "yellow" : "cyan";
+      const text = paint(output, style, line);
+      if (first !== undefined) {
+        if (first !== outcome.record.worker.name) output.out(`  ${text} (also from ${first})`);
+        continue;
+      }
+      seen.set(line, outcome.record.worker.name);
+      output.out(outcomes.length > 1 ? `  ${text} [${outcome.record.worker.name}]` : `  ${text}`);
+    }
+  }
+}
+
+function printNextSteps(outcome: ReviewOutcome, output: Output): void {
+  const { record } = outcome;
+  if (!record.branch) {
+    output.out("Nothing to propose.");
+    return;
+  }
+  output.out(`Proposals are on branch ${paint(output, "green", record.branch)}. Next:`);
+  output.out(`  git review-remote show ${record.id}      # summary, comments, and each proposal's stat`);
+  output.out(`  git diff HEAD...${record.branch}`);
+  output.out(`  git review-remote merge ${record.id}     # bring the proposals in`);
+  output.out(`  git review-remote drop ${record.id}      # throw them away`);
+}
+
+export function reviewJson(report: ReviewReport) {
+  const one = (outcome: ReviewOutcome) => ({
+    id: outcome.record.id,
+    status: outcome.record.state,
+    worker: outcome.record.worker.name,
+    branch: outcome.record.branch ?? null,
+    commits: outcome.record.commits,
+    comments: outcome.comments,
+    summary: outcome.summary,
+    cached: report.cached.has(outcome.record.id),
+  });
+  const reviews = report.outcomes.map(one);
+  const failures = report.failures.map(({ worker, error }) => ({
+    worker: worker.name,
+    status: "failed",
+    exitCode: error.exitCode,
+    error: error.message,
+    details: error.details,
+  }));
+  const first = reviews[0] ?? { id: null, status: "failed", branch: null, commits: 0, comments: [] };
+  return { ...first, reviews, failures };
+}
+
+export function exitCodeOf(report: ReviewReport): number {
+  return report.failures.reduce<number>(
+    (code, failure) => Math.max(code, failure.error.exitCode),
+    ExitCode.ok,
+  );
+}
+
+export function printReport(report: ReviewReport, json: boolean, output: Output): void {
+  if (json) {
+    output.raw(`${JSON.stringify(reviewJson(report), null, 2)}\n`);
+    return;
+  }
+  for (const outcome of report.outcomes) printOutcome(outcome, report.cached.has(outcome.record.id), output);
+  printComments(report.outcomes, output);
+  for (const outcome of report.outcomes) printNextSteps(outcome, output);
+}
+
+export async function runReview(args: ReviewArgs, output: Output): Promise<number> {
+  const report = await review(args, output);
+  printReport(report, args.json, output);
+  for (const { worker, error } of report.failures) {
+    if (report.failures.length === 1 && report.outcomes.length === 0) throw error;
+    output.err(`git-review-remote: worker '${worker.name}': ${error.message}`);
+    for (const line of error.details) output.err(`  ${line}`);
+  }
+  return exitCodeOf(report);
+}

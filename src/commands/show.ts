@@ -1,0 +1,58 @@
+// `git review-remote show <id>`: summary, comments and each proposal's stat; or JSON / SARIF.
+import { UsageError } from "../errors.js";
+import { git } from "../git.js";
+import type { Output } from "../output.js";
+import { type Result, ResultSchema } from "../protocol/result.js";
+import { resolveRepo } from "../repo.js";
+import { formatComment } from "../review/notes.js";
+import { findRecord, readReviewFile } from "../review/record.js";
+import { toSarif } from "../review/sarif.js";
+import { storePaths } from "../store.js";
+
+export async function runShow(
+  args: { id: string; format?: string; json: boolean },
+  output: Output,
+): Promise<number> {
+  const format = args.json ? "json" : (args.format ?? "text");
+  if (!["text", "json", "sarif"].includes(format)) {
+    throw new UsageError(`--format must be text, json or sarif, not '${format}'`);
+  }
+  const repo = await resolveRepo();
+  const store = storePaths(repo);
+  const record = await findRecord(store, args.id);
+  const text = await readReviewFile(store, record.id, "result.json");
+  const result: Result | undefined = text ? ResultSchema.parse(JSON.parse(text)) : undefined;
+  if (format === "json") {
+    output.raw(`${JSON.stringify({ review: record, result: result ?? null }, null, 2)}\n`);
+    return 0;
+  }
+  if (format === "sarif") {
+    output.raw(`${JSON.stringify(toSarif(result?.comments ?? [], record.worker.name), null, 2)}\n`);
+    return 0;
+  }
+  output.out(`review ${record.id} (${record.state}) by ${record.worker.name}`);
+  output.out(`snapshot ${record.snapshot.kind} ${record.snapshot.commit}`);
+  if (record.range) output.out(`range    ${record.range.base}..${record.range.head}`);
+  if (record.branch) output.out(`branch   ${record.branch}`);
+  for (const problem of record.problems ?? []) output.out(`problem  ${problem}`);
+  if (result?.summary) output.out(`\n${result.summary}`);
+  if (result && result.comments.length > 0) {
+    output.out("\nComments:");
+    for (const comment of result.comments) output.out(`  ${formatComment(comment)}`);
+  }
+  if (record.tip && record.state !== "dropped") {
+    const log = await git(
+      [
+        "log",
+        "--reverse",
+        "--stat",
+        "--no-color",
+        "--format=%nproposal %h %s",
+        `${record.snapshot.commit}..${record.tip}`,
+      ],
+      { cwd: repo.cwd, env: repo.env, allowFailure: true },
+    );
+    if (log.exitCode === 0) output.out(log.stdout.trimEnd());
+  }
+  return 0;
+}

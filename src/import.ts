@@ -1,0 +1,126 @@
+// Import, only after every validation layer passed: commits with the local identity and our trailers,
+// objects moved from the quarantine into the real store, then the refs in one create-only transaction.
+import { copyFile, link, mkdir, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { ReviewRemoteError } from "./errors.js";
+import { type Env, git } from "./git.js";
+import type { Repo } from "./repo.js";
+import { tempName } from "./store.js";
+import { sanitizeText } from "./validate/sanitize.js";
+
+export const TOOL_IDENTITY: Env = {
+  GIT_AUTHOR_NAME: "git-review-remote",
+  GIT_AUTHOR_EMAIL: "review-remote@localhost",
+};
+
+export interface ImportOptions {
+  repo: Repo;
+  /** Env that reads the quarantine's objects (and the snapshot's, for a work-tree snapshot). */
+  quarantineEnv: Env;
+  /** Object directories to move into the repo's store: the quarantine's, and a work-tree snapshot's. */
+  objectDirs: readonly string[];
+  base: string;
+  trees: readonly string[];
+  messages: readonly string[];
+  trailers: { request: string; bundle: string; worker: string };
+  branch: string;
+  /** Extra refs created in the same transaction (the synthetic base of a work-tree snapshot). */
+  extraRefs: ReadonlyMap<string, string>;
+}
+
+const MAX_SUBJECT = 200;
+const MAX_MESSAGE = 16 * 1024;
+
+export function commitMessage(raw: string, trailers: ImportOptions["trailers"]): string {
+  const clean = sanitizeText(raw).replace(/\r/g, "").trim().slice(0, MAX_MESSAGE);
+  const [subject = "", ...body] = clean.split("\n");
+  const title = subject.trim().slice(0, MAX_SUBJECT) || "Proposed change";
+  const text = [title, ...body].join("\n").trim();
+  return `${text}\n\nReview-Request: ${trailers.request}\nReview-Bundle: ${trailers.bundle}\nReview-Worker: ${sanitizeText(trailers.worker).replace(/\s+/g, " ")}\n`;
+}
+
+/** The user as committer when configured; the tool's own identity otherwise. */
+async function committerEnv(repo: Repo): Promise<Env> {
+  const ident = await git(["var", "GIT_COMMITTER_IDENT"], {
+    cwd: repo.cwd,
+    env: repo.env,
+    allowFailure: true,
+  });
+  if (ident.exitCode === 0) return {};
+  return { GIT_COMMITTER_NAME: "git-review-remote", GIT_COMMITTER_EMAIL: "review-remote@localhost" };
+}
+
+/**
+ * Move loose objects into the repo's store as git's own quarantine does (tmp-objdir.c): a hard link
+ * under the final name, which either appears whole or not at all; an object already there is kept.
+ */
+async function placeObject(source: string, target: string): Promise<void> {
+  const ignoreExisting = (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  };
+  try {
+    await link(source, target).catch(ignoreExisting);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    // Another file system: copy beside the target first, so the final name still appears whole.
+    const tmp = tempName(target);
+    try {
+      await copyFile(source, tmp);
+      await link(tmp, target).catch(ignoreExisting);
+    } finally {
+      await rm(tmp, { force: true });
+    }
+  }
+}
+
+export async function migrateObjects(from: string, to: string): Promise<void> {
+  let dirs: string[];
+  try {
+    dirs = await readdir(from);
+  } catch {
+    return;
+  }
+  for (const dir of dirs) {
+    if (!/^[0-9a-f]{2}$/.test(dir)) continue;
+    await mkdir(join(to, dir), { recursive: true });
+    for (const name of await readdir(join(from, dir))) {
+      await placeObject(join(from, dir, name), join(to, dir, name));
+    }
+  }
+}
+
+export async function importProposals(options: ImportOptions): Promise<string> {
+  const { repo } = options;
+  const env = { ...options.quarantineEnv, ...TOOL_IDENTITY, ...(await committerEnv(repo)) };
+  let parent = options.base;
+  for (const [index, tree] of options.trees.entries()) {
+    const message = commitMessage(options.messages[index] ?? "", options.trailers);
+    const made = await git(["commit-tree", tree, "-p", parent, "-F", "-"], {
+      cwd: repo.cwd,
+      env,
+      input: message,
+    });
+    parent = made.stdout.trim();
+  }
+  const objects = join(repo.commonDir, "objects");
+  for (const dir of options.objectDirs) await migrateObjects(dir, objects);
+  // One transaction: every ref is created, or none; `create` fails if the ref already exists.
+  const refs = new Map([[`refs/heads/${options.branch}`, parent], ...options.extraRefs]);
+  const script = [...refs].map(([ref, oid]) => `create ${ref} ${oid}\n`).join("");
+  const update = await git(["update-ref", "--stdin"], {
+    cwd: repo.cwd,
+    env: repo.env,
+    input: `start\n${script}prepare\ncommit\n`,
+    allowFailure: true,
+  });
+  if (update.exitCode !== 0) {
+    throw new ReviewRemoteError(
+      `cannot create branch ${options.branch}: ${update.stderr.trim().split("\n")[0]}`,
+    );
+  }
+  return parent;
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,42 @@
+// Comments as a git note (refs/notes/review-remote) on the snapshot commit: `git log
+// --notes=review-remote` shows them beside the code they are about.
+import { setTimeout as sleep } from "node:timers/promises";
+import { git } from "../git.js";
+import { TOOL_IDENTITY } from "../import.js";
+import type { ReviewComment } from "../protocol/result.js";
+import type { Repo } from "../repo.js";
+import type { ReviewRecord } from "./record.js";
+
+export const NOTES_REF = "refs/notes/review-remote";
+
+export function formatComment(comment: ReviewComment): string {
+  const where = comment.path ? `${comment.path}${comment.line ? `:${comment.line}` : ""}` : "(general)";
+  return `${where} ${comment.severity} ${comment.message}`;
+}
+
+export async function writeNote(
+  repo: Repo,
+  commit: string,
+  record: ReviewRecord,
+  comments: readonly ReviewComment[],
+): Promise<void> {
+  if (comments.length === 0) return;
+  const text = [`review ${record.id} by ${record.worker.name}:`, ...comments.map(formatComment)].join("\n");
+  const env = {
+    ...repo.env,
+    ...TOOL_IDENTITY,
+    GIT_COMMITTER_NAME: "git-review-remote",
+    GIT_COMMITTER_EMAIL: "review-remote@localhost",
+  };
+  // Two reviews finishing together race for the notes ref: the loser retries.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const added = await git(["notes", `--ref=${NOTES_REF}`, "append", "-F", "-", commit], {
+      cwd: repo.cwd,
+      env,
+      input: text,
+      allowFailure: true,
+    });
+    if (added.exitCode === 0) return;
+    await sleep(50 + Math.random() * 100);
+  }
+}

@@ -1,0 +1,49 @@
+// The request of design §6 from what the export produced and what the user asked.
+import type { ExportResult } from "../export/bundle.js";
+import type { Policy } from "../policy.js";
+import { DEFAULT_LIMITS, type Limits } from "../protocol/limits.js";
+import { createRequest, type Request } from "../protocol/request.js";
+import { DEFAULT_FORBIDDEN_PATHS } from "../validate/forbidden.js";
+
+/** Config sets the timeout; the policy file can only lower a limit. */
+export function effectiveLimits(timeoutSeconds: number, policy: Policy): Limits {
+  const limits: Limits = { ...DEFAULT_LIMITS, timeoutSeconds };
+  for (const key of Object.keys(limits) as (keyof Limits)[]) {
+    const lowered = policy.limits?.[key];
+    if (lowered !== undefined) limits[key] = Math.min(limits[key], lowered);
+  }
+  return limits;
+}
+
+export function forbiddenPaths(policy: Policy): string[] {
+  return [...DEFAULT_FORBIDDEN_PATHS, ...(policy.forbiddenPaths ?? [])];
+}
+
+/** A patch over this size is left out of the request: the reviewer still gets the changed paths. */
+export const MAX_RANGE_PATCH_BYTES = 512 * 1024;
+
+export function buildRequest(options: {
+  exported: ExportResult;
+  question: string;
+  policy: Policy;
+  limits: Limits;
+}): { request: Request; patchOmitted: boolean } {
+  const { exported } = options;
+  const range = exported.range;
+  const patchOmitted = range !== undefined && Buffer.byteLength(range.patch) > MAX_RANGE_PATCH_BYTES;
+  const request = createRequest({
+    bundle: {
+      sha256: exported.sha256 as string,
+      bytes: exported.bytes as number,
+      format: "tar+gzip",
+      files: exported.files.length,
+    },
+    snapshot: { commit: exported.snapshot.commit, kind: exported.snapshot.kind },
+    range: range ? { ...range, patch: patchOmitted ? "" : range.patch } : null,
+    question: options.question,
+    actions: ["comment", "propose"],
+    forbiddenPaths: forbiddenPaths(options.policy),
+    limits: options.limits,
+  });
+  return { request, patchOmitted };
+}

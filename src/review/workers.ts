@@ -1,0 +1,30 @@
+// Which command reaches a worker: git config only (flags name it), never a file in the repo.
+import { fileURLToPath } from "node:url";
+import type { Settings } from "../config.js";
+import { ConfigError } from "../errors.js";
+import { messages } from "../messages.js";
+
+export interface Worker {
+  name: string;
+  command: string;
+}
+
+export const LOCAL_WORKER = "local";
+
+/** Single-quote for `sh -c`. */
+export function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/** This package's own worker in a subprocess, sandboxed where the machine allows. */
+export function localWorkerCommand(): string {
+  const bin = fileURLToPath(new URL("../../bin/git-review-remote.js", import.meta.url));
+  return `${shellQuote(process.execPath)} ${shellQuote(bin)} worker --sandbox=auto`;
+}
+
+export function resolveWorker(name: string, settings: Settings): Worker {
+  const configured = settings.workerCommands.get(name);
+  if (configured !== undefined) return { name, command: configured };
+  if (name === LOCAL_WORKER) return { name, command: localWorkerCommand() };
+  throw new ConfigError(messages.unknownWorker(name), { hints: [messages.hintConfigureWorker(name)] });
+}

@@ -1,0 +1,126 @@
+// Runs the worker command (`sh -c`, as git runs core.sshCommand): the envelope goes to its stdin,
+// the result comes back on its stdout under a size cap, its stderr is shown as `remote: <line>`.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createReadStream } from "node:fs";
+import { InterruptedError, WorkerError } from "./errors.js";
+import type { Env } from "./git.js";
+import { sanitizeLine } from "./validate/sanitize.js";
+
+export interface TransportOptions {
+  /** The shell command that reaches the worker. */
+  command: string;
+  workerName: string;
+  cwd: string;
+  env: Env;
+  header: Buffer;
+  bundlePath: string;
+  bundleBytes: number;
+  maxResultBytes: number;
+  timeoutSeconds: number;
+  onStderrLine(line: string): void;
+  onProgress?(sentBytes: number): void;
+  signal?: AbortSignal;
+}
+
+const KILL_GRACE_MS = 2000;
+const KEPT_STDERR_LINES = 10;
+
+/** Kill the worker's whole process group: `sh -c 'ssh ...'` has children of its own. */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
+}
+
+function streamEnvelope(child: ChildProcess, options: TransportOptions): void {
+  const stdin = child.stdin;
+  if (!stdin) return;
+  // A worker that exits early closes its stdin: that is its exit status's business, not a crash.
+  stdin.on("error", () => undefined);
+  stdin.write(options.header);
+  let sent = options.header.length;
+  const bundle = createReadStream(options.bundlePath);
+  bundle.on("data", (chunk) => {
+    sent += chunk.length;
+    options.onProgress?.(sent);
+  });
+  bundle.on("error", () => killGroup(child, "SIGKILL"));
+  bundle.pipe(stdin);
+}
+
+export function runTransport(options: TransportOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", options.command], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    const lastLines: string[] = [];
+    let partial = "";
+    let failure: Error | undefined;
+
+    const stop = (error: Error) => {
+      failure ??= error;
+      killGroup(child, "SIGTERM");
+      setTimeout(() => killGroup(child, "SIGKILL"), KILL_GRACE_MS).unref();
+    };
+    const emitLine = (raw: string) => {
+      const line = sanitizeLine(raw);
+      lastLines.push(line);
+      if (lastLines.length > KEPT_STDERR_LINES) lastLines.shift();
+      options.onStderrLine(line);
+    };
+
+    const timer = setTimeout(
+      () =>
+        stop(new WorkerError(`worker '${options.workerName}' timed out after ${options.timeoutSeconds}s`)),
+      options.timeoutSeconds * 1000,
+    );
+    const onAbort = () =>
+      stop(new InterruptedError("interrupted; the worker was stopped and nothing was imported"));
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > options.maxResultBytes) {
+        stop(
+          new WorkerError(`worker '${options.workerName}' sent more than ${options.maxResultBytes} bytes`),
+        );
+        return;
+      }
+      stdout.push(chunk);
+    });
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (text: string) => {
+      const lines = (partial + text).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) emitLine(line);
+    });
+    child.on("error", (error) =>
+      stop(new WorkerError(`cannot start the worker: ${error.message}`, { cause: error })),
+    );
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      if (partial) emitLine(partial);
+      if (failure) return reject(failure);
+      if (code !== 0) {
+        const how = signal ? `was killed by ${signal}` : `exited with status ${code}`;
+        return reject(
+          new WorkerError(`worker '${options.workerName}' ${how}`, {
+            details: lastLines.map((line) => `remote: ${line}`),
+            hints: [`check the command: git config review-remote.${options.workerName}.command`],
+          }),
+        );
+      }
+      resolve(Buffer.concat(stdout, stdoutBytes));
+    });
+    streamEnvelope(child, options);
+  });
+}

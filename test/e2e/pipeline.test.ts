@@ -1,0 +1,259 @@
+// The pipeline as users meet it, through `git review-remote` with workers configured in git config.
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { configureWorker, createBaseRepo, FIXTURES, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
+import { BIN, repoState, type TestRepo } from "../helpers/repo.js";
+
+const WORKERS = join(FIXTURES, "workers");
+const BENIGN = join(FIXTURES, "results", "01-benign-result.json");
+
+let repos: TestRepo[] = [];
+function baseRepo(): TestRepo {
+  const repo = createBaseRepo();
+  repos.push(repo);
+  return repo;
+}
+afterEach(() => {
+  for (const repo of repos) repo.cleanup();
+  repos = [];
+});
+
+function calls(file: string): number {
+  try {
+    return readFileSync(file, "utf8").split("\n").filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}
+
+describe("review pipeline", () => {
+  it("imports a worker's proposal as review/<id> without touching HEAD, the index or the work tree", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
+    const before = repoState(repo);
+    const result = repo.run(["--worker", "fake"]);
+    expect(result.status, result.stderr).toBe(0);
+    const id = /^Review ([0-9a-f]{12}) by fake/m.exec(result.stdout)?.[1] as string;
+    expect(result.stdout).toContain("  src/app.ts:4 info Consider validating the total.");
+    expect(result.stdout).toContain(`Proposals are on branch review/${id}. Next:`);
+    expect(result.stdout).toContain(`git diff HEAD...review/${id}`);
+    expect(result.stderr).toMatch(/^remote: fake worker got request [0-9a-f]{12}/m);
+    const after = repoState(repo);
+    expect({ ...after, refs: "", objects: "" }).toEqual({ ...before, refs: "", objects: "" });
+    expect(repo.git("diff", "--stat", "HEAD", `review/${id}`)).toContain("src/app.ts | 3 +++");
+    expect(repo.git("notes", "--ref=review-remote", "show", "HEAD")).toContain(
+      "src/app.ts:4 info Consider validating",
+    );
+  });
+
+  it("answers a second review of the same snapshot from the cache, and --no-cache asks again", () => {
+    const repo = baseRepo();
+    const counter = join(repo.home, "calls");
+    configureWorker(repo, "fake", shellWords(join(WORKERS, "counting-worker.sh"), counter, BENIGN));
+    const first = repo.run(["--worker", "fake", "--json"]);
+    expect(first.status, first.stderr).toBe(0);
+    const second = repo.run(["--worker", "fake"]);
+    expect(second.status).toBe(0);
+    expect(second.stdout).toContain("(cached: the worker was not contacted)");
+    expect(calls(counter)).toBe(1);
+    expect(repo.run(["--worker", "fake", "--no-cache"]).status).toBe(0);
+    expect(calls(counter)).toBe(2);
+    // A reconfigured worker (same name, new command) is never answered from the old result.
+    configureWorker(repo, "fake", `${shellWords(join(WORKERS, "counting-worker.sh"), counter, BENIGN)} # v2`);
+    expect(repo.run(["--worker", "fake"]).stdout).not.toContain("cached");
+    expect(calls(counter)).toBe(3);
+    // So is another question.
+    expect(repo.run(["--worker", "fake", "-m", "Other question?"]).stdout).not.toContain("cached");
+    expect(calls(counter)).toBe(4);
+  });
+
+  it("fans out to several workers: one branch each, and one failing loses nothing of the others", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "a", shellWords("node", RESULT_WORKER, BENIGN));
+    configureWorker(repo, "b", shellWords("node", RESULT_WORKER, BENIGN));
+    configureWorker(repo, "down", shellWords(join(WORKERS, "fail-worker.sh")));
+    const result = repo.run(["--worker", "a", "--worker", "b", "--worker", "down", "--json"]);
+    expect(result.status).toBe(3);
+    const json = JSON.parse(result.stdout);
+    expect(json.reviews.map((r: { worker: string }) => r.worker).sort()).toEqual(["a", "b"]);
+    const branches = json.reviews.map((r: { branch: string }) => r.branch);
+    expect(new Set(branches).size).toBe(2);
+    for (const branch of branches)
+      expect(repo.git("rev-parse", "--verify", branch).trim()).toMatch(/^[0-9a-f]{40}$/);
+    expect(json.failures).toEqual([expect.objectContaining({ worker: "down", exitCode: 3 })]);
+    expect(result.stderr).toContain(
+      "remote[down]: ssh: connect to host worker.invalid port 22: Connection refused",
+    );
+    const text = repo.run(["--worker", "a", "--worker", "b"]);
+    expect(text.stdout).toContain("src/app.ts:4 info Consider validating the total. (also from");
+  });
+
+  it("kills a worker that exceeds review-remote.timeout and exits 3 with the repo unchanged", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "slow", shellWords(join(WORKERS, "hang-worker.sh")));
+    repo.git("config", "review-remote.timeout", "1");
+    const before = repoState(repo);
+    const result = repo.run(["--worker", "slow"]);
+    expect(result.status).toBe(3);
+    expect(result.stderr).toContain("git-review-remote: worker 'slow' timed out after 1s");
+    expect(result.stderr).toContain("remote: thinking...");
+    expect(repoState(repo)).toEqual(before);
+  });
+
+  it("stops a worker that sends more than maxResultBytes", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "flood", shellWords(join(WORKERS, "flood-worker.sh")));
+    repo.write(".review-remote.json", JSON.stringify({ limits: { maxResultBytes: 65536 } }));
+    const result = repo.run(["--worker", "flood"]);
+    expect(result.status).toBe(3);
+    expect(result.stderr).toContain("sent more than 65536 bytes");
+  });
+
+  it("shows worker stderr as remote: lines with control characters removed, and its last lines on failure", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "noisy", shellWords(join(WORKERS, "noisy-worker.sh")));
+    const result = repo.run(["--worker", "noisy"]);
+    expect(result.status).toBe(3);
+    expect(result.stderr).toContain("worker 'noisy' exited with status 7");
+    expect(result.stderr).toContain("  remote: last words");
+    expect(["\u0007", "\u001b", "\r"].some((c) => result.stderr.includes(c))).toBe(false);
+  });
+
+  it("exits 130 on Ctrl-C, stops the worker and imports nothing", async () => {
+    const repo = baseRepo();
+    const pidFile = join(repo.home, "worker.pid");
+    configureWorker(
+      repo,
+      "slow",
+      `echo $$ > ${shellWords(pidFile)}; exec ${shellWords(join(WORKERS, "hang-worker.sh"))}`,
+    );
+    const before = repoState(repo);
+    // As a terminal does: SIGINT to the whole foreground process group.
+    const child = spawn("node", [BIN, "--worker", "slow"], { cwd: repo.dir, env: repo.env, detached: true });
+    let stderr = "";
+    let interrupted = false;
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+      if (!interrupted && stderr.includes("thinking")) {
+        interrupted = true;
+        process.kill(-(child.pid as number), "SIGINT");
+      }
+    });
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code).toBe(130);
+    expect(stderr).toContain("git-review-remote: interrupted");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(() => process.kill(pid, 0)).toThrow();
+    expect(repoState(repo)).toEqual(before);
+  });
+
+  it("names an unconfigured worker with a hint", () => {
+    const repo = baseRepo();
+    const result = repo.run(["--worker", "nowhere"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("git-review-remote: no worker named 'nowhere' is configured");
+    expect(result.stderr).toContain("hint: configure it with: git config review-remote.nowhere.command");
+  });
+
+  it("never takes a worker command from a file in the repository", () => {
+    const repo = baseRepo();
+    repo.write(
+      ".review-remote.json",
+      JSON.stringify({ workers: { local: { command: "touch /tmp/pwned" } } }),
+    );
+    const result = repo.run(["export", "--list"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('Unrecognized key: "workers"');
+  });
+});
+
+describe("review commands", () => {
+  it("lists, shows (text, json, sarif), merges and drops reviews", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
+    const json = JSON.parse(repo.run(["--worker", "fake", "--json"]).stdout);
+    const list = repo.run(["list"]);
+    expect(list.stdout).toMatch(new RegExp(`^${json.id}  imported  fake `, "m"));
+    const show = repo.run(["show", json.id.slice(0, 6)]);
+    expect(show.stdout).toContain("One guard proposed.");
+    expect(show.stdout).toMatch(/proposal [0-9a-f]+ Guard against negative totals/);
+    expect(show.stdout).toContain("src/app.ts | 3 +++");
+    const sarif = JSON.parse(repo.run(["show", json.id, "--format=sarif"]).stdout);
+    expect(sarif.version).toBe("2.1.0");
+    expect(sarif.runs[0].results[0]).toMatchObject({
+      level: "note",
+      locations: [
+        { physicalLocation: { artifactLocation: { uri: "src/app.ts" }, region: { startLine: 4 } } },
+      ],
+    });
+    const head = repo.git("rev-parse", "HEAD").trim();
+    const merged = repo.run(["merge", json.id]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stderr).toContain(`hint: to undo: git reset --keep ${head}`);
+    expect(repo.git("rev-parse", "HEAD").trim()).toBe(repo.git("rev-parse", json.branch).trim());
+    expect(readFileSync(join(repo.dir, "src/app.ts"), "utf8")).toContain("negative total");
+    const dropped = repo.run(["drop", json.id]);
+    expect(dropped.status, dropped.stderr).toBe(0);
+    expect(repo.git("branch", "--list", "review/*")).toBe("");
+    expect(repo.run(["list", "--json"]).stdout).toContain('"state": "dropped"');
+  });
+
+  it("refuses to merge into a dirty work tree, and exits 5 on a conflict with nothing changed", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
+    const { id } = JSON.parse(repo.run(["--worker", "fake", "--json"]).stdout);
+    repo.write("src/app.ts", "dirty\n");
+    const dirty = repo.run(["merge", id]);
+    expect(dirty.status).toBe(1);
+    expect(dirty.stderr).toContain("uncommitted changes");
+    repo.commit("conflicting change");
+    const before = repoState(repo);
+    const conflict = repo.run(["merge", id]);
+    expect(conflict.status).toBe(5);
+    expect(conflict.stderr).toContain("conflict: src/app.ts");
+    expect(repoState(repo)).toEqual(before);
+  });
+
+  it("imports a result fetched out of band through the same validation", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "down", shellWords(join(WORKERS, "fail-worker.sh")));
+    expect(repo.run(["--worker", "down"]).status).toBe(3);
+    const [id] = readdirSync(join(repo.dir, ".git", "review-remote", "reviews"));
+    const request = JSON.parse(
+      readFileSync(join(repo.dir, ".git", "review-remote", "reviews", id as string, "request.json"), "utf8"),
+    );
+    const file = join(repo.home, "result.json");
+    writeFileSync(
+      file,
+      readFileSync(BENIGN, "utf8")
+        .replaceAll("@REQUEST_ID@", request.id)
+        .replaceAll("@BUNDLE_SHA256@", request.bundle.sha256),
+    );
+    const imported = repo.run(["import", file, "--request", id as string]);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain(`Proposals are on branch review/${id}`);
+    writeFileSync(file, readFileSync(file, "utf8").replace(request.id, "0".repeat(64)));
+    const before = repoState(repo);
+    expect(repo.run(["import", file, "--request", id as string]).status).toBe(4);
+    expect(repoState(repo)).toEqual(before);
+  });
+
+  it("records every send in audit.jsonl and verifies the stored bundles", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
+    const review = JSON.parse(repo.run(["--worker", "fake", "--json"]).stdout);
+    const audit = JSON.parse(repo.run(["audit", "--json"]).stdout);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        worker: "fake",
+        reviewId: review.id,
+        bundleSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      }),
+    ]);
+    expect(audit[0].command).toContain("result-worker.mjs");
+    expect(repo.run(["audit", "--verify"]).status).toBe(0);
+  });
+});

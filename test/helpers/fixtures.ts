@@ -1,0 +1,26 @@
+// Paths of the project's own fixtures, and the base repository the diff and result corpora target.
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { createTestRepo, PROJECT_ROOT, type TestRepo } from "./repo.js";
+
+export const FIXTURES = join(PROJECT_ROOT, "test", "fixtures");
+export const RESULT_WORKER = join(FIXTURES, "workers", "result-worker.mjs");
+
+/** The deterministic repo of fixtures/diffs/make-base-repo.sh (its HEAD is always the same commit). */
+export function createBaseRepo(): TestRepo {
+  const repo = createTestRepo({ init: false });
+  execFileSync("bash", [join(FIXTURES, "diffs", "make-base-repo.sh"), repo.dir], {
+    env: repo.env,
+    stdio: "ignore",
+  });
+  return repo;
+}
+
+/** Configure a worker the way users do: a command in git config. */
+export function configureWorker(repo: TestRepo, name: string, command: string): void {
+  repo.git("config", `review-remote.${name}.command`, command);
+}
+
+export function shellWords(...words: string[]): string {
+  return words.map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(" ");
+}
