@@ -1,0 +1,111 @@
+// Runs the content rules over one window: one keyword pass over the bytes, then each rule's regex
+// only where one of its keywords starts (every match starts with a keyword, see content-rules.ts).
+import { type ContentRule, isExactKeyword } from "./content-rules.js";
+import { shannonEntropy } from "./entropy.js";
+import { type Keyword, KeywordIndex } from "./keyword-index.js";
+
+export interface RuleHit {
+  /** Offset of the secret in the window. */
+  index: number;
+  rule: ContentRule;
+  secret: string;
+}
+
+export interface WindowMatches {
+  hits: RuleHit[];
+  /** Offsets of the extra marker keyword (the inline allow marker). */
+  markers: number[];
+}
+
+interface CompiledRule {
+  rule: ContentRule;
+  /** Sticky (tried at one offset) with indices (to locate the secret group). */
+  regex: RegExp;
+}
+
+export class RuleMatcher {
+  private readonly compiled: CompiledRule[];
+  private readonly index: KeywordIndex;
+  /** Keyword id → the rules that start with it; the marker's id maps to none. */
+  private readonly rulesOf: number[][] = [];
+  private readonly markerId: number;
+
+  constructor(rules: readonly ContentRule[], marker: string) {
+    this.compiled = rules.map((rule) => ({
+      rule,
+      regex: new RegExp(rule.pattern.source, `${rule.pattern.flags.replace(/[gyd]/g, "")}yd`),
+    }));
+    const keywords: Keyword[] = [];
+    const idOf = (text: string, exact: boolean): number => {
+      let id = keywords.findIndex((keyword) => keyword.text === text && keyword.exact === exact);
+      if (id === -1) id = keywords.push({ text, exact }) - 1;
+      this.rulesOf[id] ??= [];
+      return id;
+    };
+    rules.forEach((rule, ruleIndex) => {
+      for (const keyword of rule.keywords)
+        this.rulesOf[idOf(keyword, isExactKeyword(keyword))]?.push(ruleIndex);
+    });
+    this.markerId = idOf(marker, true);
+    this.index = new KeywordIndex(keywords);
+  }
+
+  /**
+   * Hits whose secret starts in [from, to) and markers that start there, both in offset order.
+   * `bytes` and `text` are the same window (latin1: one character per byte).
+   */
+  findMatches(bytes: Uint8Array, text: string, from: number, to: number): WindowMatches {
+    const starts: number[][] = this.compiled.map(() => []);
+    const markers: number[] = [];
+    const { ids, offsets } = this.index.scan(bytes);
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k] as number;
+      const offset = offsets[k] as number;
+      if (id === this.markerId && offset >= from && offset < to) markers.push(offset);
+      for (const ruleIndex of this.rulesOf[id] as number[]) starts[ruleIndex]?.push(offset);
+    }
+    const hits: RuleHit[] = [];
+    this.compiled.forEach((compiled, ruleIndex) => {
+      const offsets = starts[ruleIndex] as number[];
+      if (offsets.length > 0) collectHits(compiled, text, offsets, from, to, hits);
+    });
+    return { hits: hits.sort((a, b) => a.index - b.index), markers };
+  }
+}
+
+/** Tries the rule at each keyword offset; like a global regex, a match hides the offsets inside it. */
+function collectHits(
+  compiled: CompiledRule,
+  text: string,
+  offsets: readonly number[],
+  from: number,
+  to: number,
+  hits: RuleHit[],
+): void {
+  const { regex, rule } = compiled;
+  let matchEnd = 0;
+  for (const offset of offsets) {
+    if (offset < matchEnd) continue;
+    if (offset >= to) break;
+    regex.lastIndex = offset;
+    const match = regex.exec(text);
+    if (match === null) continue;
+    matchEnd = offset + match[0].length;
+    const group = secretGroupOf(rule, match);
+    const span = match.indices?.[group];
+    const secret = match[group];
+    if (span === undefined || secret === undefined || span[0] < from || span[0] >= to) continue;
+    if (isCredential(rule, secret)) hits.push({ index: span[0], rule, secret });
+  }
+}
+
+function secretGroupOf(rule: ContentRule, match: RegExpExecArray): number {
+  if (rule.secretGroup !== undefined) return rule.secretGroup;
+  for (let group = 1; group < match.length; group++) if (match[group] !== undefined) return group;
+  return 0;
+}
+
+function isCredential(rule: ContentRule, secret: string): boolean {
+  if (rule.reject?.test(secret)) return false;
+  return rule.entropy === undefined || shannonEntropy(secret) >= rule.entropy;
+}
