@@ -1,0 +1,109 @@
+// Ranges, questions, work-tree snapshots and the local worker, as users run them.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
+import { createTestRepo, repoState, type TestRepo } from "../helpers/repo.js";
+
+const ECHO = join(FIXTURES, "workers", "echo-worker.mjs");
+
+let repos: TestRepo[] = [];
+function newRepo(): TestRepo {
+  const repo = createTestRepo();
+  repos.push(repo);
+  return repo;
+}
+afterEach(() => {
+  for (const repo of repos) repo.cleanup();
+  repos = [];
+});
+
+function asked(repo: TestRepo, args: string[]) {
+  const result = repo.run(["--worker", "echo", "--json", ...args]);
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(JSON.parse(result.stdout).summary);
+}
+
+describe("what the request carries", () => {
+  it("focuses a range on its changed paths and their patch, never on files kept back", () => {
+    const repo = newRepo();
+    configureWorker(repo, "echo", shellWords("node", ECHO));
+    repo.write("src/a.ts", "a\n");
+    repo.write("src/b.ts", "b\n");
+    repo.write(".env", "TOKEN=one\n");
+    const base = repo.commit("base");
+    repo.write("src/a.ts", "a changed\n");
+    repo.write(".env", "TOKEN=two\n");
+    repo.commit("change");
+    const seen = asked(repo, [`${base}..HEAD`]);
+    expect(seen.range.paths).toEqual(["src/a.ts"]);
+    expect(seen.range.patch).toContain("+a changed");
+    expect(seen.range.patch).not.toContain("TOKEN");
+    expect(asked(repo, []).range).toBeNull();
+  });
+
+  it("asks the question from -m, else review-remote.question, else the policy file", () => {
+    const repo = newRepo();
+    configureWorker(repo, "echo", shellWords("node", ECHO));
+    repo.write("a.txt", "a\n");
+    repo.commit();
+    repo.write(
+      ".review-remote.json",
+      JSON.stringify({ question: "From the policy?", limits: { maxCommits: 3 } }),
+    );
+    expect(asked(repo, []).question).toBe("From the policy?");
+    expect(asked(repo, []).limits.maxCommits).toBe(3);
+    repo.git("config", "review-remote.question", "From config?");
+    expect(asked(repo, []).question).toBe("From config?");
+    expect(asked(repo, ["-m", "From the flag?"]).question).toBe("From the flag?");
+  });
+});
+
+describe("the local worker", () => {
+  it("reviews HEAD with no configuration and proposes the hygiene fixes as review/<id>", () => {
+    const repo = newRepo();
+    repo.write("src/app.ts", "export const a = 1;   \nexport const b = 2;");
+    repo.write("src/merge.ts", "<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\n");
+    repo.commit();
+    const before = repoState(repo);
+    const result = repo.run(["--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.worker).toBe("local");
+    expect(json.comments).toContainEqual(
+      expect.objectContaining({ path: "src/merge.ts", line: 1, severity: "error" }),
+    );
+    expect(repo.git("show", `${json.branch}:src/app.ts`)).toBe("export const a = 1;\nexport const b = 2;\n");
+    expect({ ...repoState(repo), refs: "", objects: "" }).toEqual({ ...before, refs: "", objects: "" });
+    const clean = newRepo();
+    clean.write("a.txt", "fine\n");
+    clean.commit();
+    const nothing = clean.run([]);
+    expect(nothing.status, nothing.stderr).toBe(0);
+    expect(nothing.stdout).toContain("Nothing to propose.");
+  });
+
+  it("reviews the work tree, keeps its snapshot reachable, and merges the proposals into the work tree", () => {
+    const repo = newRepo();
+    repo.write("src/app.ts", "export const a = 1;\n");
+    repo.commit();
+    repo.write("src/app.ts", "export const a = 2;   \n");
+    repo.write("src/new.ts", "export const n = 1;");
+    const before = repoState(repo);
+    const result = repo.run(["--worktree", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.branch).toBe(`review/${json.id}`);
+    expect(repo.git("rev-parse", `refs/review-remote/${json.id}/snapshot^{commit}`).trim()).toMatch(
+      /^[0-9a-f]{40}$/,
+    );
+    expect(repo.git("show", `${json.branch}:src/new.ts`)).toBe("export const n = 1;\n");
+    expect({ ...repoState(repo), refs: "", objects: "" }).toEqual({ ...before, refs: "", objects: "" });
+    expect(repo.git("fsck", "--no-dangling").trim()).toBe("");
+    const merged = repo.run(["merge", json.id]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(readFileSync(join(repo.dir, "src/app.ts"), "utf8")).toBe("export const a = 2;\n");
+    expect(readFileSync(join(repo.dir, "src/new.ts"), "utf8")).toBe("export const n = 1;\n");
+    expect(repo.git("rev-parse", "HEAD")).toBe(before.head.concat("\n"));
+  });
+});
