@@ -17,6 +17,8 @@ export interface Settings {
   branchPrefix: string;
   /** `review-remote.<name>.command`, by worker name. */
   workerCommands: Map<string, string>;
+  /** git's own color.ui, which our colors follow. */
+  colorUi: string | undefined;
 }
 
 export const DEFAULT_QUESTION =
@@ -27,7 +29,7 @@ export const DEFAULT_QUESTION =
  * lower-cased; the subsection (the worker name) keeps its case.
  */
 export async function readGitConfig(repo: Pick<Repo, "env" | "cwd">): Promise<Map<string, string>> {
-  const { stdout } = await git(["config", "-z", "--get-regexp", "^review-remote\\."], {
+  const { stdout } = await git(["config", "-z", "--get-regexp", "^(review-remote\\.|color\\.ui$)"], {
     cwd: repo.cwd,
     env: repo.env,
     allowFailure: true, // exit 1: no key set
@@ -84,6 +86,7 @@ export function parseSettings(values: Map<string, string>): Settings {
     failClosed: parseBool("review-remote.failClosed", values.get("review-remote.failclosed"), false),
     branchPrefix: values.get("review-remote.branchprefix") || "review/",
     workerCommands,
+    colorUi: values.get("color.ui"),
   };
 }
 

@@ -11,22 +11,26 @@ export interface Output {
   quiet: boolean;
 }
 
+/** git's rule: color.ui always/never/auto (default auto: only on a terminal); NO_COLOR wins. */
+export function useColor(stdoutIsTty: boolean, colorUi: string | undefined): boolean {
+  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "") return false;
+  const ui = colorUi?.toLowerCase();
+  if (ui === "always") return true;
+  if (ui === "never" || ui === "false") return false;
+  return stdoutIsTty;
+}
+
 export function createOutput(
   stdout: Writable & { isTTY?: boolean },
   stderr: Writable & { isTTY?: boolean },
-  options: { quiet?: boolean; colorUi?: string | undefined } = {},
+  options: { quiet?: boolean } = {},
 ): Output {
-  const tty = Boolean(stderr.isTTY);
-  const ui = options.colorUi?.toLowerCase();
-  const color =
-    process.env.NO_COLOR === undefined &&
-    (ui === "always" || (ui !== "never" && ui !== "false" && Boolean(stdout.isTTY)));
   return {
     out: (line) => stdout.write(`${line}\n`),
     err: (line) => stderr.write(`${line}\n`),
     raw: (text) => stdout.write(text),
-    color,
-    tty,
+    color: useColor(Boolean(stdout.isTTY), undefined),
+    tty: Boolean(stderr.isTTY),
     quiet: Boolean(options.quiet),
   };
 }

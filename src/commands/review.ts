@@ -4,7 +4,7 @@ import { ExitCode, ReviewRemoteError } from "../errors.js";
 import { createExport } from "../export/bundle.js";
 import { resolveCommit } from "../export/snapshot.js";
 import { messages } from "../messages.js";
-import { type Output, paint } from "../output.js";
+import { type Output, paint, useColor } from "../output.js";
 import { readPolicy } from "../policy.js";
 import { createProgress } from "../progress.js";
 import { resolveRepo } from "../repo.js";
@@ -40,6 +40,7 @@ export interface ReviewReport {
 export async function review(args: ReviewArgs, output: Output): Promise<ReviewReport> {
   const repo = await resolveRepo();
   const [settings, policy] = await Promise.all([readSettings(repo), readPolicy(repo.top)]);
+  output.color = useColor(Boolean(process.stdout.isTTY), settings.colorUi);
   const target = parseTarget(args.target);
   const names = [...new Set(args.workers.length > 0 ? args.workers : [settings.worker])];
   const workers = names.map((name) => resolveWorker(name, settings));

@@ -150,6 +150,16 @@ describe("review pipeline", () => {
     expect(repoState(repo)).toEqual(before);
   });
 
+  it("colors comments when color.ui says always, and never with NO_COLOR", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
+    repo.git("config", "color.ui", "always");
+    expect(repo.run(["--worker", "fake"]).stdout).toContain("\u001b[36msrc/app.ts:4 info");
+    expect(repo.run(["--worker", "fake"], { env: { NO_COLOR: "1" } }).stdout).not.toContain("\u001b[");
+    repo.git("config", "color.ui", "auto");
+    expect(repo.run(["--worker", "fake"]).stdout).not.toContain("\u001b[");
+  });
+
   it("names an unconfigured worker with a hint", () => {
     const repo = baseRepo();
     const result = repo.run(["--worker", "nowhere"]);
