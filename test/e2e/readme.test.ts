@@ -1,0 +1,54 @@
+// The README's first command, run as a new user would: a fresh clone, `npm ci`, a global install
+// (into a private prefix here), then `git review-remote` reviewing the clone itself.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT, testEnv } from "../helpers/repo.js";
+
+const root = mkdtempSync(join(tmpdir(), "rr-readme-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function readmeCommands(): string[] {
+  const readme = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
+  const block = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+  return block
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => line.replace(/\s+#.*$/, "").trim());
+}
+
+describe("the README", () => {
+  it("starts with two commands: install and review, then the tests", () => {
+    const [install, tests] = readmeCommands();
+    expect(install).toMatch(/npm ci && npm install -g \. && git review-remote$/);
+    expect(tests).toBe("npm test");
+  });
+
+  it("installs the tool and reviews a repository with its first command", { timeout: 600_000 }, () => {
+    const clone = join(root, "clone");
+    const home = join(root, "home");
+    const prefix = join(root, "prefix");
+    execFileSync("git", ["clone", "-q", PROJECT_ROOT, clone], { env: testEnv(home) });
+    const env = testEnv(home, {
+      npm_config_prefix: prefix,
+      npm_config_cache: join(process.env.HOME ?? home, ".npm"),
+      npm_config_audit: "false",
+      npm_config_fund: "false",
+      PATH: `${join(prefix, "bin")}:${process.env.PATH}`,
+    });
+    const [install] = readmeCommands();
+    const result = spawnSync("sh", ["-c", install as string], { cwd: clone, env, encoding: "utf8", maxBuffer: 64 << 20 });
+    expect(result.status, result.stderr.slice(-2000)).toBe(0);
+    expect(result.stdout).toMatch(/^(Review [0-9a-f]{12} by local|Nothing to propose)/m);
+    const version = spawnSync(join(prefix, "bin", "git-review-remote"), ["--version"], { env, encoding: "utf8" });
+    expect(version.stdout).toMatch(/^git-review-remote version \d+\.\d+\.\d+/);
+    // The man page is installed with the package, so `git review-remote --help` finds it.
+    const man = spawnSync("man", ["-w", "git-review-remote"], {
+      env: { ...env, MANPATH: join(prefix, "share", "man") },
+      encoding: "utf8",
+    });
+    if (man.error === undefined) expect(man.stdout.trim()).toMatch(/git-review-remote\.1$/);
+  });
+});
