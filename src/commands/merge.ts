@@ -1,14 +1,15 @@
 // `git review-remote merge <id>`: bring the proposals into the current branch (or, for a work-tree
 // snapshot, into the work tree). The previous state is recorded first, and the undo command printed.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { MergeConflictError, ReviewRemoteError } from "../errors.js";
+import { MERGE_PREFIX } from "../export/scratch.js";
 import { type GitOptions, git } from "../git.js";
 import type { Output } from "../output.js";
 import { type Repo, requireWorkTree, resolveRepo } from "../repo.js";
 import { findRecord, type ReviewRecord, ReviewState, writeRecord } from "../review/record.js";
 import { storePaths } from "../store.js";
+import { createTempDir } from "../tempdir.js";
 
 async function isAncestor(run: GitOptions, ancestor: string, descendant: string): Promise<boolean> {
   const result = await git(["merge-base", "--is-ancestor", ancestor, descendant], {
@@ -49,7 +50,7 @@ async function mergeCommitSnapshot(
   }
   // Preview without touching anything (git >= 2.38): exit 1 means conflicts. merge-tree writes the
   // merged trees and conflicted blobs, so it writes them to a throwaway object directory.
-  const scratch = await mkdtemp(join(tmpdir(), "review-remote-merge-"));
+  const scratch = await createTempDir(MERGE_PREFIX);
   const preview = await git(["merge-tree", "--write-tree", "--name-only", "--no-messages", head, tip], {
     ...run,
     env: {

@@ -8,6 +8,7 @@ import type { Policy } from "../policy.js";
 import type { Repo } from "../repo.js";
 import type { Finding } from "../secrets/scanner.js";
 import { ensureDir, storeError, storePaths, tempName, writeFileAtomic } from "../store.js";
+import { removeStale } from "../tempdir.js";
 import { createArchive, type FileScanner, type ManifestFile } from "./archive.js";
 import { type Exclusion, filterEntries } from "./filter.js";
 import { createRange, type RangeInfo, type TextScanner } from "./range.js";
@@ -42,6 +43,8 @@ export interface ExportResult {
   bytes?: number;
   path?: string;
 }
+
+const BUNDLE_TEMP = "bundle";
 
 export function manifestPath(bundlePath: string): string {
   return bundlePath.replace(/\.tar\.gz$/, ".manifest.json");
@@ -111,7 +114,8 @@ export async function createExport(repo: Repo, options: ExportOptions): Promise<
     const store = storePaths(repo);
     if (!options.listOnly) {
       await ensureDir(store.tmp);
-      tmp = tempName(join(store.tmp, "bundle"));
+      await removeStale([`${BUNDLE_TEMP}.tmp-`], store.tmp);
+      tmp = tempName(join(store.tmp, BUNDLE_TEMP));
     }
     const archived = await createArchive({
       scratch,

@@ -1,10 +1,14 @@
 // A throwaway git dir that borrows the repo's objects: everything the export writes (trees,
 // synthetic commits, work-tree blobs) goes here, so the user's object store stays as it was.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cleanEnv, type Env } from "../git.js";
 import type { Repo } from "../repo.js";
+import { createTempDir, removeStale } from "../tempdir.js";
+import { QUARANTINE_PREFIX } from "../validate/quarantine.js";
+
+export const SCRATCH_PREFIX = "review-remote-export-";
+export const MERGE_PREFIX = "review-remote-merge-";
 
 /**
  * `git archive` passes blobs through the checkout conversions. These attributes, in the scratch
@@ -34,7 +38,8 @@ export interface Scratch {
 }
 
 export async function createScratch(repo: Pick<Repo, "commonDir">): Promise<Scratch> {
-  const dir = await mkdtemp(join(tmpdir(), "review-remote-export-"));
+  await removeStale([SCRATCH_PREFIX, QUARANTINE_PREFIX, MERGE_PREFIX]);
+  const dir = await createTempDir(SCRATCH_PREFIX);
   const gitDir = join(dir, "git");
   const objectsDir = join(gitDir, "objects");
   const repoObjectsDir = join(repo.commonDir, "objects");

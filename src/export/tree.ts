@@ -77,7 +77,10 @@ export async function writeFilteredTree(
   removed: readonly string[],
   name: string,
 ): Promise<string> {
-  const run = { cwd: scratch.dir, env: { ...scratch.env, GIT_INDEX_FILE: join(scratch.dir, `${name}-index`) } };
+  const run = {
+    cwd: scratch.dir,
+    env: { ...scratch.env, GIT_INDEX_FILE: join(scratch.dir, `${name}-index`) },
+  };
   if (removed.length === 0) return (await git(["rev-parse", `${commit}^{tree}`], run)).stdout.trim();
   await git(["read-tree", commit], run);
   // --index-info with mode 0 removes a path (git-update-index(1), "USING --INDEX-INFO").

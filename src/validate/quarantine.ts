@@ -1,10 +1,10 @@
 // Validation layers 3 and 4 (design §9): apply the worker's commits, in order, to a private index and a
 // private object directory that only borrows the repo's objects, then judge what git actually changed.
 // The repo's object store, refs, index and work tree are never written, whatever the outcome.
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm } from "node:fs/promises";
 import { basename, isAbsolute, join } from "node:path";
 import { type Env, type GitOptions, git, splitNul } from "../git.js";
+import { createTempDir } from "../tempdir.js";
 import { checkChange, Mode, parseRawDiff, type TreeChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
 import type { SecretNameCheck } from "./forbidden.js";
@@ -35,7 +35,7 @@ export type QuarantineResult =
   | { ok: true; quarantineDir: string; trees: string[] }
   | { ok: false; problems: string[] };
 
-const QUARANTINE_PREFIX = "review-remote-quarantine-";
+export const QUARANTINE_PREFIX = "review-remote-quarantine-";
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const MAX_PROBLEMS = 50;
 
@@ -74,7 +74,7 @@ export function quarantineEnv(dir: string, objectsDir: string, repoEnv: Env): En
 }
 
 export async function createQuarantine(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), QUARANTINE_PREFIX));
+  const dir = await createTempDir(QUARANTINE_PREFIX);
   await mkdir(join(dir, "objects", "info"), { recursive: true });
   await mkdir(join(dir, "objects", "pack"), { recursive: true });
   return dir;

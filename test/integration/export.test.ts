@@ -1,6 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import {
   chmodSync,
+  existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -270,6 +272,19 @@ describe("export", () => {
     });
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).sha256).toBe(sha);
+  });
+
+  it("removes the temp files of an earlier run that was killed", () => {
+    const repo = basicRepo();
+    const dead = spawnSync("true").pid as number;
+    const scratch = join(tmpdir(), `review-remote-export-${dead}-stale`);
+    mkdirSync(scratch, { recursive: true });
+    const storeTmp = join(repo.dir, ".git", "review-remote", "tmp");
+    mkdirSync(storeTmp, { recursive: true });
+    writeFileSync(join(storeTmp, `bundle.tmp-${dead}-0000`), "partial");
+    expect(repo.run(["export"]).status).toBe(0);
+    expect(existsSync(scratch)).toBe(false);
+    expect(readdirSync(storeTmp)).toEqual([]);
   });
 
   it("writes a copy with -o", () => {

@@ -1,0 +1,32 @@
+// Private temp dirs named `<prefix><pid>-XXXXXX`, so that a run can remove what a killed run left.
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export function createTempDir(prefix: string, parent: string = tmpdir()): Promise<string> {
+  return mkdtemp(join(parent, `${prefix}${process.pid}-`));
+}
+
+/** Remove `<prefix><pid>-*` entries in `parent` whose process is gone. Never fails. */
+export async function removeStale(prefixes: readonly string[], parent: string = tmpdir()): Promise<void> {
+  const names = await readdir(parent).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      const prefix = prefixes.find((candidate) => name.startsWith(candidate));
+      if (prefix === undefined) return;
+      const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
+      if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) {
+        await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined);
+      }
+    }),
+  );
+}
