@@ -2,24 +2,20 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { configureWorker, createBaseRepo, FIXTURES, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
-import { BIN, type TestRepo } from "../helpers/repo.js";
+import { BIN, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const BENIGN = join(FIXTURES, "results", "21-two-commits-sequence.json");
 
-let repos: TestRepo[] = [];
+const repos = repoTracker();
 function baseRepo(): TestRepo {
   const repo = createBaseRepo();
-  repos.push(repo);
+  repos.add(repo);
   configureWorker(repo, "a", shellWords("node", RESULT_WORKER, BENIGN));
   configureWorker(repo, "b", `${shellWords("node", RESULT_WORKER, BENIGN)} # b`);
   return repo;
 }
-afterEach(() => {
-  for (const repo of repos) repo.cleanup();
-  repos = [];
-});
 
 function start(repo: TestRepo, args: string[], input = "") {
   const child = spawn("node", [BIN, ...args], { cwd: repo.dir, env: repo.env });

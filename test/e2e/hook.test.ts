@@ -3,19 +3,15 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTestRepo, type TestRepo } from "../helpers/repo.js";
+import { describe, expect, it } from "vitest";
+import { createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
 
-let repos: TestRepo[] = [];
-afterEach(() => {
-  for (const repo of repos) repo.cleanup();
-  repos = [];
-});
+const repos = repoTracker();
 
 /** A clone with a bare remote `origin`, the shipped hook installed, and one pushed commit. */
 function pushableRepo(): TestRepo {
   const repo = createTestRepo();
-  repos.push(repo);
+  repos.add(repo);
   const bare = join(repo.home, "remote.git");
   execFileSync("git", ["init", "-q", "--bare", bare], { env: repo.env });
   repo.git("remote", "add", "origin", bare);

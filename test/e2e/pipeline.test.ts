@@ -2,23 +2,19 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { configureWorker, createBaseRepo, FIXTURES, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
-import { BIN, repoState, type TestRepo } from "../helpers/repo.js";
+import { BIN, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const WORKERS = join(FIXTURES, "workers");
 const BENIGN = join(FIXTURES, "results", "01-benign-result.json");
 
-let repos: TestRepo[] = [];
+const repos = repoTracker();
 function baseRepo(): TestRepo {
   const repo = createBaseRepo();
-  repos.push(repo);
+  repos.add(repo);
   return repo;
 }
-afterEach(() => {
-  for (const repo of repos) repo.cleanup();
-  repos = [];
-});
 
 function calls(file: string): number {
   try {

@@ -39,10 +39,18 @@ describe("the README", () => {
       PATH: `${join(prefix, "bin")}:${process.env.PATH}`,
     });
     const [install] = readmeCommands();
-    const result = spawnSync("sh", ["-c", install as string], { cwd: clone, env, encoding: "utf8", maxBuffer: 64 << 20 });
+    const result = spawnSync("sh", ["-c", install as string], {
+      cwd: clone,
+      env,
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+    });
     expect(result.status, result.stderr.slice(-2000)).toBe(0);
     expect(result.stdout).toMatch(/^(Review [0-9a-f]{12} by local|Nothing to propose)/m);
-    const version = spawnSync(join(prefix, "bin", "git-review-remote"), ["--version"], { env, encoding: "utf8" });
+    const version = spawnSync(join(prefix, "bin", "git-review-remote"), ["--version"], {
+      env,
+      encoding: "utf8",
+    });
     expect(version.stdout).toMatch(/^git-review-remote version \d+\.\d+\.\d+/);
     // The man page is installed with the package, so `git review-remote --help` finds it.
     const man = spawnSync("man", ["-w", "git-review-remote"], {

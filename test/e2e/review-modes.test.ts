@@ -1,22 +1,18 @@
 // Ranges, questions, work-tree snapshots and the local worker, as users run them.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
-import { createTestRepo, repoState, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const ECHO = join(FIXTURES, "workers", "echo-worker.mjs");
 
-let repos: TestRepo[] = [];
+const repos = repoTracker();
 function newRepo(): TestRepo {
   const repo = createTestRepo();
-  repos.push(repo);
+  repos.add(repo);
   return repo;
 }
-afterEach(() => {
-  for (const repo of repos) repo.cleanup();
-  repos = [];
-});
 
 function asked(repo: TestRepo, args: string[]) {
   const result = repo.run(["--worker", "echo", "--json", ...args]);
@@ -104,6 +100,6 @@ describe("the local worker", () => {
     expect(merged.status, merged.stderr).toBe(0);
     expect(readFileSync(join(repo.dir, "src/app.ts"), "utf8")).toBe("export const a = 2;\n");
     expect(readFileSync(join(repo.dir, "src/new.ts"), "utf8")).toBe("export const n = 1;\n");
-    expect(repo.git("rev-parse", "HEAD")).toBe(before.head.concat("\n"));
+    expect(repo.git("rev-parse", "HEAD")).toBe(`${before.head}\n`);
   });
 });

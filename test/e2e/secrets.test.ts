@@ -2,20 +2,16 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FIXTURES } from "../helpers/fixtures.js";
-import { createTestRepo, repoState, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
 
-let repos: TestRepo[] = [];
+const repos = repoTracker();
 function newRepo(init = true): TestRepo {
   const repo = createTestRepo({ init });
-  repos.push(repo);
+  repos.add(repo);
   return repo;
 }
-afterEach(() => {
-  for (const repo of repos) repo.cleanup();
-  repos = [];
-});
 
 // Assembled here so that no complete fake key sits in the source.
 const AWS_KEY = ["AK", "IA", "QYLPMN5HFIQR7XYZ"].join("");

@@ -1,22 +1,18 @@
 // The ssh transport for real: a throwaway sshd on 127.0.0.1 (started by the global setup), and the
 // worker reached as `ssh ... git-review-remote worker`, configured the way users configure theirs.
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { shellWords } from "../helpers/fixtures.js";
-import { BIN, createTestRepo, repoState, type TestRepo } from "../helpers/repo.js";
+import { BIN, createTestRepo, repoState, repoTracker } from "../helpers/repo.js";
 
 const sshd = inject("sshd");
 if (!sshd) console.warn(`ssh transport tests skipped: ${inject("sshdReason")}`);
 
-let repos: TestRepo[] = [];
-afterEach(() => {
-  for (const repo of repos) repo.cleanup();
-  repos = [];
-});
+const repos = repoTracker();
 
 describe.skipIf(!sshd)("ssh transport", () => {
   it("brings back a stored, schema-valid result from a worker over ssh", () => {
     const repo = createTestRepo();
-    repos.push(repo);
+    repos.add(repo);
     repo.write("src/app.ts", "export const a = 1;   \n");
     repo.write("src/conflict.ts", "<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\n");
     repo.commit();
@@ -43,7 +39,7 @@ describe.skipIf(!sshd)("ssh transport", () => {
 
   it("reports an unreachable host as a worker failure, exit 3, with ssh's own words", () => {
     const repo = createTestRepo();
-    repos.push(repo);
+    repos.add(repo);
     repo.write("a.txt", "a\n");
     repo.commit();
     repo.git(

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { afterEach } from "vitest";
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, "..", "..");
 export const BIN = join(PROJECT_ROOT, "bin", "git-review-remote.js");
@@ -139,5 +140,20 @@ export function repoState(repo: TestRepo): Record<string, string> {
       "--ignored",
     ),
     objects: `${count("count")} loose, ${count("in-pack")} packed`,
+  };
+}
+
+/** The repos a test file makes, removed after each test. */
+export function repoTracker(): { add<R extends TestRepo>(repo: R): R } {
+  let repos: TestRepo[] = [];
+  afterEach(() => {
+    for (const repo of repos) repo.cleanup();
+    repos = [];
+  });
+  return {
+    add(repo) {
+      repos.push(repo);
+      return repo;
+    },
   };
 }

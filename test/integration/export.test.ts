@@ -12,19 +12,15 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTestRepo, repoState, type TestRepo } from "../helpers/repo.js";
+import { describe, expect, it } from "vitest";
+import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
 
-let repos: TestRepo[] = [];
+const repos = repoTracker();
 function newRepo(): TestRepo {
   const repo = createTestRepo();
-  repos.push(repo);
+  repos.add(repo);
   return repo;
 }
-afterEach(() => {
-  for (const repo of repos) repo.cleanup();
-  repos = [];
-});
 
 interface ExportJson {
   sha256: string;
