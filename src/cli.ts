@@ -1,12 +1,12 @@
 // argv → command. The only place that prints errors and sets the exit code; commands load lazily
 // so that `--version` and a cached pre-push hook start fast.
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { debugExit } from "./debug.js";
 import { ExitCode, ReviewRemoteError, UsageError } from "./errors.js";
 import { messages } from "./messages.js";
 import { createOutput, type Output } from "./output.js";
 import { commandUsage, USAGE } from "./usage.js";
 import { readVersion } from "./version.js";
-import { debugExit } from "./debug.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 type Values = Record<string, string | boolean | string[] | undefined>;

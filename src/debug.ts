@@ -6,7 +6,9 @@ const start = performance.now();
 export function debug(message: string): void {
   if (!enabled) return;
   const rss = Math.round(process.memoryUsage.rss() / 1048576);
-  process.stderr.write(`debug: ${((performance.now() - start) / 1000).toFixed(3)}s rss=${rss}MB ${message}\n`);
+  process.stderr.write(
+    `debug: ${((performance.now() - start) / 1000).toFixed(3)}s rss=${rss}MB ${message}\n`,
+  );
 }
 
 /** Peak RSS of this process, for the benchmarks (fan-out memory must be flat in the number of workers). */
