@@ -1,0 +1,245 @@
+// Turns what the reviewer did to the tree into proposed commits (design §6): one per reviewer commit,
+// plus one for uncommitted leftovers, each as a text patch against the one before. Runs git only on a
+// private git dir (the reviewer could have rewritten tree/.git/config) with the tree's objects borrowed.
+
+import { copyFileSync } from "node:fs";
+import { type Env, git, spawnGit } from "../git.js";
+import type { Limits } from "../protocol/limits.js";
+import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
+import { forbiddenChangeReason } from "./forbidden.js";
+
+/** A reviewer outcome that cannot become a result: reported as status "failed", never thrown further. */
+export class ProposalError extends Error {}
+
+export interface CollectContext {
+  tree: string;
+  /** Private bare git dir whose alternates point at tree/.git/objects. */
+  gitDir: string;
+  env: Env;
+  baseline: string;
+  /** A copy of the index written at the baseline (stat data included), outside the reviewer's reach. */
+  baselineIndex: string;
+  /** The reviewer's HEAD commit. */
+  head: string;
+  /** Message for the commit of uncommitted leftovers. */
+  leftoverMessage: string;
+  forbiddenPaths: readonly string[];
+  limits: Limits;
+}
+
+export interface Collected {
+  commits: ProposedCommit[];
+  /** Changes left out of the patches, one note each. */
+  notes: ReviewComment[];
+}
+
+export const MAX_MESSAGE_CHARS = 65_536;
+const MAX_SKIPPED_PATHS = 1000;
+const ZERO_MODE = "000000";
+
+function gitIn(ctx: CollectContext, args: string[], allowFailure = false) {
+  return git(["--git-dir", ctx.gitDir, "--work-tree", ctx.tree, ...args], {
+    cwd: ctx.tree,
+    env: { ...ctx.env, GIT_INDEX_FILE: `${ctx.gitDir}/index` },
+    allowFailure,
+  });
+}
+
+/** Reviewer commits from the baseline to HEAD, oldest first; refuses merges and foreign histories. */
+async function listReviewerCommits(ctx: CollectContext): Promise<string[]> {
+  if (ctx.head === ctx.baseline) return [];
+  const ancestor = await gitIn(ctx, ["merge-base", "--is-ancestor", ctx.baseline, ctx.head], true);
+  if (ancestor.exitCode !== 0)
+    throw new ProposalError("the reviewer's HEAD does not descend from the baseline commit");
+  const lines = (
+    await gitIn(ctx, ["rev-list", "--reverse", "--parents", `${ctx.baseline}..${ctx.head}`])
+  ).stdout
+    .trim()
+    .split("\n");
+  let previous = ctx.baseline;
+  const commits: string[] = [];
+  for (const line of lines) {
+    const [commit, ...parents] = line.split(" ");
+    if (parents.length !== 1 || parents[0] !== previous) {
+      throw new ProposalError(
+        `the reviewer's history is not a straight line of commits on the baseline (at ${commit})`,
+      );
+    }
+    commits.push(commit as string);
+    previous = commit as string;
+  }
+  if (commits.length > ctx.limits.maxCommits) {
+    throw new ProposalError(
+      `the reviewer made ${commits.length} commits, over the limit of ${ctx.limits.maxCommits}`,
+    );
+  }
+  return commits;
+}
+
+/** A commit of whatever the reviewer left uncommitted on top of `head`, or undefined. */
+async function commitLeftovers(ctx: CollectContext): Promise<string | undefined> {
+  // Start from the baseline's stat data and move it to HEAD with a two-tree merge (entries the reviewer
+  // did not commit keep it): `add -A` then hashes only what changed, not the whole tree again.
+  copyFileSync(ctx.baselineIndex, `${ctx.gitDir}/index`);
+  // -i: compare against the index only; the work tree holds the reviewer's uncommitted edits.
+  if (ctx.head !== ctx.baseline) await gitIn(ctx, ["read-tree", "-m", "-i", ctx.baseline, ctx.head]);
+  // Ignored files stay out (build output); tracked files, even ignored ones, are compared as usual.
+  await gitIn(ctx, ["add", "-A"]);
+  const tree = (await gitIn(ctx, ["write-tree"])).stdout.trim();
+  const headTree = (await gitIn(ctx, ["rev-parse", `${ctx.head}^{tree}`])).stdout.trim();
+  if (tree === headTree) return undefined;
+  return (await gitIn(ctx, ["commit-tree", tree, "-p", ctx.head, "-m", ctx.leftoverMessage])).stdout.trim();
+}
+
+interface RawChange {
+  oldMode: string;
+  newMode: string;
+  path: string;
+}
+
+/** `git diff --raw -z` records: ":<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0". */
+function parseRaw(output: string): RawChange[] {
+  const fields = output.split("\0");
+  const changes: RawChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [oldMode, newMode] = (fields[i] as string).slice(1).split(" ");
+    changes.push({ oldMode: oldMode as string, newMode: newMode as string, path: fields[i + 1] as string });
+  }
+  return changes;
+}
+
+/** Why a change cannot be proposed as a text patch the client accepts (design §9 layer 4). */
+function unsupportedReason(
+  change: RawChange,
+  binary: ReadonlySet<string>,
+  forbidden: readonly string[],
+): string | undefined {
+  const modes = [change.oldMode, change.newMode];
+  if (modes.includes("120000")) return "symlink changes are not proposed";
+  if (modes.includes("160000")) return "submodule changes are not proposed";
+  if (change.oldMode !== ZERO_MODE && change.newMode !== ZERO_MODE && change.oldMode !== change.newMode) {
+    return "file mode changes are not proposed";
+  }
+  if (change.oldMode === ZERO_MODE && change.newMode !== "100644")
+    return "new executable files are not proposed";
+  if (binary.has(change.path)) return "binary changes are not proposed (text patches only)";
+  const reason = forbiddenChangeReason(change.path, forbidden);
+  return reason ? `the path ${reason}` : undefined;
+}
+
+async function findSkips(
+  ctx: CollectContext,
+  from: string,
+  to: string,
+  skipped: Map<string, string>,
+): Promise<void> {
+  const raw = parseRaw(
+    (await gitIn(ctx, ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", from, to])).stdout,
+  );
+  const binary = new Set<string>();
+  for (const record of (await gitIn(ctx, ["diff", "--numstat", "-z", "--no-renames", from, to])).stdout.split(
+    "\0",
+  )) {
+    const match = /^-\t-\t(.*)$/s.exec(record);
+    if (match) binary.add(match[1] as string);
+  }
+  for (const change of raw) {
+    if (skipped.has(change.path)) continue;
+    const reason = unsupportedReason(change, binary, ctx.forbiddenPaths);
+    if (reason) skipped.set(change.path, reason);
+  }
+  if (skipped.size > MAX_SKIPPED_PATHS)
+    throw new ProposalError(`over ${MAX_SKIPPED_PATHS} changed paths cannot be proposed`);
+}
+
+/** `git diff` output, read up to `maxBytes` (the git is stopped beyond that). */
+async function readPatch(ctx: CollectContext, args: string[], maxBytes: number): Promise<Buffer | undefined> {
+  const child = spawnGit(["--git-dir", ctx.gitDir, "--work-tree", ctx.tree, ...args], {
+    cwd: ctx.tree,
+    env: ctx.env,
+  });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      over = true;
+      break; // closes stdout, so git cannot block on a full pipe while we wait for it
+    }
+    chunks.push(chunk);
+  }
+  if (over) {
+    child.kill();
+    await child;
+    return undefined;
+  }
+  const result = await child;
+  if (result.exitCode !== 0)
+    throw new Error(
+      `git diff failed: ${Buffer.from(result.stderr as Uint8Array)
+        .toString()
+        .trim()}`,
+    );
+  return Buffer.concat(chunks, size);
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+async function commitMessage(ctx: CollectContext, commit: string): Promise<string> {
+  const raw = (await gitIn(ctx, ["cat-file", "commit", commit])).stdout;
+  const body = raw.slice(raw.indexOf("\n\n") + 2).trim();
+  const bounded =
+    body.length > MAX_MESSAGE_CHARS
+      ? body.slice(0, MAX_MESSAGE_CHARS - 20).replace(/[\uD800-\uDBFF]$/, "")
+      : body;
+  return bounded === "" ? "Proposed change" : bounded;
+}
+
+export async function collectProposals(ctx: CollectContext): Promise<Collected> {
+  const commits = await listReviewerCommits(ctx);
+  const leftover = await commitLeftovers(ctx);
+  if (leftover) commits.push(leftover);
+  if (commits.length > ctx.limits.maxCommits) {
+    throw new ProposalError(`${commits.length} proposed commits, over the limit of ${ctx.limits.maxCommits}`);
+  }
+  const skipped = new Map<string, string>();
+  const proposals: ProposedCommit[] = [];
+  let budget = ctx.limits.maxPatchBytes;
+  let previous = ctx.baseline;
+  for (const [index, commit] of commits.entries()) {
+    await findSkips(ctx, previous, commit, skipped);
+    const excludes = [...skipped.keys()].map((path) => `:(exclude,top,literal)${path}`);
+    const args = [
+      "diff",
+      "--no-color",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--full-index",
+      "-M",
+      "--src-prefix=a/",
+      "--dst-prefix=b/",
+    ];
+    const patch = await readPatch(ctx, [...args, previous, commit, "--", ...excludes], budget);
+    if (patch === undefined) {
+      throw new ProposalError(`the proposed patches are over the limit of ${ctx.limits.maxPatchBytes} bytes`);
+    }
+    previous = commit;
+    if (patch.length === 0) continue;
+    let text: string;
+    try {
+      text = utf8.decode(patch);
+    } catch {
+      throw new ProposalError(`proposed commit ${index + 1}: the patch is not valid UTF-8 text`);
+    }
+    budget -= patch.length;
+    proposals.push({ message: await commitMessage(ctx, commit), patch: text });
+  }
+  const notes: ReviewComment[] = [...skipped].map(([path, reason]) => ({
+    path,
+    severity: "warning",
+    message: `The reviewer changed this path, but the change was left out: ${reason}.`,
+    rule: "worker/change-not-proposed",
+  }));
+  return { commits: proposals, notes };
+}

@@ -1,0 +1,97 @@
+// The hygiene reviewer's checks on one file's bytes: pure functions, no I/O, so every rule is unit-tested.
+// Text is handled as latin1 (one char per byte) so no byte of the blob is ever re-encoded.
+
+export interface ConflictBlock {
+  line: number;
+  endLine: number;
+}
+
+export interface TextReport {
+  /** The fixed bytes, when trailing whitespace or the final newline needed fixing. */
+  fixed?: Buffer;
+  trailingWhitespaceLines: number;
+  missingFinalNewline: boolean;
+  conflicts: ConflictBlock[];
+  /** Set when both CRLF and bare LF line endings occur. */
+  mixedLineEndings?: { crlf: number; lf: number; firstMinorityLine: number };
+}
+
+/** git's own heuristic (xdiff): a NUL in the first 8000 bytes means binary. */
+export function isBinary(content: Buffer): boolean {
+  return content.subarray(0, 8000).includes(0);
+}
+
+const START = /^<{7}(?: |$)/;
+const MIDDLE = /^={7}$/;
+const END = /^>{7}(?: |$)/;
+
+/** `<<<<<<< ` ... a lone `=======` ... `>>>>>>> ` in that order; lines are 1-based. */
+export function findConflictMarkers(lines: readonly string[]): ConflictBlock[] {
+  const blocks: ConflictBlock[] = [];
+  let start = -1;
+  let middle = false;
+  lines.forEach((line, index) => {
+    if (START.test(line)) {
+      start = index;
+      middle = false;
+    } else if (start !== -1 && MIDDLE.test(line)) {
+      middle = true;
+    } else if (start !== -1 && middle && END.test(line)) {
+      blocks.push({ line: start + 1, endLine: index + 1 });
+      start = -1;
+      middle = false;
+    }
+  });
+  return blocks;
+}
+
+export function checkText(content: Buffer): TextReport {
+  const text = content.toString("latin1");
+  const parts = text.split("\n");
+  // parts[i] is line i+1 without "\n"; the last part is what follows the last "\n" (often "").
+  const lastHasNewline = parts.at(-1) === "";
+  if (lastHasNewline) parts.pop();
+  let crlf = 0;
+  let lf = 0;
+  const endings: boolean[] = [];
+  const bodies = parts.map((part, index) => {
+    const isCrlf = part.endsWith("\r") && (index < parts.length - 1 || lastHasNewline);
+    endings.push(isCrlf);
+    if (index < parts.length - 1 || lastHasNewline) {
+      if (isCrlf) crlf++;
+      else lf++;
+    }
+    return isCrlf ? part.slice(0, -1) : part;
+  });
+  let trailing = 0;
+  const stripped = bodies.map((body) => {
+    const clean = body.replace(/[ \t]+$/, "");
+    if (clean !== body) trailing++;
+    return clean;
+  });
+  const missingFinalNewline = text.length > 0 && !lastHasNewline;
+  const report: TextReport = {
+    trailingWhitespaceLines: trailing,
+    missingFinalNewline,
+    conflicts: findConflictMarkers(stripped),
+  };
+  if (crlf > 0 && lf > 0) {
+    const minorityIsCrlf = crlf < lf;
+    report.mixedLineEndings = { crlf, lf, firstMinorityLine: endings.indexOf(minorityIsCrlf) + 1 };
+  }
+  if (trailing > 0 || missingFinalNewline) {
+    const useCrlf = crlf > lf;
+    // A last line of only blanks and no newline is dropped rather than turned into an empty line.
+    let unterminated = !lastHasNewline;
+    if (unterminated && stripped.at(-1) === "" && stripped.length > 1) {
+      stripped.pop();
+      unterminated = false;
+    }
+    const out = stripped.map((body, index) => {
+      if (unterminated && index === stripped.length - 1) return body + (useCrlf ? "\r\n" : "\n");
+      return body + (endings[index] ? "\r\n" : "\n");
+    });
+    report.fixed = Buffer.from(out.join(""), "latin1");
+  }
+  return report;
+}

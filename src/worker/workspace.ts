@@ -1,0 +1,119 @@
+// The worker's private scratch space: one directory per run, on tmpfs when possible (unpacking many small
+// files is system-call bound), named with our pid so that a later run can remove what a killed one left.
+
+import { spawnSync } from "node:child_process";
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const WORKSPACE_PREFIX = "git-review-remote-worker-";
+
+/** Environment override for where workspaces go (tests; hosts with a dedicated scratch disk). */
+export const WORKSPACE_ROOT_ENV = "REVIEW_REMOTE_WORKER_TMPDIR";
+
+export interface Workspace {
+  root: string;
+  /** The request's bundle, as received (0600). */
+  bundle: string;
+  /** Where the bundle is unpacked; the reviewer's cwd. */
+  tree: string;
+  /** Files the reviewer reads or writes outside the tree (request, comments). */
+  io: string;
+  /** A private git dir and config used to read the reviewer's work without trusting its .git. */
+  git: string;
+  /** HOME and TMPDIR for programs run without a sandbox. */
+  home: string;
+  remove(): void;
+}
+
+function isWritableDir(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * rm -rf that also copes with what a reviewer may leave: directories without write or search
+ * permission (a non-root worker cannot delete inside them until it gives the permissions back).
+ */
+export function removeTree(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true, maxRetries: 2 });
+  } catch {
+    spawnSync("chmod", ["-R", "u+rwX", "--", path], { stdio: "ignore" });
+    rmSync(path, { recursive: true, force: true, maxRetries: 2 });
+  }
+}
+
+/** The directories workspaces are created in, best first. */
+export function workspaceParents(): string[] {
+  const override = process.env[WORKSPACE_ROOT_ENV];
+  if (override) return [override];
+  return isWritableDir("/dev/shm") ? ["/dev/shm", tmpdir()] : [tmpdir()];
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Removes workspaces of earlier runs whose process is gone; returns how many. */
+export function removeStaleWorkspaces(parents: readonly string[] = workspaceParents()): number {
+  let removed = 0;
+  const uid = process.getuid?.();
+  for (const parent of new Set(parents)) {
+    let names: string[];
+    try {
+      names = readdirSync(parent);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const match = new RegExp(`^${WORKSPACE_PREFIX}(\\d+)-`).exec(name);
+      if (!match || isAlive(Number(match[1]))) continue;
+      const path = join(parent, name);
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (!stat?.isDirectory() || (uid !== undefined && stat.uid !== uid)) continue;
+      try {
+        removeTree(path);
+        removed++;
+      } catch {}
+    }
+  }
+  return removed;
+}
+
+export function createWorkspace(): Workspace {
+  const parent = workspaceParents()[0] as string;
+  const root = mkdtempSync(join(parent, `${WORKSPACE_PREFIX}${process.pid}-`));
+  const workspace: Workspace = {
+    root,
+    bundle: join(root, "bundle.tar.gz"),
+    tree: join(root, "tree"),
+    io: join(root, "io"),
+    git: join(root, "git"),
+    home: join(root, "home"),
+    remove: () => removeTree(root),
+  };
+  // Traverse-only for others: an unprivileged sandbox user must reach tree/ and io/, never list root.
+  chmodSync(root, 0o711);
+  mkdirSync(workspace.io, { mode: 0o711 });
+  mkdirSync(workspace.home, { mode: 0o700 });
+  return workspace;
+}

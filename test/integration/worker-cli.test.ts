@@ -1,0 +1,138 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
+import { WORKSPACE_PREFIX, WORKSPACE_ROOT_ENV } from "../../src/worker/workspace.js";
+import { BIN, PROJECT_ROOT } from "../helpers/repo.js";
+import { envelope, makeRequest, parseResult, REVIEWERS, TARS, useWorkspaceRoot } from "./worker-helpers.js";
+
+/** The worker as a real subprocess needs the built CLI (`npm run build`); otherwise say so. */
+const built =
+  existsSync(BIN) &&
+  existsSync(join(PROJECT_ROOT, "dist", "cli.js")) &&
+  existsSync(join(PROJECT_ROOT, "dist", "commands", "worker.js"));
+if (!built)
+  console.warn("worker subprocess tests skipped: run `npm run build` first (dist/cli.js is missing)");
+
+const workspaces = useWorkspaceRoot();
+afterAll(() => workspaces.cleanup());
+
+const bundle = readFileSync(join(TARS, "00-benign-git-archive.tar.gz"));
+
+function startWorker(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): {
+  child: ChildProcess;
+  done: Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>;
+} {
+  const { FAKE_TOKEN: _ignored, ...env } = process.env;
+  const child = spawn(process.execPath, [BIN, "worker", ...args], {
+    env: { ...env, [WORKSPACE_ROOT_ENV]: workspaces.root, ...extraEnv },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk;
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk;
+  });
+  const done = new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>(
+    (resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, done };
+}
+
+function processesWith(marker: string): string[] {
+  return readdirSync("/proc")
+    .filter((pid) => /^\d+$/.test(pid))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+      } catch {
+        return false;
+      }
+    });
+}
+
+describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js worker)", () => {
+  it("answers an envelope on stdin with one result on stdout, removes stale workspaces, leaves nothing behind", async () => {
+    const stale = join(workspaces.root, `${WORKSPACE_PREFIX}999999999-stale`);
+    mkdirSync(join(stale, "tree"), { recursive: true });
+    const { child, done } = startWorker(["--sandbox=auto"]);
+    child.stdin?.end(envelope(makeRequest(bundle), bundle));
+    const run = await done;
+    expect(run.code, run.stderr).toBe(0);
+    expect(parseResult(run.stdout)).toMatchObject({ status: "ok", worker: { name: "git-review-remote" } });
+    expect(workspaces.leftovers()).toEqual([]);
+  });
+
+  it("exits non-zero with a message and an empty stdout on a hostile bundle", async () => {
+    const hostile = readFileSync(join(TARS, "01-dotdot-traversal.tar.gz"));
+    const { child, done } = startWorker([]);
+    child.stdin?.end(envelope(makeRequest(hostile), hostile));
+    const run = await done;
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("(rule: dotdot)");
+    expect(workspaces.leftovers()).toEqual([]);
+  });
+
+  describe("on a machine without bwrap", () => {
+    /** PATH with every program of /usr/bin except bwrap. */
+    const noBwrap = mkdtempSync(join(tmpdir(), "rr-nobwrap-"));
+    for (const name of readdirSync("/usr/bin"))
+      if (name !== "bwrap") symlinkSync(join("/usr/bin", name), join(noBwrap, name));
+    afterAll(() => rmSync(noBwrap, { recursive: true, force: true }));
+
+    it("--sandbox=require refuses to run the reviewer and says why", async () => {
+      const { child, done } = startWorker(["--sandbox=require", "--reviewer-command", "true"], {
+        PATH: noBwrap,
+      });
+      child.stdin?.end(envelope(makeRequest(bundle), bundle));
+      const run = await done;
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain(
+        "git-review-remote worker: no working sandbox: bwrap (bubblewrap) is not installed",
+      );
+      expect(workspaces.leftovers()).toEqual([]);
+    });
+
+    it("--sandbox=auto warns and reports sandbox none", async () => {
+      const { child, done } = startWorker(["--sandbox=auto", "--reviewer-command", "true"], {
+        PATH: noBwrap,
+      });
+      child.stdin?.end(envelope(makeRequest(bundle), bundle));
+      const run = await done;
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain("warning: running the reviewer without a sandbox");
+      expect(parseResult(run.stdout).worker.sandbox).toBe("none");
+    });
+  });
+
+  it("on SIGTERM kills the reviewer's process group and removes its workspace", async () => {
+    const marker = `sigterm-marker-${process.pid}-${Date.now()}`;
+    const request = makeRequest(bundle, { limits: { ...DEFAULT_LIMITS, timeoutSeconds: 120 } });
+    const { child, done } = startWorker([
+      "--sandbox=auto",
+      "--reviewer-command",
+      `${join(REVIEWERS, "hang.sh")} ${marker}`,
+    ]);
+    child.stdin?.end(envelope(request, bundle));
+    for (let i = 0; i < 100 && processesWith(marker).length < 2; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(processesWith(marker).length).toBeGreaterThanOrEqual(2);
+    child.kill("SIGTERM");
+    const run = await done;
+    expect(run.code).toBe(143);
+    expect(run.stdout).toBe("");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(processesWith(marker)).toEqual([]);
+    expect(workspaces.leftovers()).toEqual([]);
+  });
+});

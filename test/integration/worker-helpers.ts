@@ -1,0 +1,113 @@
+// Shared by the worker tests: real repos, real `git archive | gzip -n` bundles, envelopes built with the
+// protocol module, and the worker run in-process with stream objects against a private temp root.
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { runWorker, type WorkerOptions } from "../../src/commands/worker.js";
+import { envelopeHeader } from "../../src/protocol/envelope.js";
+import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
+import { createRequest, type Request, type RequestFields } from "../../src/protocol/request.js";
+import { WORKSPACE_ROOT_ENV } from "../../src/worker/workspace.js";
+import type { TestRepo } from "../helpers/repo.js";
+
+export const FIXTURES = resolve(import.meta.dirname, "..", "fixtures");
+export const REVIEWERS = join(FIXTURES, "reviewers");
+export const TARS = join(FIXTURES, "tars");
+
+/** `git archive --format=tar HEAD | gzip -n`, as the export side sends it. */
+export function archiveRepo(repo: TestRepo, rev = "HEAD"): Buffer {
+  const tar = execFileSync("git", ["archive", "--format=tar", rev], {
+    cwd: repo.dir,
+    env: repo.env,
+    maxBuffer: 1 << 30,
+  });
+  return gzip(tar);
+}
+
+export function gzip(data: Buffer): Buffer {
+  return execFileSync("gzip", ["-n", "-c"], { input: data, maxBuffer: 1 << 30 });
+}
+
+/** Regular files and symlinks in a tar+gzip bundle (what bundle.files counts). */
+export function countFiles(bundle: Buffer): number {
+  const listed = spawnSync("tar", ["-tvzf", "-"], { input: bundle, encoding: "utf8", maxBuffer: 1 << 30 });
+  return listed.stdout.split("\n").filter((line) => /^[-l]/.test(line)).length;
+}
+
+export function makeRequest(bundle: Buffer, fields: Partial<RequestFields> = {}): Request {
+  return createRequest({
+    bundle: {
+      sha256: createHash("sha256").update(bundle).digest("hex"),
+      bytes: bundle.length,
+      format: "tar+gzip",
+      files: fields.bundle?.files ?? countFiles(bundle),
+    },
+    snapshot: { commit: "0".repeat(40), kind: "commit" },
+    range: null,
+    question: "Review this change for bugs and propose fixes.",
+    actions: ["comment", "propose"],
+    forbiddenPaths: [".github/**", ".husky/**", ".gitattributes", ".gitmodules"],
+    limits: { ...DEFAULT_LIMITS },
+    ...fields,
+    ...(fields.bundle ? { bundle: fields.bundle } : {}),
+  } as RequestFields);
+}
+
+export function envelope(request: Request, bundle: Buffer): Buffer {
+  return Buffer.concat([envelopeHeader(request), bundle]);
+}
+
+export interface WorkerRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function collect(stream: PassThrough): () => string {
+  const chunks: Buffer[] = [];
+  stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+  return () => Buffer.concat(chunks).toString("utf8");
+}
+
+/** Runs the worker in this process on `input`. */
+export async function runWorkerOn(
+  input: Buffer | Readable,
+  options: Partial<Omit<WorkerOptions, "stdin" | "stdout" | "stderr">> = {},
+): Promise<WorkerRun> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out = collect(stdout);
+  const err = collect(stderr);
+  const stdin = Buffer.isBuffer(input) ? Readable.from([input]) : input;
+  const code = await runWorker({ sandbox: "auto", ...options, stdin, stdout, stderr });
+  return { code, stdout: out(), stderr: err() };
+}
+
+/** A private workspace root for one test file; `leftovers()` lists what a run left behind. */
+export function useWorkspaceRoot(): { root: string; leftovers(): string[]; cleanup(): void } {
+  const root = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "rr-worker-test-"));
+  // The sandbox user must be able to reach the workspaces inside.
+  chmodSync(root, 0o755);
+  process.env[WORKSPACE_ROOT_ENV] = root;
+  return {
+    root,
+    leftovers: () => readdirSync(root),
+    cleanup() {
+      delete process.env[WORKSPACE_ROOT_ENV];
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export function parseResult(stdout: string): Record<string, unknown> & {
+  status: string;
+  comments: Array<Record<string, unknown>>;
+  commits: Array<{ message: string; patch: string }>;
+  worker: { sandbox: string };
+  error?: string;
+} {
+  return JSON.parse(stdout);
+}

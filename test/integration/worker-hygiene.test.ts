@@ -1,0 +1,159 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBaseline, workerGitEnv, writeWorkerGlobalConfig } from "../../src/worker/baseline.js";
+import { HYGIENE_COMMIT_TITLE } from "../../src/worker/reviewers/hygiene.js";
+import { extractBundle, verifyTree } from "../../src/worker/unpack.js";
+import { verifyBundle } from "../../src/worker/verify-bundle.js";
+import { createTestRepo, type TestRepo } from "../helpers/repo.js";
+import {
+  archiveRepo,
+  countFiles,
+  envelope,
+  makeRequest,
+  parseResult,
+  runWorkerOn,
+  useWorkspaceRoot,
+} from "./worker-helpers.js";
+
+const workspaces = useWorkspaceRoot();
+let repo: TestRepo;
+let snapshot: string;
+let bundle: Buffer;
+
+beforeAll(() => {
+  repo = createTestRepo();
+  // As the export side does: blobs go into the bundle byte for byte, whatever .gitattributes says.
+  repo.write(".git/info/attributes", "* -text -filter -ident -export-subst -working-tree-encoding\n");
+  repo.write("clean.ts", "export const a = 1;\n");
+  repo.write("trailing.ts", "const a = 1;   \nconst b = 2;\t\n\nconst c = 3;\n");
+  repo.write("no-newline.md", "# Title\n\nlast line");
+  repo.write("crlf.txt", "one  \r\ntwo\r\n");
+  repo.write("conflict.ts", "a\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\nb\n");
+  repo.write("mixed.txt", "unix\nwindows\r\nunix again\n");
+  repo.write("big.txt", `${"x".repeat(1024 * 1024)}   \n`);
+  repo.write("image.bin", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x20, 0x20, 0x0a]));
+  repo.write("latin1.txt", Buffer.from("caf\xe9  \n", "latin1"));
+  repo.write(".github/workflows/ci.yml", "on: push   \n");
+  repo.write("ignored.log", "tracked although ignored  \n");
+  repo.write(".gitignore", "*.log\n");
+  repo.write("sub/dir/deep.ts", "deep  \n");
+  repo.write(".gitattributes", "* text=auto eol=crlf\n*.ts ident\n");
+  repo.write("ident.ts", "// $Id$\n");
+  symlinkSync("trailing.ts", join(repo.dir, "link.ts"));
+  symlinkSync("../../clean.ts", join(repo.dir, "sub/dir/up.ts"));
+  symlinkSync("sub", join(repo.dir, "dirlink"));
+  execFileSync("git", ["add", "-f", "ignored.log"], { cwd: repo.dir, env: repo.env });
+  snapshot = repo.commit("base");
+  bundle = archiveRepo(repo);
+});
+afterAll(() => {
+  repo.cleanup();
+  workspaces.cleanup();
+});
+
+function request(fields: Parameters<typeof makeRequest>[1] = {}) {
+  return makeRequest(bundle, { snapshot: { commit: snapshot, kind: "commit" }, ...fields });
+}
+
+describe("worker baseline", () => {
+  it("reproduces the snapshot's tree byte for byte (modes, symlinks, no conversions)", async () => {
+    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
+    try {
+      writeFileSync(join(root, "bundle.tar.gz"), bundle);
+      const listing = await verifyBundle(join(root, "bundle.tar.gz"), bundle.length, countFiles(bundle));
+      await extractBundle(join(root, "bundle.tar.gz"), join(root, "tree"), { kind: "none" });
+      verifyTree(join(root, "tree"), listing);
+      writeWorkerGlobalConfig(root);
+      const env = workerGitEnv(root);
+      const baseline = await createBaseline(join(root, "tree"), env, snapshot, listing.files);
+      const tree = execFileSync("git", ["rev-parse", `${baseline}^{tree}`], {
+        cwd: join(root, "tree"),
+        env: env as NodeJS.ProcessEnv,
+        encoding: "utf8",
+      });
+      expect(tree.trim()).toBe(repo.git("rev-parse", "HEAD^{tree}").trim());
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("hygiene reviewer", () => {
+  it("fixes whitespace in one commit and reports conflicts, mixed endings and oversized files", async () => {
+    const run = await runWorkerOn(envelope(request(), bundle));
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseResult(run.stdout);
+    expect(result.status).toBe("ok");
+    expect(result.worker.sandbox).toBe("none");
+    expect(result.commits).toHaveLength(1);
+    const [commit] = result.commits;
+    expect(commit?.message.split("\n")[0]).toBe(HYGIENE_COMMIT_TITLE);
+    const fixed = ["crlf.txt", "ignored.log", "no-newline.md", "sub/dir/deep.ts", "trailing.ts"];
+    expect(commit?.message).toBe(`${HYGIENE_COMMIT_TITLE}\n\n${fixed.map((path) => `- ${path}`).join("\n")}`);
+    const changed = [...(commit?.patch ?? "").matchAll(/^diff --git a\/(\S+) /gm)].map((match) => match[1]);
+    expect(changed).toEqual(fixed);
+    expect(result.comments).toEqual([
+      {
+        path: "big.txt",
+        severity: "warning",
+        message: expect.stringContaining("Large file"),
+        rule: "hygiene/oversized-file",
+      },
+      {
+        path: "conflict.ts",
+        line: 2,
+        endLine: 6,
+        severity: "error",
+        message: expect.any(String),
+        rule: "hygiene/conflict-marker",
+      },
+      {
+        path: "mixed.txt",
+        line: 2,
+        severity: "warning",
+        message: expect.stringContaining("1 CRLF and 2 LF"),
+        rule: "hygiene/mixed-line-endings",
+      },
+    ]);
+    // The patch applies to the snapshot's blobs exactly, and fixes what it says.
+    const index = join(mkdtempSync(join(tmpdir(), "rr-idx-")), "index");
+    const env = { ...repo.env, GIT_INDEX_FILE: index };
+    execFileSync("git", ["read-tree", snapshot], { cwd: repo.dir, env });
+    execFileSync("git", ["apply", "--cached", "-"], { cwd: repo.dir, env, input: commit?.patch });
+    const tree = execFileSync("git", ["write-tree"], { cwd: repo.dir, env, encoding: "utf8" }).trim();
+    const show = (path: string) =>
+      execFileSync("git", ["cat-file", "blob", `${tree}:${path}`], {
+        cwd: repo.dir,
+        env,
+        encoding: "latin1",
+      });
+    expect(show("trailing.ts")).toBe("const a = 1;\nconst b = 2;\n\nconst c = 3;\n");
+    expect(show("no-newline.md")).toBe("# Title\n\nlast line\n");
+    expect(show("crlf.txt")).toBe("one\r\ntwo\r\n");
+    expect(show(".github/workflows/ci.yml")).toBe("on: push   \n");
+    expect(show("latin1.txt")).toBe("caf\xe9  \n");
+    expect(show("ident.ts")).toBe("// $Id$\n");
+    rmSync(join(index, ".."), { recursive: true, force: true });
+    expect(workspaces.leftovers()).toEqual([]);
+  });
+
+  it("limits itself to the range's paths", async () => {
+    const range = { base: snapshot, head: snapshot, paths: ["trailing.ts", "conflict.ts"], patch: "" };
+    const result = parseResult((await runWorkerOn(envelope(request({ range }), bundle))).stdout);
+    expect(
+      [...(result.commits[0]?.patch ?? "").matchAll(/^diff --git a\/(\S+) /gm)].map((m) => m[1]),
+    ).toEqual(["trailing.ts"]);
+    expect(result.comments.map((comment) => comment.path)).toEqual(["conflict.ts"]);
+  });
+
+  it("only comments when the request does not ask for proposals", async () => {
+    const result = parseResult(
+      (await runWorkerOn(envelope(request({ actions: ["comment"] }), bundle))).stdout,
+    );
+    expect(result.commits).toEqual([]);
+    expect(result.comments).toHaveLength(3);
+  });
+});

@@ -1,0 +1,282 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
+import { findSandbox } from "../../src/worker/find-sandbox.js";
+import { createTestRepo, type TestRepo } from "../helpers/repo.js";
+import {
+  archiveRepo,
+  envelope,
+  makeRequest,
+  parseResult,
+  REVIEWERS,
+  runWorkerOn,
+  useWorkspaceRoot,
+} from "./worker-helpers.js";
+
+const workspaces = useWorkspaceRoot();
+let repo: TestRepo;
+let snapshot: string;
+let bundle: Buffer;
+
+/** Whether a real sandbox works here, and why not (reported, never silently skipped). */
+let sandboxWorks = false;
+let sandboxReason = "";
+try {
+  const scratch = mkdtempSync(join(workspaces.root, "probe-"));
+  execFileSync("chmod", ["711", scratch]);
+  findSandbox("require", scratch, () => {});
+  rmSync(scratch, { recursive: true, force: true });
+  sandboxWorks = true;
+} catch (error) {
+  sandboxReason = (error as Error).message;
+  console.warn(`worker sandbox tests skipped: ${sandboxReason}`);
+}
+
+beforeAll(() => {
+  repo = createTestRepo();
+  repo.write("README.md", "# Project\n\nSome text.\n");
+  repo.write("src/app.ts", "export const x = 1;\n");
+  repo.write("scripts/run.sh", "#!/bin/sh\necho hi\n");
+  execFileSync("chmod", ["755", join(repo.dir, "scripts/run.sh")]);
+  snapshot = repo.commit("base");
+  bundle = archiveRepo(repo);
+});
+afterAll(() => {
+  repo.cleanup();
+  workspaces.cleanup();
+});
+afterEach(() => expect(workspaces.leftovers().filter((name) => !name.startsWith("probe-"))).toEqual([]));
+
+function request(fields: Parameters<typeof makeRequest>[1] = {}) {
+  return makeRequest(bundle, { snapshot: { commit: snapshot, kind: "commit" }, ...fields });
+}
+
+/** Applies each proposed patch in order to a private index at the snapshot; returns the final tree. */
+function applyProposals(patches: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), "rr-apply-"));
+  const env = { ...repo.env, GIT_INDEX_FILE: join(dir, "index") };
+  try {
+    execFileSync("git", ["read-tree", snapshot], { cwd: repo.dir, env });
+    patches.forEach((patch, index) => {
+      writeFileSync(join(dir, `${index}.patch`), patch);
+      execFileSync("git", ["apply", "--cached", join(dir, `${index}.patch`)], { cwd: repo.dir, env });
+    });
+    return execFileSync("git", ["write-tree"], { cwd: repo.dir, env, encoding: "utf8" }).trim();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function fileInTree(tree: string, path: string): string {
+  return execFileSync("git", ["cat-file", "blob", `${tree}:${path}`], {
+    cwd: repo.dir,
+    env: repo.env,
+    encoding: "utf8",
+  });
+}
+
+describe("worker with fixture reviewers", () => {
+  it("turns an edit into one proposed commit whose patch applies to the snapshot", async () => {
+    const run = await runWorkerOn(envelope(request(), bundle), {
+      reviewerCommand: join(REVIEWERS, "edit.sh"),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseResult(run.stdout);
+    expect(result.status).toBe("ok");
+    expect(result.commits).toHaveLength(1);
+    expect(result.commits[0]?.patch).toMatch(/^diff --git a\/README.md b\/README.md\n/);
+    const tree = applyProposals(result.commits.map((commit) => commit.patch));
+    expect(fileInTree(tree, "README.md")).toContain("Reviewed: Review this change");
+  });
+
+  it("turns two reviewer commits into two proposals, in order, with their messages", async () => {
+    const run = await runWorkerOn(envelope(request(), bundle), {
+      reviewerCommand: join(REVIEWERS, "two-commits.sh"),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseResult(run.stdout);
+    expect(result.commits.map((commit) => commit.message)).toEqual([
+      "First reviewer commit",
+      "Second reviewer commit\n\nWith a body.",
+    ]);
+    const tree = applyProposals(result.commits.map((commit) => commit.patch));
+    expect(fileInTree(tree, "added.ts")).toBe("export const added = 1;\n");
+  });
+
+  it("returns the comments the reviewer wrote and skips malformed lines with a warning", async () => {
+    const run = await runWorkerOn(envelope(request(), bundle), {
+      reviewerCommand: join(REVIEWERS, "comments.sh"),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseResult(run.stdout);
+    expect(result.comments).toEqual([
+      {
+        path: "README.md",
+        line: 1,
+        severity: "warning",
+        message: "Title could be clearer.",
+        rule: "fixture/title",
+      },
+      { severity: "info", message: "Whole-change remark." },
+    ]);
+    expect(result.commits).toEqual([]);
+    expect(run.stderr).toContain("comments line 2: not valid JSON; skipped");
+    expect(run.stderr).toContain("comments line 4: endLine");
+  });
+
+  it("fails a reviewer that outlives the time limit and kills its whole process group", async () => {
+    const marker = `hang-marker-${process.pid}-${Date.now()}`;
+    const started = Date.now();
+    const run = await runWorkerOn(
+      envelope(request({ limits: { ...DEFAULT_LIMITS, timeoutSeconds: 2 } }), bundle),
+      {
+        reviewerCommand: `${join(REVIEWERS, "hang.sh")} ${marker}`,
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseResult(run.stdout);
+    expect(result.status).toBe("failed");
+    expect(result.error).toMatch(/timed out/);
+    expect(result.commits).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(8000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const survivors = readdirSync("/proc")
+      .filter((pid) => /^\d+$/.test(pid))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+        } catch {
+          return false;
+        }
+      });
+    expect(survivors).toEqual([]);
+  });
+
+  it("stops a reviewer writing 1 GiB at the file size limit", async () => {
+    const started = Date.now();
+    const run = await runWorkerOn(envelope(request(), bundle), {
+      reviewerCommand: join(REVIEWERS, "write-1g.sh"),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseResult(run.stdout);
+    expect(result.status).toBe("failed");
+    expect(result.error).toMatch(/file size limit/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it("fails a reviewer that exits non-zero", async () => {
+    const run = await runWorkerOn(envelope(request(), bundle), {
+      reviewerCommand: "echo broken >&2; exit 3",
+    });
+    expect(run.code).toBe(0);
+    expect(parseResult(run.stdout)).toMatchObject({
+      status: "failed",
+      error: "the reviewer exited with code 3",
+    });
+    expect(run.stderr).toContain("broken");
+  });
+
+  it("fails a reviewer that makes a merge commit", async () => {
+    const command =
+      "git checkout -q -b side && echo a > a.txt && git add a.txt && git commit -q -m a && git checkout -q review && " +
+      "echo b > b.txt && git add b.txt && git commit -q -m b && git merge -q --no-edit side";
+    const run = await runWorkerOn(envelope(request(), bundle), { reviewerCommand: command });
+    expect(run.code, run.stderr).toBe(0);
+    expect(parseResult(run.stdout)).toMatchObject({
+      status: "failed",
+      error: expect.stringMatching(/straight line/),
+    });
+  });
+
+  it("fails a reviewer whose patches exceed maxPatchBytes", async () => {
+    const limits = { ...DEFAULT_LIMITS, maxPatchBytes: 1000 };
+    const run = await runWorkerOn(envelope(request({ limits }), bundle), {
+      reviewerCommand: "seq 1 2000 > numbers.txt",
+    });
+    expect(parseResult(run.stdout)).toMatchObject({
+      status: "failed",
+      error: expect.stringMatching(/over the limit of 1000/),
+    });
+  });
+
+  it("leaves out binary, executable and forbidden changes with a note", async () => {
+    const command =
+      "printf 'a\\0b' > blob.bin && printf '#!/bin/sh\\n' > tool.sh && chmod +x tool.sh && mkdir -p .github && " +
+      "echo x > .github/ci.yml && chmod -x scripts/run.sh && echo ok >> src/app.ts";
+    const run = await runWorkerOn(envelope(request(), bundle), { reviewerCommand: command });
+    const result = parseResult(run.stdout);
+    expect(result.status, result.error).toBe("ok");
+    expect(result.commits).toHaveLength(1);
+    expect(result.commits[0]?.patch).toMatch(/^diff --git a\/src\/app.ts b\/src\/app.ts\n/);
+    expect(result.commits[0]?.patch).not.toMatch(/blob.bin|tool.sh|\.github|run\.sh/);
+    expect(result.comments.map((comment) => comment.path).sort()).toEqual([
+      ".github/ci.yml",
+      "blob.bin",
+      "scripts/run.sh",
+      "tool.sh",
+    ]);
+    applyProposals(result.commits.map((commit) => commit.patch));
+  });
+});
+
+describe("worker sandbox", () => {
+  let server: Server;
+  let port = 0;
+  let outside: string;
+  beforeAll(async () => {
+    server = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as { port: number }).port;
+    outside = mkdtempSync(join(tmpdir(), "rr-outside-"));
+    execFileSync("chmod", ["777", outside]);
+    process.env.FAKE_TOKEN = "ghp_fake_token_for_the_worker_test";
+  });
+  afterAll(() => {
+    server.close();
+    rmSync(outside, { recursive: true, force: true });
+    delete process.env.FAKE_TOKEN;
+  });
+
+  const probe = async (sandbox: "require" | "off") => {
+    const run = await runWorkerOn(envelope(request(), bundle), {
+      sandbox,
+      reviewerCommand: `${join(REVIEWERS, "probe-sandbox.sh")} ${outside} ${port}`,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseResult(run.stdout);
+    return {
+      result,
+      findings: Object.fromEntries(result.comments.map((comment) => String(comment.message).split(": "))),
+    };
+  };
+
+  it.skipIf(!sandboxWorks)(
+    "with --sandbox=require the reviewer cannot write outside, read secrets, reach the network or see tokens",
+    async () => {
+      const { result, findings } = await probe("require");
+      expect(result.worker.sandbox).toBe(process.getuid?.() === 0 ? "bwrap+setpriv" : "bwrap");
+      expect(findings).toMatchObject({
+        "write-outside": "blocked",
+        "write-usr": "blocked",
+        "read-root": "blocked",
+        "read-shadow": "blocked",
+        dns: "blocked",
+        connect: "blocked",
+        token: "hidden",
+      });
+      if (process.getuid?.() === 0) expect(findings.uid).not.toBe("0");
+      expect(readdirSync(outside)).toEqual([]);
+    },
+  );
+
+  it("with --sandbox=off the reviewer still gets a scrubbed environment", async () => {
+    const { result, findings } = await probe("off");
+    expect(result.worker.sandbox).toBe("none");
+    expect(findings.token).toBe("hidden");
+    rmSync(join(outside, "outside.txt"), { force: true });
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { checkText, findConflictMarkers, isBinary } from "../../src/worker/reviewers/hygiene-text.js";
+
+const fixed = (text: string) => checkText(Buffer.from(text, "latin1")).fixed?.toString("latin1");
+
+describe("hygiene text checks", () => {
+  it.each([
+    ["a  \nb\t\n", "a\nb\n"],
+    ["a \t \r\nb\r\n", "a\r\nb\r\n"],
+    ["no newline", "no newline\n"],
+    ["crlf\r\nno newline", "crlf\r\nno newline\r\n"],
+    ["a\n   ", "a\n"],
+    ["trailing and none  ", "trailing and none\n"],
+  ])("fixes %j", (input, output) => {
+    expect(fixed(input)).toBe(output);
+  });
+
+  it.each(["", "clean\n", "a\r\nb\r\n", "  leading is fine\n", "\n\n"])("leaves %j alone", (input) => {
+    expect(checkText(Buffer.from(input)).fixed).toBeUndefined();
+  });
+
+  it("keeps every other byte as it is", () => {
+    const input = Buffer.from([0xe9, 0x20, 0x0a, 0xff, 0xfe]);
+    expect([...(checkText(input).fixed ?? [])]).toEqual([0xe9, 0x0a, 0xff, 0xfe, 0x0a]);
+  });
+
+  it("finds conflict blocks only when all three markers appear in order", () => {
+    expect(findConflictMarkers(["x", "<<<<<<< HEAD", "a", "=======", "b", ">>>>>>> topic", "y"])).toEqual([
+      { line: 2, endLine: 6 },
+    ]);
+    expect(findConflictMarkers(["<<<<<<<", "=======", ">>>>>>>"])).toEqual([{ line: 1, endLine: 3 }]);
+    expect(findConflictMarkers(["<<<<<<< HEAD", "a", ">>>>>>> topic"])).toEqual([]);
+    expect(findConflictMarkers(["=======", "heading underline"])).toEqual([]);
+    expect(findConflictMarkers(["<<<<<<<< eight", "=======", ">>>>>>> x"])).toEqual([]);
+  });
+
+  it("reports mixed line endings with the first line of the minority kind", () => {
+    expect(checkText(Buffer.from("a\nb\r\nc\n")).mixedLineEndings).toEqual({
+      crlf: 1,
+      lf: 2,
+      firstMinorityLine: 2,
+    });
+    expect(checkText(Buffer.from("a\r\nb\r\nc\n")).mixedLineEndings).toEqual({
+      crlf: 2,
+      lf: 1,
+      firstMinorityLine: 3,
+    });
+    expect(checkText(Buffer.from("a\r\nb\r\n")).mixedLineEndings).toBeUndefined();
+  });
+
+  it("treats a NUL in the first 8000 bytes as binary", () => {
+    expect(isBinary(Buffer.from("abc\0def"))).toBe(true);
+    expect(isBinary(Buffer.concat([Buffer.alloc(8000, 0x61), Buffer.from([0])]))).toBe(false);
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import {
+  checkEntryPath,
+  checkLinkTarget,
+  foldName,
+  isDotGitLike,
+  resolveLink,
+} from "../../src/worker/path-rules.js";
+
+describe("worker path rules", () => {
+  it.each([
+    ".git",
+    ".GIT",
+    ".Git.",
+    ".git  ",
+    ".git. .",
+    ".git::$INDEX_ALLOCATION",
+    "git~1",
+    "GIT~2",
+    ".g\u200cit",
+    "\u200b.git",
+    ".git\ufeff",
+    "\uff0egit",
+    ".\uff47it",
+  ])("%j is a .git look-alike", (name) => {
+    expect(isDotGitLike(name)).toBe(true);
+  });
+
+  it.each([".github", ".gitignore", ".gitattributes", "git", "digit~1", "my.git", ".git-blame-ignore-revs"])(
+    "%j is not",
+    (name) => {
+      expect(isDotGitLike(name)).toBe(false);
+    },
+  );
+
+  it("folds names the way case-insensitive, normalizing filesystems compare them", () => {
+    expect(foldName("Stra\u00dfe")).toBe(foldName("STRASSE"));
+    expect(foldName("\ufb00")).toBe(foldName("ff"));
+    expect(foldName("e\u0301")).toBe(foldName("\u00e9"));
+    expect(foldName("a\u200db")).toBe(foldName("ab"));
+    expect(foldName("a")).not.toBe(foldName("b"));
+  });
+
+  it("splits canonical names and keeps a directory's trailing slash out", () => {
+    expect(checkEntryPath("src/app.ts", false)).toEqual(["src", "app.ts"]);
+    expect(checkEntryPath("src/", true)).toEqual(["src"]);
+    expect(checkEntryPath("src//", true)).toMatchObject({ rule: "non-canonical-path" });
+  });
+
+  it("checks symlink targets statically", () => {
+    expect(checkLinkTarget("../sibling")).toBeUndefined();
+    expect(checkLinkTarget("/abs")).toMatchObject({ rule: "symlink-absolute-path" });
+    expect(checkLinkTarget("x/.GIT/hooks")).toMatchObject({ rule: "symlink-dotgit" });
+  });
+
+  it("resolves through other symlinks as the kernel would", () => {
+    const links = new Map([
+      ["a/b/c/up", "../.."],
+      ["a/b/escape", "c/up/../.."],
+      ["docs/latest", "v2"],
+    ]);
+    expect(resolveLink(["a", "b", "c"], "../..", links)).toEqual({ ok: true, path: "a" });
+    expect(resolveLink(["a", "b"], "c/up/../..", links)).toMatchObject({ ok: false, rule: "symlink-escape" });
+    expect(resolveLink([], "docs/latest/../latest/x", links)).toEqual({ ok: true, path: "docs/v2/x" });
+    expect(resolveLink([], "a/../..", links)).toMatchObject({ ok: false, rule: "symlink-escape" });
+  });
+});

@@ -1,0 +1,42 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  createWorkspace,
+  removeStaleWorkspaces,
+  WORKSPACE_PREFIX,
+  WORKSPACE_ROOT_ENV,
+} from "../../src/worker/workspace.js";
+
+const parent = mkdtempSync(join(tmpdir(), "rr-ws-"));
+afterAll(() => rmSync(parent, { recursive: true, force: true }));
+
+describe("worker workspaces", () => {
+  it("creates a private, traverse-only root named with our pid", () => {
+    process.env[WORKSPACE_ROOT_ENV] = parent;
+    try {
+      const workspace = createWorkspace();
+      expect(workspace.root.startsWith(join(parent, `${WORKSPACE_PREFIX}${process.pid}-`))).toBe(true);
+      expect(statSync(workspace.root).mode & 0o777).toBe(0o711);
+      workspace.remove();
+      expect(existsSync(workspace.root)).toBe(false);
+    } finally {
+      delete process.env[WORKSPACE_ROOT_ENV];
+    }
+  });
+
+  it("removes the workspaces of dead processes and keeps live ones", () => {
+    const dead = spawnSync("true").pid as number;
+    const stale = join(parent, `${WORKSPACE_PREFIX}${dead}-abc`);
+    const live = join(parent, `${WORKSPACE_PREFIX}${process.pid}-def`);
+    const other = join(parent, "unrelated-dir");
+    for (const dir of [stale, live, other]) {
+      mkdirSync(join(dir, "tree"), { recursive: true });
+      writeFileSync(join(dir, "tree", "f"), "x");
+    }
+    expect(removeStaleWorkspaces([parent])).toBe(1);
+    expect([existsSync(stale), existsSync(live), existsSync(other)]).toEqual([false, true, true]);
+  });
+});
