@@ -12,8 +12,8 @@ import { findSandbox, SandboxUnavailableError } from "../worker/find-sandbox.js"
 import { renderResult } from "../worker/result.js";
 import { type Reviewer, review } from "../worker/review.js";
 import type { SandboxMode } from "../worker/sandbox.js";
-import { unpackBundle } from "../worker/unpack.js";
-import { BundleRefusedError, verifyBundle } from "../worker/verify-bundle.js";
+import { verifyAndUnpack } from "../worker/unpack.js";
+import { BundleRefusedError } from "../worker/verify-bundle.js";
 import { createWorkspace, removeStaleWorkspaces, type Workspace } from "../worker/workspace.js";
 
 export interface WorkerOptions {
@@ -96,10 +96,14 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     const { request, requestLine } = await readEnvelope(options.stdin, { bundlePath: workspace.bundle });
     const deadline = Date.now() + request.limits.timeoutSeconds * 1000;
     debug(`worker: request ${request.id} read, bundle ${request.bundle.bytes} bytes verified`);
-    const listing = await verifyBundle(workspace.bundle, request.bundle.bytes, request.bundle.files);
-    debug(`worker: bundle listing valid (${listing.nodes.size} entries)`);
     const sandbox = findSandbox(options.sandbox, workspace.root, say);
-    await unpackBundle(workspace.bundle, workspace.tree, listing, sandbox);
+    const listing = await verifyAndUnpack(
+      workspace.bundle,
+      request.bundle.bytes,
+      request.bundle.files,
+      workspace.tree,
+      sandbox,
+    );
     debug(`worker: unpacked (sandbox ${sandbox.kind})`);
     writeWorkerGlobalConfig(workspace.home);
     const output = await review({

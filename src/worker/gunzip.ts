@@ -65,7 +65,7 @@ export async function gunzipFile(
   file: string,
   size: number,
   limits: GunzipLimits,
-  sink: (chunk: Buffer) => void,
+  sink: (chunk: Buffer) => void | Promise<void>,
 ): Promise<void> {
   const handle = await open(file, "r");
   const head = Buffer.alloc(Math.min(size, MAX_HEADER_BYTES));
@@ -101,7 +101,7 @@ export async function gunzipFile(
           );
         }
         crc = crc32(chunk, crc);
-        sink(chunk);
+        await sink(chunk);
       }
     } catch (error) {
       failure = error;

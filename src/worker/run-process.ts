@@ -2,6 +2,7 @@
 // the local ssh client does not stop a remote command, so the worker must stop its reviewer itself.
 
 import { spawn } from "node:child_process";
+import type { Writable } from "node:stream";
 import type { Command } from "./sandbox.js";
 
 export interface RunOptions {
@@ -15,6 +16,8 @@ export interface RunOptions {
   maxOutputBytes?: number;
   /** Called with a function that kills the process group, e.g. for signal handlers. */
   onSpawn?: (kill: () => void) => void;
+  /** Called with the program's stdin (a pipe) when given; otherwise stdin is empty. */
+  onStdin?: (stdin: Writable) => void;
 }
 
 export interface RunOutcome {
@@ -42,8 +45,12 @@ export function runProcess(command: Command, options: RunOptions): Promise<RunOu
       cwd: options.cwd,
       env: command.env,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
     });
+    // A program that exits early closes its stdin: its exit status says why, not an EPIPE.
+    child.stdin.on("error", () => undefined);
+    if (options.onStdin) options.onStdin(child.stdin);
+    else child.stdin.end();
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let progressBytes = 0;

@@ -2,19 +2,26 @@
 // the tree by bwrap when available, and then checks that what landed on disk is exactly the listing we
 // validated: a parser difference between our reader and GNU tar shows up here, not in the reviewer.
 
+import { once } from "node:events";
 import { lstatSync, mkdirSync, readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
+import type { Writable } from "node:stream";
 import { runProcess } from "./run-process.js";
 import { SANDBOX_PATH, type Sandbox, sandboxCommand } from "./sandbox.js";
-import { type BundleListing, BundleRefusedError } from "./verify-bundle.js";
+import {
+  type BundleListing,
+  BundleRefusedError,
+  DEFAULT_BUNDLE_LIMITS,
+  verifyBundle,
+} from "./verify-bundle.js";
+import { removeTree } from "./workspace.js";
 
 /**
- * GNU tar flags for a hostile-but-validated archive: never restore owners, setuid bits, ACLs, SELinux
- * labels or xattrs; never replace an existing file or directory's metadata; refuse to overwrite.
+ * GNU tar flags for a hostile archive: never restore owners, setuid bits, ACLs, SELinux labels or
+ * xattrs; never replace an existing file or directory's metadata; refuse to overwrite.
  */
 export const TAR_EXTRACT_FLAGS = [
   "--extract",
-  "--gzip",
   "--no-same-owner", // files belong to us, not to the uid in the archive
   "--no-same-permissions", // apply our umask; mode bits beyond rwx were refused anyway
   "--delay-directory-restore",
@@ -27,34 +34,65 @@ export const TAR_EXTRACT_FLAGS = [
 
 const UNPACK_TIMEOUT_MS = 10 * 60 * 1000;
 
-export async function extractBundle(bundle: string, tree: string, sandbox: Sandbox): Promise<void> {
+interface Extraction {
+  done: Promise<void>;
+  /** Set when tar reads the archive from us (stdin) rather than from the bundle file. */
+  stdin?: Writable;
+  kill(): void;
+}
+
+/** GNU tar, confined to the tree by bwrap when the machine has it, reading `source` or its stdin. */
+function startTar(source: { file: string } | "stdin", tree: string, sandbox: Sandbox): Extraction {
   mkdirSync(tree, { mode: 0o700 });
-  const argv = ["tar", ...TAR_EXTRACT_FLAGS, `--file=${bundle}`, `--directory=${tree}`];
-  // Unpacking is our own trusted code on validated input: bwrap confines it to the tree as defense in
-  // depth, with no user switch (the files must belong to the worker until the baseline commit).
+  const input = source === "stdin" ? ["--file=-"] : ["--gzip", `--file=${source.file}`];
+  const argv = ["tar", ...TAR_EXTRACT_FLAGS, ...input, `--directory=${tree}`];
+  // bwrap confines tar to the tree, with no user switch (the files must belong to the worker until
+  // the baseline commit): only the tree is writable, so no entry can land anywhere else.
   const confine: Sandbox = sandbox.kind === "none" ? sandbox : { kind: "bwrap" };
   const command = sandboxCommand(confine, {
     argv,
     cwd: tree,
     writable: [tree],
-    readOnly: [bundle],
+    readOnly: source === "stdin" ? [] : [source.file],
     env: { PATH: SANDBOX_PATH, LC_ALL: "C" },
   });
   let output = "";
-  const outcome = await runProcess(command, {
+  let kill = () => {};
+  const extraction: Extraction = { done: Promise.resolve(), kill: () => kill() };
+  const outcome = runProcess(command, {
     cwd: tree,
     timeoutMs: UNPACK_TIMEOUT_MS,
     onOutput: (text) => {
       output += text;
     },
     maxOutputBytes: 8192,
+    onSpawn: (killGroup) => {
+      kill = killGroup;
+    },
+    ...(source === "stdin"
+      ? {
+          onStdin: (stdin: Writable) => {
+            extraction.stdin = stdin;
+          },
+        }
+      : {}),
   });
-  if (outcome.error) throw new Error(`unpack: could not run tar: ${outcome.error.message}`);
-  if (outcome.exitCode !== 0) {
-    // The listing was valid, so GNU tar read the archive differently from our parser: refuse it.
-    const why = output.trim().split("\n")[0] || `exit ${outcome.exitCode ?? outcome.signal}`;
-    throw new BundleRefusedError("extract-failed", `GNU tar could not unpack the validated archive: ${why}`);
-  }
+  extraction.done = outcome.then((result) => {
+    if (result.error) throw new Error(`unpack: could not run tar: ${result.error.message}`);
+    if (result.exitCode !== 0) {
+      // The listing was valid, so GNU tar read the archive differently from our parser: refuse it.
+      const why = output.trim().split("\n")[0] || `exit ${result.exitCode ?? result.signal}`;
+      throw new BundleRefusedError(
+        "extract-failed",
+        `GNU tar could not unpack the validated archive: ${why}`,
+      );
+    }
+  });
+  return extraction;
+}
+
+export async function extractBundle(bundle: string, tree: string, sandbox: Sandbox): Promise<void> {
+  await startTar({ file: bundle }, tree, sandbox).done;
 }
 
 /** Throws BundleRefusedError unless `tree` holds exactly the listed entries, with their types, sizes, targets. */
@@ -98,4 +136,47 @@ export async function unpackBundle(
 ): Promise<void> {
   await extractBundle(bundle, tree, sandbox);
   verifyTree(tree, listing);
+}
+
+/**
+ * Validates the whole listing and unpacks it into `tree`, from one gunzip pass. Where bwrap confines
+ * GNU tar to the tree, tar extracts the decompressed stream while the listing is being validated
+ * (the two run on two cores), and a refused bundle's partial tree is deleted before the refusal is
+ * reported: nothing lands outside the worker's temp dir either way. Without a sandbox, nothing is
+ * written before the whole listing has passed.
+ */
+export async function verifyAndUnpack(
+  bundle: string,
+  size: number,
+  expectedFiles: number,
+  tree: string,
+  sandbox: Sandbox,
+): Promise<BundleListing> {
+  if (sandbox.kind === "none") {
+    const listing = await verifyBundle(bundle, size, expectedFiles);
+    await unpackBundle(bundle, tree, listing, sandbox);
+    return listing;
+  }
+  const tar = startTar("stdin", tree, sandbox);
+  const stdin = tar.stdin as Writable;
+  // tar exiting early must not leave us waiting for a drain that never comes.
+  const exited = tar.done.then(
+    () => undefined,
+    () => undefined,
+  );
+  let listing: BundleListing;
+  try {
+    listing = await verifyBundle(bundle, size, expectedFiles, DEFAULT_BUNDLE_LIMITS, async (chunk) => {
+      if (!stdin.write(chunk)) await Promise.race([once(stdin, "drain"), exited]);
+    });
+    stdin.end();
+    await tar.done;
+  } catch (error) {
+    tar.kill();
+    await exited;
+    removeTree(tree);
+    throw error;
+  }
+  verifyTree(tree, listing);
+  return listing;
 }

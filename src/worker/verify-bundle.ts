@@ -210,6 +210,8 @@ export async function verifyBundle(
   size: number,
   expectedFiles: number,
   limits: BundleLimits = DEFAULT_BUNDLE_LIMITS,
+  /** Also receives every decompressed tar chunk, after the reader took it (one gunzip pass for both). */
+  tee?: (chunk: Buffer) => void | Promise<void>,
 ): Promise<BundleListing> {
   const listing = new ListingBuilder(expectedFiles, limits);
   let last: string | undefined;
@@ -233,9 +235,10 @@ export async function verifyBundle(
   const at = () =>
     last === undefined ? "at the first entry" : `at or after entry ${quoteForMessage(last, 200)}`;
   try {
-    await gunzipFile(file, size, { ...limits, maxOutputBytes: limits.maxExpandedBytes }, (chunk) =>
-      reader.write(chunk),
-    );
+    await gunzipFile(file, size, { ...limits, maxOutputBytes: limits.maxExpandedBytes }, (chunk) => {
+      reader.write(chunk);
+      return tee?.(chunk);
+    });
     reader.end();
   } catch (error) {
     if (error instanceof BundleRefusedError) throw error;
