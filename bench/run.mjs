@@ -65,7 +65,7 @@ const x = (ratio) => `${ratio.toFixed(2)}x`;
 function withBin(e) {
   const dir = join(WORK, "bin");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "git-review-remote"), `#!/bin/sh\nexec node "${BIN}" "$@"\n`, { mode: 0o755 });
+  writeFileSync(join(dir, "git-review-remote"), `#!/bin/sh\nexec "${BIN}" "$@"\n`, { mode: 0o755 });
   return { ...e, PATH: `${dir}:${process.env.PATH}` };
 }
 
@@ -89,7 +89,7 @@ function benchExport(label, files) {
 
 function benchStartup() {
   const node = timeMany("node", ["-e", "0"]);
-  const version = timeMany("node", [BIN, "--version"]);
+  const version = timeMany(BIN, ["--version"]);
   report(
     "git-review-remote --version vs node -e 0",
     `${x(version / node)} (${version.toFixed(0)} vs ${node.toFixed(0)} ms)`,
@@ -111,7 +111,7 @@ function benchHook(versionMs) {
   const tip = run(["rev-parse", "HEAD"]).trim();
   const stdin = `refs/heads/main ${tip} refs/heads/main ${head}\n`;
   run(["review-remote", "hook", "pre-push", "origin", "url"], stdin); // first push: the review is stored
-  const hook = timeMany("node", [BIN, "hook", "pre-push", "origin", "url"], {
+  const hook = timeMany(BIN, ["hook", "pre-push", "origin", "url"], {
     cwd: dir,
     environment: e,
     input: stdin,

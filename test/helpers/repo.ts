@@ -55,7 +55,7 @@ let binDir: string | undefined;
 export function binPath(): string {
   if (!binDir) {
     binDir = mkdtempSync(join(tmpdir(), "rr-bin-"));
-    writeFileSync(join(binDir, "git-review-remote"), `#!/bin/sh\nexec node "${BIN}" "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(binDir, "git-review-remote"), `#!/bin/sh\nexec "${BIN}" "$@"\n`, { mode: 0o755 });
   }
   return binDir;
 }
