@@ -2,7 +2,6 @@
 // limits the client applies: a worker-side overflow becomes status "failed" with a clear error instead
 // of a document the client would reject as invalid.
 
-import { readFileSync } from "node:fs";
 import type { Request } from "../protocol/request.js";
 import {
   checkResultLimits,
@@ -12,6 +11,7 @@ import {
   ResultSchema,
   type ReviewComment,
 } from "../protocol/result.js";
+import { readVersion } from "../version.js";
 import type { SandboxKind } from "./sandbox.js";
 
 export const WORKER_NAME = "git-review-remote";
@@ -24,15 +24,6 @@ export interface ReviewOutput {
   error?: string;
 }
 
-let version: string | undefined;
-
-export function workerVersion(): string {
-  version ??= (
-    JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
-  ).version;
-  return version;
-}
-
 function assemble(request: Request, sandbox: SandboxKind, output: ReviewOutput): Result {
   return {
     schema: RESULT_SCHEMA,
@@ -40,7 +31,7 @@ function assemble(request: Request, sandbox: SandboxKind, output: ReviewOutput):
     bundleSha256: request.bundle.sha256,
     status: output.status,
     summary: output.summary,
-    worker: { name: WORKER_NAME, version: workerVersion(), sandbox },
+    worker: { name: WORKER_NAME, version: readVersion(), sandbox },
     // A worker answers only what it was asked (the client checks this too).
     comments: request.actions.includes("comment") ? output.comments.slice(0, request.limits.maxComments) : [],
     commits: output.status === "ok" && request.actions.includes("propose") ? output.commits : [],

@@ -14,6 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isAlive } from "../tempdir.js";
 
 export const WORKSPACE_PREFIX = "git-review-remote-worker-";
 
@@ -62,15 +63,6 @@ export function workspaceParents(): string[] {
   const override = process.env[WORKSPACE_ROOT_ENV];
   if (override) return [override];
   return isWritableDir("/dev/shm") ? ["/dev/shm", tmpdir()] : [tmpdir()];
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Removes workspaces of earlier runs whose process is gone; returns how many. */

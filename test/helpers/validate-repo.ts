@@ -8,32 +8,15 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type Env, git, splitNul } from "../../src/git.js";
+import { testEnv as sharedTestEnv } from "./repo.js";
 
 const execFileAsync = promisify(execFile);
 
 export const FIXTURE_DIFFS = fileURLToPath(new URL("../fixtures/diffs/", import.meta.url));
 
-/** No inherited GIT_* (a test run from a hook would write into the developer's repo), private HOME. */
+/** The shared test environment, plus C messages and no prompts for the git output parsed here. */
 export function testEnv(home: string): Env {
-  const env: Env = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!name.startsWith("GIT_")) env[name] = value;
-  }
-  return {
-    ...env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    GIT_CONFIG_GLOBAL: join(home, ".gitconfig"),
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_TERMINAL_PROMPT: "0",
-    LC_ALL: "C",
-    GIT_AUTHOR_NAME: "Test Author",
-    GIT_AUTHOR_EMAIL: "author@example.invalid",
-    GIT_COMMITTER_NAME: "Test Author",
-    GIT_COMMITTER_EMAIL: "author@example.invalid",
-    GIT_AUTHOR_DATE: "2024-01-01T00:00:00Z",
-    GIT_COMMITTER_DATE: "2024-01-01T00:00:00Z",
-  };
+  return sharedTestEnv(home, { GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" });
 }
 
 export interface BaseRepo {
