@@ -72,7 +72,6 @@ class ListingBuilder {
   private readonly folded = new Map<string, string>();
   private entries = 0;
   files = 0;
-  private directories = 0;
   expandedBytes = 0;
 
   constructor(
@@ -108,11 +107,7 @@ class ListingBuilder {
       const bad = checkLinkTarget(entry.linkpath);
       if (bad) refuse(bad);
     }
-    if (kind === "directory") {
-      if (++this.directories > this.expectedFiles + 1) {
-        refuse({ rule: "file-count", reason: "more directories than the request's bundle.files allows" });
-      }
-    } else if (++this.files > this.expectedFiles) {
+    if (kind !== "directory" && ++this.files > this.expectedFiles) {
       refuse({
         rule: "file-count",
         reason: `more files than the request's bundle.files (${this.expectedFiles})`,
@@ -178,6 +173,25 @@ class ListingBuilder {
     this.nodes.set(path, node);
   }
 
+  /**
+   * git archive writes a directory only on the way to a file: a directory with nothing below it is
+   * no part of a snapshot (and would let a bundle hold any number of entries for free).
+   */
+  private verifyNoEmptyDirectories(): void {
+    const filled = new Set<string>();
+    for (const [path, node] of this.nodes) {
+      if (node.kind === "directory") continue;
+      for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) {
+        filled.add(path.slice(0, slash));
+      }
+    }
+    for (const [path, node] of this.nodes) {
+      if (node.kind === "directory" && !filled.has(path)) {
+        throw new BundleRefusedError("empty-directory", "a directory with no file below it", path);
+      }
+    }
+  }
+
   /** Checks that need the whole listing: where each symlink really points. */
   finish(): BundleListing {
     const links = new Map<string, string>();
@@ -191,6 +205,7 @@ class ListingBuilder {
           path,
         );
     }
+    this.verifyNoEmptyDirectories();
     if (this.files !== this.expectedFiles) {
       throw new BundleRefusedError(
         "file-count",

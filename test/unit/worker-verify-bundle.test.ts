@@ -311,6 +311,28 @@ describe("verifyBundle framing and caps", () => {
     expect((await refusal(gzipSync(makeTar([{ name: "a" }, { name: "b" }])), 1)).rule).toBe("file-count");
   });
 
+  it("accepts more directories than files, as a deep tree has them", async () => {
+    const deep = makeTar([
+      { name: "a/", type: "5" },
+      { name: "a/b/", type: "5" },
+      { name: "a/b/c/", type: "5" },
+      { name: "a/b/c/file", content: "x" },
+    ]);
+    await expect(verifyBundle(save(gzipSync(deep)), gzipSync(deep).length, 1)).resolves.toBeDefined();
+  });
+
+  it("refuses a directory with no file below it (git archive never writes one)", async () => {
+    const bundle = gzipSync(
+      makeTar([
+        { name: "empty/", type: "5" },
+        { name: "a", content: "x" },
+      ]),
+    );
+    const error = await refusal(bundle, 1);
+    expect(error.rule).toBe("empty-directory");
+    expect(error.entry).toBe("empty");
+  });
+
   it("refuses more entries than the cap", async () => {
     const entries = Array.from({ length: 20 }, (_, i) => ({ name: `f${i}` }));
     const error = await refusal(gzipSync(makeTar(entries)), 20, { ...DEFAULT_BUNDLE_LIMITS, maxEntries: 10 });
