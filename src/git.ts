@@ -1,5 +1,8 @@
 // The one module that spawns git: argument arrays, no shell, a clean environment for every child.
-import { execa, type Options, type ResultPromise } from "execa";
+// Plain node:child_process: every command (and the pre-push hook on each push) runs git, and a
+// process wrapper library would add more to start-up than all of our own code.
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
 import { GitError } from "./errors.js";
 
 export type Env = Record<string, string | undefined>;
@@ -42,49 +45,76 @@ export interface GitResult {
   exitCode: number;
 }
 
-function execaOptions(options: GitOptions): Options {
-  return {
-    cwd: options.cwd,
-    env: options.env,
-    extendEnv: false,
-    reject: false,
-    stripFinalNewline: false,
-    maxBuffer: 1024 * 1024 * 1024,
-    ...(options.input === undefined ? { stdin: "ignore" } : { input: options.input }),
-  } as Options;
+interface RawResult {
+  stdout: Buffer;
+  stderr: string;
+  exitCode: number;
+}
+
+function run(args: readonly string[], options: GitOptions): Promise<RawResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code, signal) =>
+      resolve({
+        stdout: Buffer.concat(stdout),
+        stderr: Buffer.concat(stderr).toString("utf8"),
+        exitCode: code ?? (signal ? 128 : -1),
+      }),
+    );
+    if (options.input !== undefined && child.stdin) {
+      // git may exit before reading all of its input (an error): its exit status says so.
+      child.stdin.on("error", () => undefined);
+      child.stdin.end(options.input);
+    }
+  });
 }
 
 export async function git(args: readonly string[], options: GitOptions): Promise<GitResult> {
-  const result = await execa("git", args, { ...execaOptions(options), encoding: "utf8" });
-  const out = {
-    stdout: String(result.stdout ?? ""),
-    stderr: String(result.stderr ?? ""),
-    exitCode: result.exitCode ?? -1,
-  };
-  if (out.exitCode !== 0 && !options.allowFailure) throw new GitError(args, result.exitCode, out.stderr);
-  return out;
+  const result = await run(args, options);
+  if (result.exitCode !== 0 && !options.allowFailure)
+    throw new GitError(args, result.exitCode, result.stderr);
+  return { stdout: result.stdout.toString("utf8"), stderr: result.stderr, exitCode: result.exitCode };
 }
 
 /** The same as `git`, with stdout as bytes (blob contents, tar streams). */
 export async function gitBuffer(args: readonly string[], options: GitOptions): Promise<Buffer> {
-  const result = await execa("git", args, { ...execaOptions(options), encoding: "buffer" });
-  if (result.exitCode !== 0) {
-    throw new GitError(args, result.exitCode, Buffer.from(result.stderr as Uint8Array).toString());
-  }
-  return Buffer.from(result.stdout as Uint8Array);
+  const result = await run(args, options);
+  if (result.exitCode !== 0) throw new GitError(args, result.exitCode, result.stderr);
+  return result.stdout;
 }
 
-/** A streaming child git: the caller reads `stdout` and awaits the promise for the exit. */
-export function spawnGit(args: readonly string[], options: Omit<GitOptions, "input">): ResultPromise {
-  return execa("git", args, {
+export interface GitStream {
+  stdout: Readable;
+  /** Resolves when git exits, with its status and stderr. */
+  exited: Promise<{ exitCode: number; stderr: string }>;
+  kill(): void;
+}
+
+/** A streaming child git: the caller reads `stdout` and awaits `exited`. */
+export function spawnGit(args: readonly string[], options: Omit<GitOptions, "input">): GitStream {
+  const child: ChildProcessByStdio<null, Readable, Readable> = spawn("git", args, {
     cwd: options.cwd,
     env: options.env,
-    extendEnv: false,
-    reject: false,
-    buffer: { stdout: false, stderr: true },
-    encoding: "buffer",
-    stdin: "ignore",
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  const stderr: Buffer[] = [];
+  child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+  const exited = new Promise<{ exitCode: number; stderr: string }>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) =>
+      resolve({ exitCode: code ?? (signal ? 128 : -1), stderr: Buffer.concat(stderr).toString("utf8") }),
+    );
+  });
+  return { stdout: child.stdout, exited, kill: () => child.kill() };
 }
 
 /** Split NUL-terminated `-z` output into records. */

@@ -3,6 +3,11 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+/** Prefixes of the local side's temp dirs (the worker has its own). */
+export const SCRATCH_PREFIX = "review-remote-export-";
+export const QUARANTINE_PREFIX = "review-remote-quarantine-";
+export const MERGE_PREFIX = "review-remote-merge-";
+
 /** A process that exists (EPERM: it exists, as another user). */
 export function isAlive(pid: number): boolean {
   try {

@@ -3,13 +3,12 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { MergeConflictError, ReviewRemoteError } from "../errors.js";
-import { MERGE_PREFIX } from "../export/scratch.js";
 import { type GitOptions, git } from "../git.js";
 import type { Output } from "../output.js";
 import { type Repo, requireWorkTree, resolveRepo } from "../repo.js";
 import { findRecord, type ReviewRecord, ReviewState, writeRecord } from "../review/record.js";
 import { storePaths } from "../store.js";
-import { createTempDir } from "../tempdir.js";
+import { createTempDir, MERGE_PREFIX } from "../tempdir.js";
 
 async function isAncestor(run: GitOptions, ancestor: string, descendant: string): Promise<boolean> {
   const result = await git(["merge-base", "--is-ancestor", ancestor, descendant], {

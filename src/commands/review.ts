@@ -1,23 +1,18 @@
 // `git review-remote [<rev>|<base>..<head>]`: export → request → transport → validate → import → report.
 import { DEFAULT_QUESTION, readSettings } from "../config.js";
-import { ExitCode, ReviewRemoteError } from "../errors.js";
-import { createExport } from "../export/bundle.js";
+import { ExitCode, type ReviewRemoteError } from "../errors.js";
 import { resolveCommit } from "../export/snapshot.js";
-import { messages } from "../messages.js";
 import { type Output, paint, useColor } from "../output.js";
 import { readPolicy } from "../policy.js";
-import { createProgress } from "../progress.js";
 import { resolveRepo } from "../repo.js";
 import { cacheKey, lookupCache } from "../review/cache.js";
 import { readCachedOutcome } from "../review/cached.js";
 import { formatComment } from "../review/notes.js";
-import { buildRequest, effectiveLimits, forbiddenPaths } from "../review/request.js";
-import { type ReviewOutcome, reviewOnWorker } from "../review/run.js";
+import type { ReviewOutcome } from "../review/run.js";
 import { parseTarget } from "../review/target.js";
 import { resolveWorker, type Worker } from "../review/workers.js";
 import { storePaths } from "../store.js";
 import { readVersion } from "../version.js";
-import { scannerFor } from "./export.js";
 
 export interface ReviewArgs {
   target?: string;
@@ -75,52 +70,22 @@ export async function review(args: ReviewArgs, output: Output): Promise<ReviewRe
   }
   if (pending.length === 0) return report;
 
-  const progress = createProgress(output);
-  const exported = await createExport(repo, {
-    rev: target.rev,
-    base: target.base,
-    worktree: args.worktree,
-    pathspecs: args.pathspecs,
+  // Only now the heavy stages: a fully cached run (a re-push) never loads them.
+  const { sendForReview } = await import("../review/send.js");
+  const sent = await sendForReview({
+    repo,
+    settings,
     policy,
-    scanner: scannerFor(policy),
-    retainScratch: args.worktree,
-    onProgress: (bytes) => progress.phase("export", bytes),
+    target,
+    question,
+    args,
+    workers,
+    pending,
+    keys,
+    output,
   });
-  try {
-    const limits = effectiveLimits(settings.timeoutSeconds, policy);
-    const { request, patchOmitted } = buildRequest({ exported, question, policy, limits });
-    if (patchOmitted)
-      output.err(`warning: ${messages.rangePatchTooLarge(Buffer.byteLength(exported.range?.patch ?? ""))}`);
-    const context = {
-      repo,
-      store,
-      exported,
-      request,
-      branchPrefix: settings.branchPrefix,
-      forbiddenPaths: forbiddenPaths(policy),
-      signal: args.signal,
-      onStderrLine: (worker: Worker, line: string) => {
-        progress.done();
-        if (!output.quiet)
-          output.err(workers.length > 1 ? `remote[${worker.name}]: ${line}` : `remote: ${line}`);
-      },
-      onProgress: (_worker: Worker, sent: number) => progress.phase("send", sent),
-    };
-    const settled = await Promise.allSettled(
-      pending.map((worker) => reviewOnWorker(context, worker, keys.get(worker))),
-    );
-    progress.done();
-    for (const [index, outcome] of settled.entries()) {
-      if (outcome.status === "fulfilled") report.outcomes.push(outcome.value);
-      else {
-        const error = outcome.reason;
-        if (!(error instanceof ReviewRemoteError)) throw error;
-        report.failures.push({ worker: pending[index] as Worker, error });
-      }
-    }
-  } finally {
-    await exported.scratch?.dispose();
-  }
+  report.outcomes.push(...sent.outcomes);
+  report.failures.push(...sent.failures);
   return report;
 }
 

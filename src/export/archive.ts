@@ -144,8 +144,6 @@ export async function createArchive(options: ArchiveOptions): Promise<ArchiveRes
     cwd: scratch.dir,
     env: scratch.env,
   });
-  const stdout = archive.stdout;
-  if (!stdout) throw new Error("git archive has no stdout");
   const streams = options.output
     ? [
         createGzip({ level: 6 }),
@@ -154,15 +152,13 @@ export async function createArchive(options: ArchiveOptions): Promise<ArchiveRes
       ]
     : [discard()];
   try {
-    await pipeline(stdout, inspectTar(options, result), ...(streams as [Transform]));
+    await pipeline(archive.stdout, inspectTar(options, result), ...(streams as [Transform]));
   } catch (error) {
     archive.kill();
-    await archive.catch(() => undefined);
+    await archive.exited.catch(() => undefined);
     throw error;
   }
-  const exit = await archive;
-  if (exit.exitCode !== 0) {
-    throw new GitError(["archive"], exit.exitCode, Buffer.from(exit.stderr as Uint8Array).toString());
-  }
+  const exit = await archive.exited;
+  if (exit.exitCode !== 0) throw new GitError(["archive"], exit.exitCode, exit.stderr);
   return result;
 }

@@ -4,11 +4,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cleanEnv, type Env } from "../git.js";
 import type { Repo } from "../repo.js";
-import { createTempDir, removeStale } from "../tempdir.js";
-import { QUARANTINE_PREFIX } from "../validate/quarantine.js";
-
-export const SCRATCH_PREFIX = "review-remote-export-";
-export const MERGE_PREFIX = "review-remote-merge-";
+import { createTempDir, MERGE_PREFIX, QUARANTINE_PREFIX, removeStale, SCRATCH_PREFIX } from "../tempdir.js";
 
 /**
  * `git archive` passes blobs through the checkout conversions. These attributes, in the scratch

@@ -1,5 +1,5 @@
 // A review answered from the store: its record and its stored (validated, sanitized) result.
-import { ResultSchema } from "../protocol/result.js";
+import type { Result } from "../protocol/result.js";
 import type { StorePaths } from "../store.js";
 import { type ReviewRecord, ReviewState, readRecord, readReviewFile } from "./record.js";
 import type { ReviewOutcome } from "./run.js";
@@ -11,12 +11,19 @@ export async function readCachedOutcome(store: StorePaths, id: string): Promise<
   if (!record || !REUSABLE.has(record.state)) return undefined;
   const text = await readReviewFile(store, id, "result.json");
   if (text === undefined) return undefined;
-  const result = ResultSchema.safeParse(JSON.parse(text));
-  if (!result.success) return undefined;
+  // Written only after every validation layer passed, by this tool, into the user's own git dir:
+  // no schema library on the pre-push hook's cached path.
+  let result: Partial<Result>;
+  try {
+    result = JSON.parse(text) as Partial<Result>;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(result.comments)) return undefined;
   return {
     record,
-    comments: result.data.comments,
-    summary: result.data.summary,
-    sandbox: result.data.worker.sandbox,
+    comments: result.comments,
+    summary: result.summary ?? "",
+    sandbox: result.worker?.sandbox,
   };
 }

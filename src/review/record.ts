@@ -1,7 +1,6 @@
 // A review's record in the store: `reviews/<id>/` with request.json, result.json and state.json.
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
 import { ReviewRemoteError } from "../errors.js";
 import { type StorePaths, writeFileAtomic } from "../store.js";
 
@@ -16,30 +15,45 @@ export const ReviewState = {
 } as const;
 export type ReviewState = (typeof ReviewState)[keyof typeof ReviewState];
 
-export const ReviewRecordSchema = z.object({
-  id: z.string(),
-  requestId: z.string(),
-  state: z.enum(Object.values(ReviewState) as [ReviewState, ...ReviewState[]]),
-  worker: z.object({ name: z.string(), command: z.string() }),
-  snapshot: z.object({
-    kind: z.enum(["commit", "worktree"]),
-    commit: z.string(),
-    parent: z.string().optional(),
-  }),
-  range: z.object({ base: z.string(), head: z.string() }).nullable(),
-  bundleSha256: z.string(),
-  cacheKey: z.string(),
-  branch: z.string().optional(),
-  tip: z.string().optional(),
-  commits: z.number().int(),
-  comments: z.number().int(),
-  errors: z.number().int(),
-  problems: z.array(z.string()).optional(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  mergedFrom: z.string().optional(),
-});
-export type ReviewRecord = z.infer<typeof ReviewRecordSchema>;
+export interface ReviewRecord {
+  id: string;
+  requestId: string;
+  state: ReviewState;
+  worker: { name: string; command: string };
+  snapshot: { kind: "commit" | "worktree"; commit: string; parent?: string | undefined };
+  range: { base: string; head: string } | null;
+  bundleSha256: string;
+  cacheKey: string;
+  branch?: string;
+  tip?: string;
+  commits: number;
+  comments: number;
+  errors: number;
+  problems?: string[];
+  createdAt: string;
+  updatedAt: string;
+  mergedFrom?: string;
+}
+
+const STATES: ReadonlySet<string> = new Set(Object.values(ReviewState));
+
+/**
+ * Records are written by this tool into the user's own git dir, so a shape check is enough (no
+ * schema library on the pre-push hook's cached path); a torn or foreign file reads as no record.
+ */
+function isReviewRecord(value: unknown): value is ReviewRecord {
+  const record = value as Partial<ReviewRecord> | null;
+  return (
+    typeof record === "object" &&
+    record !== null &&
+    typeof record.id === "string" &&
+    typeof record.requestId === "string" &&
+    STATES.has(record.state as string) &&
+    typeof record.worker?.name === "string" &&
+    typeof record.snapshot?.commit === "string" &&
+    typeof record.createdAt === "string"
+  );
+}
 
 export function reviewDir(store: StorePaths, id: string): string {
   return join(store.reviews, id);
@@ -77,8 +91,12 @@ export async function readReviewFile(
 export async function readRecord(store: StorePaths, id: string): Promise<ReviewRecord | undefined> {
   const text = await readReviewFile(store, id, "state.json");
   if (text === undefined) return undefined;
-  const parsed = ReviewRecordSchema.safeParse(JSON.parse(text));
-  return parsed.success ? parsed.data : undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isReviewRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function listRecords(store: StorePaths): Promise<ReviewRecord[]> {

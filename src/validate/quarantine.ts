@@ -4,7 +4,7 @@
 import { mkdir, rm } from "node:fs/promises";
 import { basename, isAbsolute, join } from "node:path";
 import { type Env, type GitOptions, git, splitNul } from "../git.js";
-import { createTempDir } from "../tempdir.js";
+import { createTempDir, QUARANTINE_PREFIX } from "../tempdir.js";
 import { checkChange, Mode, parseRawDiff, type TreeChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
 import type { SecretNameCheck } from "./forbidden.js";
@@ -35,7 +35,6 @@ export type QuarantineResult =
   | { ok: true; quarantineDir: string; trees: string[] }
   | { ok: false; problems: string[] };
 
-export const QUARANTINE_PREFIX = "review-remote-quarantine-";
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const MAX_PROBLEMS = 50;
 
@@ -118,11 +117,17 @@ async function applyCommits(run: GitOptions, options: QuarantineOptions): Promis
   let tree = (
     await git(["rev-parse", "--verify", "--end-of-options", `${options.base}^{tree}`], run)
   ).stdout.trim();
-  const baseEntries = treeEntries(await listFiles(tree, run));
+  const baseTree = tree;
+  // Listed once, and only if some proposal adds a path: only a new name can collide.
+  let baseEntries: Promise<Set<string>> | undefined;
+  const loadBaseEntries = () => {
+    baseEntries ??= listFiles(baseTree, run).then(treeEntries);
+    return baseEntries;
+  };
   const known = new Set(options.manifest);
   const trees: string[] = [];
   for (const [index, commit] of options.commits.entries()) {
-    const step = await applyCommit(commit.patch, tree, { run, options, known, baseEntries });
+    const step = await applyCommit(commit.patch, tree, { run, options, known, loadBaseEntries });
     if (step.problems.length > 0) {
       return { trees, problems: step.problems.map((problem) => `commit ${index + 1}: ${problem}`) };
     }
@@ -140,7 +145,7 @@ interface StepContext {
   run: GitOptions;
   options: QuarantineOptions;
   known: ReadonlySet<string>;
-  baseEntries: ReadonlySet<string>;
+  loadBaseEntries(): Promise<ReadonlySet<string>>;
 }
 
 interface Step {
@@ -170,7 +175,9 @@ async function applyCommit(patch: string, previous: string, context: StepContext
   };
   const problems = changes.flatMap((change) => checkChange(change, rules));
   problems.push(...(await lifecycleProblems(changes, run)));
-  problems.push(...findCollisions(await listFiles(tree, run), context.baseEntries));
+  if (changes.some((change) => ["A", "R", "C"].includes(change.status))) {
+    problems.push(...findCollisions(await listFiles(tree, run), await context.loadBaseEntries()));
+  }
   return { tree, changes, problems };
 }
 

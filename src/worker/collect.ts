@@ -171,16 +171,11 @@ async function readPatch(ctx: CollectContext, args: string[], maxBytes: number):
   }
   if (over) {
     child.kill();
-    await child;
+    await child.exited;
     return undefined;
   }
-  const result = await child;
-  if (result.exitCode !== 0)
-    throw new Error(
-      `git diff failed: ${Buffer.from(result.stderr as Uint8Array)
-        .toString()
-        .trim()}`,
-    );
+  const result = await child.exited;
+  if (result.exitCode !== 0) throw new Error(`git diff failed: ${result.stderr.trim()}`);
   return Buffer.concat(chunks, size);
 }
 

@@ -1,0 +1,74 @@
+// The schema of the policy file `.review-remote.json`, loaded only when a repository has one.
+import { z } from "zod";
+import { ConfigError } from "./errors.js";
+import { messages } from "./messages.js";
+import { POLICY_FILE } from "./policy.js";
+
+const GlobList = z.array(z.string().min(1, "must not be empty"));
+
+const SecretAllowSchema = z
+  .strictObject({
+    rule: z.string().min(1).optional(),
+    path: z.string().min(1).optional(),
+    fingerprint: z
+      .string()
+      .regex(/^[0-9a-f]{16,64}$/, "must be the hex fingerprint printed by the report")
+      .optional(),
+  })
+  .refine((entry) => entry.fingerprint !== undefined || entry.rule !== undefined, {
+    message: 'needs "rule" (with an optional "path" glob) or "fingerprint"',
+  })
+  .refine(
+    (entry) => entry.fingerprint === undefined || (entry.rule === undefined && entry.path === undefined),
+    {
+      message: '"fingerprint" stands alone: drop "rule" and "path"',
+    },
+  );
+
+const PositiveInt = z.number().int().positive();
+
+export const PolicySchema = z.strictObject({
+  exclude: GlobList.optional(),
+  include: GlobList.optional(),
+  forbiddenPaths: GlobList.optional(),
+  secrets: z.strictObject({ allow: z.array(SecretAllowSchema).optional() }).optional(),
+  limits: z
+    .strictObject({
+      timeoutSeconds: PositiveInt.optional(),
+      maxResultBytes: PositiveInt.optional(),
+      maxCommits: PositiveInt.optional(),
+      maxComments: PositiveInt.optional(),
+      maxPatchBytes: PositiveInt.optional(),
+    })
+    .optional(),
+  question: z.string().min(1).optional(),
+});
+export type Policy = z.infer<typeof PolicySchema>;
+export type SecretAllowEntry = z.infer<typeof SecretAllowSchema>;
+
+/** One `path: message` line per zod issue, never a raw zod dump. */
+export function formatIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join(".");
+    return `${path || "(top)"}: ${issue.message}`;
+  });
+}
+
+export function parsePolicy(text: string, file = POLICY_FILE): Policy {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(messages.policyInvalidJson(file, (error as Error).message), {
+      hints: [messages.hintPolicy],
+    });
+  }
+  const parsed = PolicySchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(messages.policyInvalid(file), {
+      details: formatIssues(parsed.error),
+      hints: [messages.hintPolicy],
+    });
+  }
+  return parsed.data;
+}
