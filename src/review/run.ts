@@ -2,6 +2,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { appendAudit } from "../audit.js";
+import { debug } from "../debug.js";
 import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
 import type { ExportResult } from "../export/bundle.js";
 import { importProposals } from "../import.js";
@@ -150,6 +151,7 @@ export async function acceptResult(
   raw: Buffer,
 ): Promise<ReviewOutcome> {
   const { repo, exported, request, store } = context;
+  debug(`validate: ${raw.length} bytes from worker '${worker.name}'`);
   // Layer 1: size, strict JSON, schema, ids, limits; then the comments against what was sent.
   const parsed = parseResult(raw, request);
   const problems = parsed.ok ? checkComments(parsed.result.comments, exported.files) : parsed.problems;
@@ -186,6 +188,7 @@ export async function acceptResult(
   } else {
     await importResult(context, worker, record, result, counts);
   }
+  debug(`import: done (${record.state}${record.branch ? `, ${record.branch}` : ""})`);
   await writeNote(repo, exported.snapshot.commit, record, result.comments).catch(() => undefined);
   return outcome;
 }
