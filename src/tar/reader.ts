@@ -51,10 +51,16 @@ const TYPES: Record<string, TarType> = {
   "6": TarType.fifo,
 };
 
+/** Where a NUL-terminated field ends: its first NUL, or its last byte. */
+function fieldEnd(block: Buffer, offset: number, length: number): number {
+  const limit = offset + length;
+  let end = offset;
+  while (end < limit && block[end] !== 0) end++;
+  return end;
+}
+
 function readString(block: Buffer, offset: number, length: number): string {
-  const field = block.subarray(offset, offset + length);
-  const nul = field.indexOf(0);
-  return (nul === -1 ? field : field.subarray(0, nul)).toString("utf8");
+  return block.toString("utf8", offset, fieldEnd(block, offset, length));
 }
 
 /** Octal, or base-256 when the high bit of the first byte is set (negative values refused). */
@@ -135,31 +141,38 @@ export class TarReader {
   }
 
   write(chunk: Buffer): void {
-    let data = chunk;
-    while (data.length > 0) {
+    // Walk the chunk by offset: slicing it per step would allocate a Buffer view per header and body.
+    let at = 0;
+    const length = chunk.length;
+    while (at < length) {
       if (this.ended) {
-        for (const byte of data) if (byte !== 0) this.trailingNonZero++;
+        for (let i = at; i < length; i++) if (chunk[i] !== 0) this.trailingNonZero++;
         return;
       }
       if (this.remaining > 0) {
-        const take = Math.min(this.remaining, data.length);
-        this.body(data.subarray(0, take));
+        const take = Math.min(this.remaining, length - at);
+        this.body(chunk.subarray(at, at + take));
         this.remaining -= take;
-        data = data.subarray(take);
+        at += take;
         if (this.remaining === 0) this.finishBody();
         continue;
       }
       if (this.padding > 0) {
-        const take = Math.min(this.padding, data.length);
+        const take = Math.min(this.padding, length - at);
         this.padding -= take;
-        data = data.subarray(take);
+        at += take;
         continue;
       }
-      const need = BLOCK - this.pendingBytes;
-      const take = Math.min(need, data.length);
-      this.pending.push(data.subarray(0, take));
+      if (this.pendingBytes === 0 && length - at >= BLOCK) {
+        // The common case: the whole header is inside this chunk.
+        this.header(chunk.subarray(at, at + BLOCK));
+        at += BLOCK;
+        continue;
+      }
+      const take = Math.min(BLOCK - this.pendingBytes, length - at);
+      this.pending.push(chunk.subarray(at, at + take));
       this.pendingBytes += take;
-      data = data.subarray(take);
+      at += take;
       if (this.pendingBytes === BLOCK) {
         const block = Buffer.concat(this.pending, BLOCK);
         this.pending = [];
@@ -238,13 +251,15 @@ export class TarReader {
   }
 
   private entryHeader(block: Buffer, typeflag: string, headerSize: number): void {
-    const magic = block.subarray(257, 263).toString("latin1");
-    const prefix = magic.startsWith("ustar") ? readString(block, 345, 155) : "";
-    const name = readString(block, 0, 100);
-    const rawName = block.subarray(0, 100);
-    const rawNul = rawName.indexOf(0);
-    if (rawNul !== -1 && rawName.subarray(rawNul).some((b) => b !== 0)) {
-      throw new TarFormatError(`NUL byte inside the name of tar entry ${JSON.stringify(name)}`);
+    const magic = block.toString("latin1", 257, 262);
+    const prefix = magic === "ustar" ? readString(block, 345, 155) : "";
+    const nameEnd = fieldEnd(block, 0, 100);
+    const name = block.toString("utf8", 0, nameEnd);
+    // Bytes after the name's NUL must all be NUL: a reader that stops at the NUL and one that does not
+    // would see two different names.
+    for (let i = nameEnd; i < 100; i++) {
+      if (block[i] !== 0)
+        throw new TarFormatError(`NUL byte inside the name of tar entry ${JSON.stringify(name)}`);
     }
     const path = this.pax.get("path") ?? this.longName ?? (prefix ? `${prefix}/${name}` : name);
     const linkpath = this.pax.get("linkpath") ?? this.longLink ?? readString(block, 157, 100);

@@ -25,8 +25,12 @@ export function isDotGitLike(component: string): boolean {
   return /^\.git[. ]*(?::.*)?$/.test(folded) || /^\.?git~\d+$/.test(folded);
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** The key two names collide under on a case-insensitive, normalizing filesystem (APFS, NTFS). */
 export function foldName(name: string): string {
+  // Printable ASCII has no ignorable code points and NFKC leaves it alone: most names take this path.
+  if (PRINTABLE_ASCII.test(name)) return name.toLowerCase();
   return name.replace(IGNORABLE, "").normalize("NFKC").toUpperCase().toLowerCase().normalize("NFKC");
 }
 
