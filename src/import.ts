@@ -3,7 +3,7 @@
 import { copyFile, link, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ReviewRemoteError } from "./errors.js";
-import { type Env, git } from "./git.js";
+import { type Env, type GitOptions, git } from "./git.js";
 import type { Repo } from "./repo.js";
 import { tempName } from "./store.js";
 import { sanitizeText } from "./validate/sanitize.js";
@@ -39,15 +39,21 @@ export function commitMessage(raw: string, trailers: ImportOptions["trailers"]):
   return `${text}\n\nReview-Request: ${trailers.request}\nReview-Bundle: ${trailers.bundle}\nReview-Worker: ${sanitizeText(trailers.worker).replace(/\s+/g, " ")}\n`;
 }
 
-/** The user as committer when configured; the tool's own identity otherwise. */
-async function committerEnv(repo: Repo): Promise<Env> {
-  const ident = await git(["var", "GIT_COMMITTER_IDENT"], {
-    cwd: repo.cwd,
-    env: repo.env,
-    allowFailure: true,
+/** When the user has no identity configured, the tool's own stands in as committer. */
+const FALLBACK_COMMITTER: Env = {
+  GIT_COMMITTER_NAME: "git-review-remote",
+  GIT_COMMITTER_EMAIL: "review-remote@localhost",
+};
+
+/** `commit-tree` as the user; if git finds no committer identity, as the tool. */
+async function commitTree(args: readonly string[], options: GitOptions): Promise<string> {
+  const made = await git(["commit-tree", ...args], { ...options, allowFailure: true });
+  if (made.exitCode === 0) return made.stdout.trim();
+  const retried = await git(["commit-tree", ...args], {
+    ...options,
+    env: { ...options.env, ...FALLBACK_COMMITTER },
   });
-  if (ident.exitCode === 0) return {};
-  return { GIT_COMMITTER_NAME: "git-review-remote", GIT_COMMITTER_EMAIL: "review-remote@localhost" };
+  return retried.stdout.trim();
 }
 
 /**
@@ -91,16 +97,11 @@ export async function migrateObjects(from: string, to: string): Promise<void> {
 
 export async function importProposals(options: ImportOptions): Promise<string> {
   const { repo } = options;
-  const env = { ...options.quarantineEnv, ...TOOL_IDENTITY, ...(await committerEnv(repo)) };
+  const env = { ...options.quarantineEnv, ...TOOL_IDENTITY };
   let parent = options.base;
   for (const [index, tree] of options.trees.entries()) {
     const message = commitMessage(options.messages[index] ?? "", options.trailers);
-    const made = await git(["commit-tree", tree, "-p", parent, "-F", "-"], {
-      cwd: repo.cwd,
-      env,
-      input: message,
-    });
-    parent = made.stdout.trim();
+    parent = await commitTree([tree, "-p", parent, "-F", "-"], { cwd: repo.cwd, env, input: message });
   }
   const objects = join(repo.commonDir, "objects");
   for (const dir of options.objectDirs) await migrateObjects(dir, objects);

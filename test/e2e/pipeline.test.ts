@@ -44,6 +44,19 @@ describe("review pipeline", () => {
     );
   });
 
+  it("commits as the tool when the user has no identity configured, never as the worker", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
+    repo.git("config", "--global", "--unset", "user.name");
+    repo.git("config", "--global", "--unset", "user.email");
+    const result = repo.run(["--worker", "fake", "--json"], { env: { EMAIL: "" } });
+    expect(result.status, result.stderr).toBe(0);
+    const { branch } = JSON.parse(result.stdout);
+    expect(repo.git("log", "-1", "--format=%an <%ae>|%cn <%ce>", branch).trim()).toBe(
+      "git-review-remote <review-remote@localhost>|git-review-remote <review-remote@localhost>",
+    );
+  });
+
   it("answers a second review of the same snapshot from the cache, and --no-cache asks again", () => {
     const repo = baseRepo();
     const counter = join(repo.home, "calls");
