@@ -44,6 +44,12 @@ export interface ArchiveOptions {
   onProgress?: (tarBytes: number) => void;
 }
 
+/**
+ * Measured on a 19 MB tar of source text: level 4 compresses in a third of level 6's time for 13%
+ * more bytes. The export runs on every review and every push; the bytes cross one network link.
+ */
+const GZIP_LEVEL = 4;
+
 /** Tree modes of tar entries as `git archive` writes them (tar.umask = 0022). */
 function treeMode(type: string, mode: number): string {
   if (type === TarType.symlink) return "120000";
@@ -146,7 +152,7 @@ export async function createArchive(options: ArchiveOptions): Promise<ArchiveRes
   });
   const streams = options.output
     ? [
-        createGzip({ level: 6 }),
+        createGzip({ level: GZIP_LEVEL }),
         hashAndCount(result),
         createWriteStream(options.output, { flags: "wx", mode: 0o600 }),
       ]
