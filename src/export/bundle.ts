@@ -11,7 +11,7 @@ import { ensureDir, storeError, storePaths, tempName, writeFileAtomic } from "..
 import { removeStale } from "../tempdir.js";
 import { createArchive, type FileScanner, type ManifestFile } from "./archive.js";
 import { type Exclusion, filterEntries } from "./filter.js";
-import { createRange, type RangeInfo, type TextScanner } from "./range.js";
+import { createRange, type RangeInfo } from "./range.js";
 import { createScratch, type Scratch } from "./scratch.js";
 import { resolveCommit, type Snapshot, SnapshotKind, snapshotWorktree } from "./snapshot.js";
 import { commitFilteredTree, listTree, readSymlinkTargets, selectPathspecs } from "./tree.js";
@@ -23,7 +23,7 @@ export interface ExportOptions {
   worktree?: boolean;
   pathspecs?: readonly string[];
   policy: Policy;
-  scanner: FileScanner & TextScanner;
+  scanner: FileScanner;
   /** Keep the scratch dir (the work-tree snapshot's objects) for the caller, who disposes of it. */
   retainScratch?: boolean;
   /** Inspect only: store nothing (`export --list`). */
@@ -88,7 +88,7 @@ export async function createExport(repo: Repo, options: ExportOptions): Promise<
   let retained = false;
   try {
     const snapshot: Snapshot = options.worktree
-      ? await snapshotWorktree(repo, scratch)
+      ? await snapshotWorktree(repo, scratch, options.policy.exclude ?? [])
       : { kind: SnapshotKind.commit, commit: await resolveCommit(repo, options.rev ?? "HEAD") };
     debug(`export: snapshot ${snapshot.commit}`);
     const entries = await listTree(scratch, snapshot.commit);

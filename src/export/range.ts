@@ -1,8 +1,13 @@
 // A range review: the changed paths and their patch, both limited to what the bundle holds, so a
-// file kept back (an excluded `.env`) never leaks through the patch.
-import { git, splitNul } from "../git.js";
+// file kept back (an excluded `.env`, an export-ignore path) never leaks through the patch. The
+// patch is made of the head's blobs, scanned in the archive pass, and of the base's: those are
+// scanned here, file by file under their real paths, so that a secret removed in the range is
+// caught as surely as one added.
+import { join } from "node:path";
+import { git, gitBuffer, splitNul } from "../git.js";
 import type { Finding } from "../secrets/scanner.js";
-import { type FilterRules, filterEntries } from "./filter.js";
+import type { FileScanner } from "./archive.js";
+import { type FilterRules, filterEntries, MODE_SYMLINK, type TreeEntry } from "./filter.js";
 import type { Scratch } from "./scratch.js";
 import { listTree, readSymlinkTargets, writeFilteredTree } from "./tree.js";
 
@@ -13,20 +18,63 @@ export interface RangeInfo {
   patch: string;
 }
 
-export interface TextScanner {
-  scanText(path: string, text: string): Finding[];
+/** The paths whose export-ignore attribute is set in `commit`'s own .gitattributes. */
+async function exportIgnored(
+  scratch: Scratch,
+  commit: string,
+  paths: readonly string[],
+): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  // check-attr --cached reads .gitattributes from the index: a private index of that commit.
+  const run = {
+    cwd: scratch.dir,
+    env: { ...scratch.env, GIT_INDEX_FILE: join(scratch.dir, "range-attr-index") },
+  };
+  await git(["read-tree", commit], run);
+  const out = await git(["check-attr", "--cached", "-z", "--stdin", "export-ignore"], {
+    ...run,
+    input: paths.map((path) => `${path}\0`).join(""),
+  });
+  // -z output: <path> NUL <attribute> NUL <value> NUL, for each path.
+  const fields = splitNul(out.stdout);
+  const ignored = new Set<string>();
+  for (let i = 0; i + 2 < fields.length; i += 3)
+    if (fields[i + 2] === "set") ignored.add(fields[i] as string);
+  return ignored;
 }
 
-export const RANGE_PATCH_LABEL = "range patch";
+async function changedPaths(scratch: Scratch, from: string, to: string): Promise<string[]> {
+  const out = await git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to], {
+    cwd: scratch.dir,
+    env: scratch.env,
+  });
+  return splitNul(out.stdout);
+}
+
+/** Scan the base's version of each changed file: what the patch's removed and context lines carry. */
+async function scanBaseBlobs(
+  scratch: Scratch,
+  entries: readonly TreeEntry[],
+  scanner: FileScanner,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const entry of entries) {
+    const content = await gitBuffer(["cat-file", "blob", entry.oid], { cwd: scratch.dir, env: scratch.env });
+    const scan = scanner.scanFile(entry.path);
+    scan.write(content);
+    findings.push(...scan.end());
+  }
+  return findings;
+}
 
 export async function createRange(options: {
   scratch: Scratch;
   base: string;
   head: string;
-  /** The paths the head bundle left out. */
+  /** The paths the head bundle left out (its rules and its export-ignore). */
   headRemoved: readonly string[];
   rules: Omit<FilterRules, "symlinkTargets">;
-  scanner: TextScanner;
+  scanner: FileScanner;
 }): Promise<{ range: RangeInfo; findings: Finding[] }> {
   const { scratch } = options;
   const baseEntries = await listTree(scratch, options.base);
@@ -36,21 +84,31 @@ export async function createRange(options: {
     symlinkTargets: await readSymlinkTargets(scratch, baseEntries),
   });
   const selected = options.rules.selected;
-  // Left out of the base: what its own rules exclude, and whatever the head left out (export-ignore).
+  // Left out of the base: what its own rules exclude, whatever the head left out, and what the
+  // base's own attributes mark export-ignore.
   const removed = new Set([...excluded.map((entry) => entry.path), ...options.headRemoved]);
   for (const entry of kept) if (selected && !selected.has(entry.path)) removed.add(entry.path);
-  const baseRemoved = baseEntries.map((entry) => entry.path).filter((path) => removed.has(path));
-  const baseTree = await writeFilteredTree(scratch, options.base, baseRemoved, "range-base");
   const headTree = await writeFilteredTree(scratch, options.head, options.headRemoved, "range-head");
+  let baseTree = await writeFilteredTree(scratch, options.base, [...removed], "range-base");
+  let paths = await changedPaths(scratch, baseTree, headTree);
+  const ignored = await exportIgnored(scratch, options.base, paths);
+  if (ignored.size > 0) {
+    for (const path of ignored) removed.add(path);
+    baseTree = await writeFilteredTree(scratch, options.base, [...removed], "range-base");
+    paths = await changedPaths(scratch, baseTree, headTree);
+  }
   const run = { cwd: scratch.dir, env: scratch.env };
-  const names = await git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", baseTree, headTree], run);
   // Text only (no --binary): binary changes show as "Binary files differ".
   const patch = await git(
-    ["diff-tree", "-p", "--no-color", "--no-ext-diff", "--no-renames", baseTree, headTree],
+    ["diff-tree", "-p", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", baseTree, headTree],
     run,
   );
+  const changed = new Set(paths);
+  const baseBlobs = kept.filter(
+    (entry) => changed.has(entry.path) && !removed.has(entry.path) && entry.mode !== MODE_SYMLINK,
+  );
   return {
-    range: { base: options.base, head: options.head, paths: splitNul(names.stdout), patch: patch.stdout },
-    findings: options.scanner.scanText(RANGE_PATCH_LABEL, patch.stdout),
+    range: { base: options.base, head: options.head, paths, patch: patch.stdout },
+    findings: await scanBaseBlobs(scratch, baseBlobs, options.scanner),
   };
 }

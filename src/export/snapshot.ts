@@ -2,9 +2,11 @@
 import { copyFile, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
-import { git } from "../git.js";
+import { git, splitNul } from "../git.js";
+import { matchGlobList } from "../glob.js";
 import { messages } from "../messages.js";
 import { type Repo, requireWorkTree } from "../repo.js";
+import { matchSecretName } from "../secrets/names.js";
 import { type Scratch, SYNTHETIC_IDENTITY } from "./scratch.js";
 
 export const SnapshotKind = { commit: "commit", worktree: "worktree" } as const;
@@ -60,7 +62,41 @@ async function copyIndex(from: string, to: string): Promise<boolean> {
  * Snapshot tracked changes and untracked, not-ignored files through a private index and the
  * scratch object dir: the user's index, work tree and object store are never written.
  */
-export async function snapshotWorktree(repo: Repo, scratch: Scratch): Promise<Snapshot> {
+/**
+ * Uncommitted changes to paths that never leave (secret names, the policy's `exclude`) stay out of
+ * the snapshot: it becomes the parent of the review branch, and a branch is easily pushed. Those
+ * paths keep their HEAD version (or stay absent) in the snapshot.
+ */
+async function keepSecretsOut(
+  run: { cwd: string; env: Record<string, string | undefined> },
+  parent: string | undefined,
+  exclude: readonly string[],
+): Promise<void> {
+  const listed = parent
+    ? await git(["diff-index", "--cached", "-z", "--name-only", "--no-renames", parent], run)
+    : await git(["ls-files", "-z", "--cached"], run);
+  const kept = splitNul(listed.stdout).filter(
+    (path) => matchSecretName(path) !== undefined || matchGlobList(exclude, path) !== undefined,
+  );
+  if (kept.length === 0) return;
+  const input = kept.map((path) => `${path}\0`).join("");
+  if (parent) {
+    // Literal pathspecs: a file named `*.pem` must reset only itself.
+    await git(["reset", "-q", parent, "--pathspec-from-file=-", "--pathspec-file-nul"], {
+      ...run,
+      env: { ...run.env, GIT_LITERAL_PATHSPECS: "1" },
+      input,
+    });
+  } else {
+    await git(["update-index", "-z", "--force-remove", "--stdin"], { ...run, input });
+  }
+}
+
+export async function snapshotWorktree(
+  repo: Repo,
+  scratch: Scratch,
+  exclude: readonly string[] = [],
+): Promise<Snapshot> {
   const top = requireWorkTree(repo);
   const index = join(scratch.dir, "worktree-index");
   const env = {
@@ -74,6 +110,7 @@ export async function snapshotWorktree(repo: Repo, scratch: Scratch): Promise<Sn
   if (!(await copyIndex(join(repo.gitDir, "index"), index)))
     await git(["read-tree", parent ?? "--empty"], { cwd: top, env });
   await git(["add", "--all", "--", ":/"], { cwd: top, env });
+  await keepSecretsOut({ cwd: top, env }, parent, exclude);
   const tree = (await git(["write-tree"], { cwd: top, env })).stdout.trim();
   const parentArgs = parent ? ["-p", parent] : [];
   const commit = await git(

@@ -126,11 +126,14 @@ export const NAME_RULES: readonly NameRule[] = [
   },
 ];
 
-/** Each rule's globs as one alternation: one regex test per rule and path. */
+/**
+ * Each rule's globs as one alternation: one regex test per rule and path. Case-insensitive: `.ENV`
+ * or `ID_RSA` hold the same secrets, and macOS and Windows check them out as the same files.
+ */
 const COMPILED = NAME_RULES.map((rule) => ({
   rule,
-  match: new RegExp(rule.globs.map(globSource).join("|"), "s"),
-  except: rule.except ? new RegExp(rule.except.map(globSource).join("|"), "s") : undefined,
+  match: new RegExp(rule.globs.map(globSource).join("|"), "is"),
+  except: rule.except ? new RegExp(rule.except.map(globSource).join("|"), "is") : undefined,
 }));
 
 /** The rule that keeps `path` out, or undefined. `path` is relative to the top, `/`-separated. */

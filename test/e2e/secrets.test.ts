@@ -1,9 +1,10 @@
 // Nothing secret leaves: what a new user meets when a credential is committed, and the whole corpus.
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FIXTURES } from "../helpers/fixtures.js";
+import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
 import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
@@ -91,6 +92,64 @@ describe("a committed credential", () => {
     const result = repo.run(["export"]);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/^ {2}secrets\.allow\.1\.fingerprint: /m);
+  });
+});
+
+describe("ranges and work-tree snapshots", () => {
+  const body = [0, 1, 2].map((i) => randomBytes(48).toString("base64") + (i < 2 ? "\n" : "")).join("");
+  const KEY_BLOCK = ["-----BEGIN", ` RSA PRIVATE KEY-----\n${body}\n-----END RSA PRIVATE KEY-----\n`].join(
+    "",
+  );
+
+  it("refuses a range whose patch would carry a secret the range removes", () => {
+    const repo = newRepo();
+    repo.write("notes.md", `# notes\n${KEY_BLOCK}`);
+    repo.write("infra/main.tf", 'resource "x" "y" {\n  password = "Zq8-vK2pW7rT4mN"\n}\n');
+    repo.commit("oops");
+    repo.write("notes.md", "# notes\n");
+    repo.write("infra/main.tf", 'resource "x" "y" {\n  password = var.db_password\n}\n');
+    repo.commit("remove them");
+    repo.git("config", "review-remote.echo.command", "cat > /dev/null; exit 1");
+    const result = repo.run(["HEAD~1..HEAD", "--worker", "echo"]);
+    expect(result.status, result.stderr).toBe(6);
+    expect(result.stderr).toMatch(/notes\.md:2: private-key/);
+    expect(result.stderr).toMatch(/infra\/main\.tf:2: hashicorp-tf-password/);
+    expect(result.stderr).not.toContain("Zq8-vK2pW7rT4mN");
+  });
+
+  it("keeps an export-ignored file of the range's base out of its patch", () => {
+    const repo = newRepo();
+    repo.write(".gitattributes", "internal.txt export-ignore\n");
+    repo.write("internal.txt", "internal plans\n");
+    repo.write("a.txt", "a\n");
+    repo.commit("base");
+    repo.git("rm", "-q", "internal.txt");
+    repo.write("a.txt", "b\n");
+    repo.commit("head");
+    configureWorker(repo, "echo", shellWords("node", join(FIXTURES, "workers", "echo-worker.mjs")));
+    const result = repo.run(["HEAD~1..HEAD", "--worker", "echo", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const seen = JSON.parse(JSON.parse(result.stdout).summary);
+    expect(seen.range.paths).toEqual(["a.txt"]);
+    expect(seen.range.patch).not.toContain("internal");
+  });
+
+  it("keeps uncommitted secret files out of a work-tree snapshot and so off the review branch", () => {
+    const repo = newRepo();
+    repo.write("src/app.ts", "export const a = 1;\n");
+    repo.write(".env.local", "TOKEN=committed\n");
+    repo.commit();
+    repo.write("src/app.ts", "export const a = 2;   \n");
+    repo.write(".env", "TOKEN=untracked-secret\n");
+    repo.write(".env.local", "TOKEN=changed-secret\n");
+    const result = repo.run(["--worktree", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const { id, branch } = JSON.parse(result.stdout);
+    const snapshot = repo.git("rev-parse", `refs/review-remote/${id}/snapshot`).trim();
+    expect(repo.git("rev-parse", `${branch}~1`).trim()).toBe(snapshot);
+    expect(repo.git("ls-tree", "-r", "--name-only", snapshot)).not.toContain(".env\n");
+    expect(repo.git("show", `${snapshot}:.env.local`)).toBe("TOKEN=committed\n");
+    expect(repo.git("show", `${snapshot}:src/app.ts`)).toBe("export const a = 2;   \n");
   });
 });
 

@@ -28,6 +28,11 @@ describe("secret name rules", () => {
     [".htpasswd", "tool-credentials"],
     [".vault-token", "tool-credentials"],
     [".docker/config.json", "tool-credentials"],
+    [".ENV", "dotenv"],
+    ["certs/CERT.PFX", "private-key"],
+    ["ID_RSA", "private-key"],
+    ["vault.KDBX", "private-key"],
+    [".SSH/config", "ssh-dir"],
   ])("keeps %s back (%s)", (path, rule) => {
     expect(matchSecretName(path)?.id).toBe(rule);
   });
@@ -45,6 +50,7 @@ describe("secret name rules", () => {
     "lib/prevent.js",
     "package-lock.json",
     ".env.example",
+    ".ENV.EXAMPLE",
     "config/.env.sample",
     "src/keys.ts",
     "docs/ssh.md",
