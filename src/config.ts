@@ -29,11 +29,16 @@ export const DEFAULT_QUESTION =
  * lower-cased; the subsection (the worker name) keeps its case.
  */
 export async function readGitConfig(repo: Pick<Repo, "env" | "cwd">): Promise<Map<string, string>> {
-  const { stdout } = await git(["config", "-z", "--get-regexp", "^(review-remote\\.|color\\.ui$)"], {
+  const result = await git(["config", "-z", "--get-regexp", "^(review-remote\\.|color\\.ui$)"], {
     cwd: repo.cwd,
     env: repo.env,
-    allowFailure: true, // exit 1: no key set
+    allowFailure: true,
   });
+  // Exit 1 means no key is set; anything else is a config file git cannot read.
+  if (result.exitCode !== 0 && result.exitCode !== 1) {
+    throw new ConfigError(`cannot read the git config: ${result.stderr.trim().split("\n")[0]}`);
+  }
+  const { stdout } = result;
   const values = new Map<string, string>();
   for (const record of splitNul(stdout)) {
     const newline = record.indexOf("\n");
@@ -43,11 +48,14 @@ export async function readGitConfig(repo: Pick<Repo, "env" | "cwd">): Promise<Ma
   return values;
 }
 
+const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
 function parsePositive(key: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);
-  if (!Number.isInteger(number) || number <= 0) {
-    throw new ConfigError(messages.configInvalid(key, value, "a positive number of seconds"));
+  // Timers hold at most 2^31 - 1 ms.
+  if (!Number.isInteger(number) || number <= 0 || number > MAX_SECONDS) {
+    throw new ConfigError(messages.configInvalid(key, value, `a number of seconds from 1 to ${MAX_SECONDS}`));
   }
   return number;
 }

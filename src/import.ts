@@ -2,7 +2,7 @@
 // objects moved from the quarantine into the real store, then the refs in one create-only transaction.
 import { copyFile, link, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { ReviewRemoteError } from "./errors.js";
+import { GitError, ReviewRemoteError } from "./errors.js";
 import { type Env, type GitOptions, git } from "./git.js";
 import type { Repo } from "./repo.js";
 import { tempName } from "./store.js";
@@ -49,6 +49,9 @@ const FALLBACK_COMMITTER: Env = {
 async function commitTree(args: readonly string[], options: GitOptions): Promise<string> {
   const made = await git(["commit-tree", ...args], { ...options, allowFailure: true });
   if (made.exitCode === 0) return made.stdout.trim();
+  if (!/identity unknown|empty ident|auto-detect email/i.test(made.stderr)) {
+    throw new GitError(["commit-tree", ...args], made.exitCode, made.stderr);
+  }
   const retried = await git(["commit-tree", ...args], {
     ...options,
     env: { ...options.env, ...FALLBACK_COMMITTER },

@@ -2,7 +2,7 @@
 // the result comes back on its stdout under a size cap, its stderr is shown as `remote: <line>`.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createReadStream } from "node:fs";
-import { InterruptedError, WorkerError } from "./errors.js";
+import { InterruptedError, InvalidResultError, WorkerError } from "./errors.js";
 import type { Env } from "./git.js";
 import { sanitizeLine } from "./validate/sanitize.js";
 
@@ -24,6 +24,7 @@ export interface TransportOptions {
 
 const KILL_GRACE_MS = 2000;
 const KEPT_STDERR_LINES = 10;
+const MAX_STDERR_LINE = 64 * 1024;
 
 /** Kill the worker's whole process group: `sh -c 'ssh ...'` has children of its own. */
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
@@ -53,6 +54,10 @@ function streamEnvelope(child: ChildProcess, options: TransportOptions): void {
 
 export function runTransport(options: TransportOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(new InterruptedError("interrupted; the worker was not contacted"));
+      return;
+    }
     const child = spawn("sh", ["-c", options.command], {
       cwd: options.cwd,
       env: options.env,
@@ -89,8 +94,11 @@ export function runTransport(options: TransportOptions): Promise<Buffer> {
     child.stdout?.on("data", (chunk: Buffer) => {
       stdoutBytes += chunk.length;
       if (stdoutBytes > options.maxResultBytes) {
+        // Validation layer 1, applied while reading: an oversized result is an invalid result.
         stop(
-          new WorkerError(`worker '${options.workerName}' sent more than ${options.maxResultBytes} bytes`),
+          new InvalidResultError(
+            `rejected the result of worker '${options.workerName}': it sent more than ${options.maxResultBytes} bytes (limits.maxResultBytes); nothing was imported`,
+          ),
         );
         return;
       }
@@ -101,6 +109,11 @@ export function runTransport(options: TransportOptions): Promise<Buffer> {
       const lines = (partial + text).split("\n");
       partial = lines.pop() ?? "";
       for (const line of lines) emitLine(line);
+      // A worker that never ends a line must not grow our memory: show what we have and go on.
+      if (partial.length > MAX_STDERR_LINE) {
+        emitLine(partial.slice(0, MAX_STDERR_LINE));
+        partial = "";
+      }
     });
     child.on("error", (error) =>
       stop(new WorkerError(`cannot start the worker: ${error.message}`, { cause: error })),

@@ -9,6 +9,7 @@ import { formatSize, type Output, paint } from "../output.js";
 import { type Policy, readPolicy } from "../policy.js";
 import { resolveRepo } from "../repo.js";
 import { createContentScanner } from "../secrets/scanner.js";
+import { escapeForDisplay } from "../validate/sanitize.js";
 
 export interface ExportArgs {
   rev?: string;
@@ -28,11 +29,15 @@ function printList(result: ExportResult, output: Output): void {
   output.out(
     `Would send ${result.files.length} files (${formatSize(total)}) from ${result.snapshot.commit}:`,
   );
-  for (const file of result.files) output.out(`${formatSize(file.size).padStart(11)}  ${file.path}`);
+  // Paths are the repository's own, but a cloned repository's names may hold escape sequences.
+  for (const file of result.files)
+    output.out(`${formatSize(file.size).padStart(11)}  ${escapeForDisplay(file.path)}`);
   if (result.excluded.length > 0) {
     output.out(`Would keep back ${result.excluded.length} paths:`);
     const width = Math.min(48, Math.max(...result.excluded.map((e) => e.path.length)));
-    for (const entry of result.excluded) output.out(`  ${entry.path.padEnd(width)}  ${entry.reason}`);
+    for (const entry of result.excluded) {
+      output.out(`  ${escapeForDisplay(entry.path).padEnd(width)}  ${escapeForDisplay(entry.reason)}`);
+    }
   }
   if (result.findings.length > 0) {
     output.out(paint(output, "red", `The content scan would stop the export (${result.findings.length}):`));

@@ -40,6 +40,11 @@ export async function runHook(
   let unreviewed = 0;
   try {
     for (const target of targets) {
+      if (controller.signal.aborted) {
+        unreviewed++;
+        output.err(`${SAY} no time left to review ${target.slice(0, 40)} (review-remote.prePushTimeout)`);
+        continue;
+      }
       try {
         const report = await review(
           {
@@ -67,8 +72,9 @@ export async function runHook(
         }
       } catch (error) {
         if (!(error instanceof ReviewRemoteError)) throw error;
+        // A refused export (a secret) is an error for block mode, and no review for failClosed.
         if (error.exitCode === ExitCode.exportRefused) errors += 1;
-        else unreviewed++;
+        unreviewed++;
         const why = controller.signal.aborted
           ? `timed out after ${settings.prePushTimeoutSeconds}s`
           : error.message;

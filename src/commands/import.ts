@@ -9,13 +9,34 @@ import { manifestPath } from "../export/bundle.js";
 import { git } from "../git.js";
 import type { Output } from "../output.js";
 import { readPolicy } from "../policy.js";
-import { RequestSchema } from "../protocol/request.js";
+import { type Request, RequestSchema } from "../protocol/request.js";
 import { resolveRepo } from "../repo.js";
-import { findRecord, readReviewFile } from "../review/record.js";
+import { findRecord, ReviewState, readReviewFile } from "../review/record.js";
 import { forbiddenPaths } from "../review/request.js";
 import { acceptResult } from "../review/run.js";
-import { storePaths } from "../store.js";
+import { type StorePaths, storePaths } from "../store.js";
 import { printReport } from "./review.js";
+
+const IMPORTABLE: ReadonlySet<string> = new Set([ReviewState.sent, ReviewState.failed, ReviewState.rejected]);
+
+/** The stored request of a review and the manifest of the bundle it sent. */
+async function readSent(store: StorePaths, id: string): Promise<{ request: Request; files: ManifestFile[] }> {
+  try {
+    const request = RequestSchema.parse(
+      JSON.parse((await readReviewFile(store, id, "request.json")) ?? "null"),
+    );
+    const bundlePath = join(store.bundles, `${request.bundle.sha256}.tar.gz`);
+    const manifest = JSON.parse(await readFile(manifestPath(bundlePath), "utf8")) as {
+      files: ManifestFile[];
+    };
+    return { request, files: manifest.files };
+  } catch (error) {
+    throw new ReviewRemoteError(`the store has no readable request and bundle manifest for review ${id}`, {
+      cause: error,
+      hints: ["run the review again: git review-remote --no-cache"],
+    });
+  }
+}
 
 export async function runImport(
   args: { file: string; request: string | undefined; json: boolean },
@@ -26,11 +47,13 @@ export async function runImport(
   const store = storePaths(repo);
   const [settings, policy] = await Promise.all([readSettings(repo), readPolicy(repo.top)]);
   const record = await findRecord(store, args.request);
-  const request = RequestSchema.parse(
-    JSON.parse((await readReviewFile(store, record.id, "request.json")) ?? "null"),
-  );
+  if (!IMPORTABLE.has(record.state)) {
+    throw new ReviewRemoteError(`review ${record.id} is ${record.state}: there is nothing to import into`, {
+      hints: ["import answers a review whose worker failed or was not reached; see git review-remote list"],
+    });
+  }
+  const { request, files } = await readSent(store, record.id);
   const bundlePath = join(store.bundles, `${request.bundle.sha256}.tar.gz`);
-  const manifest = JSON.parse(await readFile(manifestPath(bundlePath), "utf8")) as { files: ManifestFile[] };
   const known = await git(["cat-file", "-e", `${request.snapshot.commit}^{commit}`], {
     cwd: repo.cwd,
     env: repo.env,
@@ -52,7 +75,7 @@ export async function runImport(
     store,
     exported: {
       snapshot: record.snapshot,
-      files: manifest.files,
+      files,
       excluded: [],
       findings: [],
       path: bundlePath,

@@ -46,15 +46,17 @@ export async function review(args: ReviewArgs, output: Output): Promise<ReviewRe
   // The cache needs no export: a commit snapshot is named by its oid (a work tree has none yet).
   const keys = new Map<Worker, string>();
   let pending = workers;
+  let resolved = target;
   if (!args.worktree) {
     const commit = await resolveCommit(repo, target.rev);
     const base = target.base === undefined ? undefined : await resolveCommit(repo, target.base);
+    // The export takes these very commits, so the key names what is sent even if HEAD moves meanwhile.
+    resolved = { rev: commit, ...(base !== undefined ? { base } : {}) };
+    // Pathspecs are relative to the current directory: the same words elsewhere select other files.
+    const pathspecs = args.pathspecs.length > 0 ? [repo.prefix, ...args.pathspecs] : [];
     const version = readVersion();
     for (const worker of workers) {
-      keys.set(
-        worker,
-        cacheKey({ commit, base, pathspecs: args.pathspecs, policy, question, worker, version }),
-      );
+      keys.set(worker, cacheKey({ commit, base, pathspecs, policy, question, worker, version }));
     }
     if (!args.noCache) {
       pending = [];
@@ -76,7 +78,7 @@ export async function review(args: ReviewArgs, output: Output): Promise<ReviewRe
     repo,
     settings,
     policy,
-    target,
+    target: resolved,
     question,
     args,
     workers,

@@ -9,6 +9,16 @@ import { findRecord, readReviewFile } from "../review/record.js";
 import { toSarif } from "../review/sarif.js";
 import { storePaths } from "../store.js";
 
+/** A stored result; one that no longer parses (edited by hand) is shown as missing, not as a crash. */
+function parseStored(text: string): Result | undefined {
+  try {
+    const parsed = ResultSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runShow(
   args: { id: string; format?: string; json: boolean },
   output: Output,
@@ -21,7 +31,7 @@ export async function runShow(
   const store = storePaths(repo);
   const record = await findRecord(store, args.id);
   const text = await readReviewFile(store, record.id, "result.json");
-  const result: Result | undefined = text ? ResultSchema.parse(JSON.parse(text)) : undefined;
+  const result = text === undefined ? undefined : parseStored(text);
   if (format === "json") {
     output.raw(`${JSON.stringify({ review: record, result: result ?? null }, null, 2)}\n`);
     return 0;

@@ -9,6 +9,7 @@ import type { Repo } from "../repo.js";
 import type { Finding } from "../secrets/scanner.js";
 import { ensureDir, storeError, storePaths, tempName, writeFileAtomic } from "../store.js";
 import { removeStale } from "../tempdir.js";
+import { escapeForDisplay } from "../validate/sanitize.js";
 import { createArchive, type FileScanner, type ManifestFile } from "./archive.js";
 import { type Exclusion, filterEntries } from "./filter.js";
 import { createRange, type RangeInfo } from "./range.js";
@@ -169,7 +170,7 @@ function isDiskError(error: unknown): boolean {
 }
 
 export function formatFinding(finding: Finding): string {
-  return `${finding.path}:${finding.line}: ${finding.rule}: ${finding.description} (${finding.redacted}) [fingerprint ${finding.fingerprint}]`;
+  return `${escapeForDisplay(finding.path)}:${finding.line}: ${finding.rule}: ${finding.description} (${finding.redacted}) [fingerprint ${finding.fingerprint}]`;
 }
 
 /** The content scan stopped the export; `findings` are redacted and safe to print. */

@@ -5,13 +5,16 @@ import { git } from "../git.js";
 import { TOOL_IDENTITY } from "../import.js";
 import type { ReviewComment } from "../protocol/result.js";
 import type { Repo } from "../repo.js";
+import { escapeForDisplay, sanitizeLine } from "../validate/sanitize.js";
 import type { ReviewRecord } from "./record.js";
 
 export const NOTES_REF = "refs/notes/review-remote";
 
 export function formatComment(comment: ReviewComment): string {
-  const where = comment.path ? `${comment.path}${comment.line ? `:${comment.line}` : ""}` : "(general)";
-  return `${where} ${comment.severity} ${comment.message}`;
+  const where = comment.path
+    ? `${escapeForDisplay(comment.path)}${comment.line ? `:${comment.line}` : ""}`
+    : "(general)";
+  return `${where} ${comment.severity} ${sanitizeLine(comment.message)}`;
 }
 
 export async function writeNote(

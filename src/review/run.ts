@@ -130,17 +130,20 @@ export async function reviewOnWorker(
   };
   await writeReviewFile(store, id, "request.json", `${JSON.stringify(request, null, 2)}\n`);
   await writeRecord(store, record);
-  let raw: Buffer;
   try {
-    raw = await send(context, worker, record);
+    const raw = await send(context, worker, record);
+    if (context.signal.aborted) throw new InterruptedError("interrupted; nothing was imported");
+    const outcome = await acceptResult(context, worker, record, raw);
+    if (cacheKey) await writeCache(store, cacheKey, id);
+    return outcome;
   } catch (error) {
-    await finish(context, record, { state: ReviewState.failed, problems: [(error as Error).message] });
+    // Every way out leaves the record saying what happened, never "sent" forever.
+    if (record.state === ReviewState.sent) {
+      const state = error instanceof InvalidResultError ? ReviewState.rejected : ReviewState.failed;
+      await finish(context, record, { state, problems: [(error as Error).message] }).catch(() => undefined);
+    }
     throw error;
   }
-  if (context.signal.aborted) throw new InterruptedError("interrupted; nothing was imported");
-  const outcome = await acceptResult(context, worker, record, raw);
-  if (cacheKey) await writeCache(store, cacheKey, id);
-  return outcome;
 }
 
 /** Validate a worker's raw stdout layer by layer and import it; the first failing layer rejects all. */

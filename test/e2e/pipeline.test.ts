@@ -111,13 +111,15 @@ describe("review pipeline", () => {
     expect(repoState(repo)).toEqual(before);
   });
 
-  it("stops a worker that sends more than maxResultBytes", () => {
+  it("stops a worker that sends more than maxResultBytes and rejects its result (exit 4)", () => {
     const repo = baseRepo();
     configureWorker(repo, "flood", shellWords(join(WORKERS, "flood-worker.sh")));
     repo.write(".review-remote.json", JSON.stringify({ limits: { maxResultBytes: 65536 } }));
+    const before = repoState(repo);
     const result = repo.run(["--worker", "flood"]);
-    expect(result.status).toBe(3);
+    expect(result.status).toBe(4);
     expect(result.stderr).toContain("sent more than 65536 bytes");
+    expect(repoState(repo)).toEqual(before);
   });
 
   it("shows worker stderr as remote: lines with control characters removed, and its last lines on failure", () => {
@@ -240,10 +242,10 @@ describe("review commands", () => {
     const repo = baseRepo();
     configureWorker(repo, "down", shellWords(join(WORKERS, "fail-worker.sh")));
     expect(repo.run(["--worker", "down"]).status).toBe(3);
-    const [id] = readdirSync(join(repo.dir, ".git", "review-remote", "reviews"));
-    const request = JSON.parse(
-      readFileSync(join(repo.dir, ".git", "review-remote", "reviews", id as string, "request.json"), "utf8"),
-    );
+    expect(repo.run(["--worker", "down"]).status).toBe(3);
+    const reviews = join(repo.dir, ".git", "review-remote", "reviews");
+    const [first, second] = readdirSync(reviews) as [string, string];
+    const request = JSON.parse(readFileSync(join(reviews, first, "request.json"), "utf8"));
     const file = join(repo.home, "result.json");
     writeFileSync(
       file,
@@ -251,12 +253,16 @@ describe("review commands", () => {
         .replaceAll("@REQUEST_ID@", request.id)
         .replaceAll("@BUNDLE_SHA256@", request.bundle.sha256),
     );
-    const imported = repo.run(["import", file, "--request", id as string]);
+    const imported = repo.run(["import", file, "--request", first]);
     expect(imported.status, imported.stderr).toBe(0);
-    expect(imported.stdout).toContain(`Proposals are on branch review/${id}`);
+    expect(imported.stdout).toContain(`Proposals are on branch review/${first}`);
+    // An imported review takes nothing more; a tampered result for another one is rejected.
+    const again = repo.run(["import", file, "--request", first]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain(`review ${first} is imported`);
     writeFileSync(file, readFileSync(file, "utf8").replace(request.id, "0".repeat(64)));
     const before = repoState(repo);
-    expect(repo.run(["import", file, "--request", id as string]).status).toBe(4);
+    expect(repo.run(["import", file, "--request", second]).status).toBe(4);
     expect(repoState(repo)).toEqual(before);
   });
 
