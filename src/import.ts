@@ -4,14 +4,10 @@ import { copyFile, link, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { GitError, ReviewRemoteError } from "./errors.js";
 import { type Env, type GitOptions, git } from "./git.js";
+import { TOOL_AUTHOR, TOOL_COMMITTER } from "./identity.js";
 import type { Repo } from "./repo.js";
 import { tempName } from "./store.js";
 import { sanitizeText } from "./validate/sanitize.js";
-
-export const TOOL_IDENTITY: Env = {
-  GIT_AUTHOR_NAME: "git-review-remote",
-  GIT_AUTHOR_EMAIL: "review-remote@localhost",
-};
 
 export interface ImportOptions {
   repo: Repo;
@@ -39,12 +35,6 @@ export function commitMessage(raw: string, trailers: ImportOptions["trailers"]):
   return `${text}\n\nReview-Request: ${trailers.request}\nReview-Bundle: ${trailers.bundle}\nReview-Worker: ${sanitizeText(trailers.worker).replace(/\s+/g, " ")}\n`;
 }
 
-/** When the user has no identity configured, the tool's own stands in as committer. */
-const FALLBACK_COMMITTER: Env = {
-  GIT_COMMITTER_NAME: "git-review-remote",
-  GIT_COMMITTER_EMAIL: "review-remote@localhost",
-};
-
 /** `commit-tree` as the user; if git finds no committer identity, as the tool. */
 async function commitTree(args: readonly string[], options: GitOptions): Promise<string> {
   const made = await git(["commit-tree", ...args], { ...options, allowFailure: true });
@@ -54,7 +44,7 @@ async function commitTree(args: readonly string[], options: GitOptions): Promise
   }
   const retried = await git(["commit-tree", ...args], {
     ...options,
-    env: { ...options.env, ...FALLBACK_COMMITTER },
+    env: { ...options.env, ...TOOL_COMMITTER },
   });
   return retried.stdout.trim();
 }
@@ -100,7 +90,7 @@ export async function migrateObjects(from: string, to: string): Promise<void> {
 
 export async function importProposals(options: ImportOptions): Promise<string> {
   const { repo } = options;
-  const env = { ...options.quarantineEnv, ...TOOL_IDENTITY };
+  const env = { ...options.quarantineEnv, ...TOOL_AUTHOR };
   let parent = options.base;
   for (const [index, tree] of options.trees.entries()) {
     const message = commitMessage(options.messages[index] ?? "", options.trailers);

@@ -1,4 +1,5 @@
-// Private temp dirs named `<prefix><pid>-XXXXXX`, so that a run can remove what a killed run left.
+// Processes and their leftovers: private temp dirs named `<prefix><pid>-XXXXXX` (so that a run can
+// remove what a killed run left), liveness checks, and process-group kills.
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +8,17 @@ import { join } from "node:path";
 export const SCRATCH_PREFIX = "review-remote-export-";
 export const QUARANTINE_PREFIX = "review-remote-quarantine-";
 export const MERGE_PREFIX = "review-remote-merge-";
+
+/**
+ * Signal a whole process group (a child spawned with `detached: true` leads its own): `sh -c 'ssh
+ * ...'` and reviewers have children of their own. A group that is already gone is fine.
+ */
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals = "SIGKILL"): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {}
+}
 
 /** A process that exists (EPERM: it exists, as another user). */
 export function isAlive(pid: number): boolean {

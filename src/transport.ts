@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createReadStream } from "node:fs";
 import { InterruptedError, InvalidResultError, WorkerError } from "./errors.js";
 import type { Env } from "./git.js";
+import { killGroup } from "./tempdir.js";
 import { sanitizeLine } from "./validate/sanitize.js";
 
 export interface TransportOptions {
@@ -26,16 +27,6 @@ const KILL_GRACE_MS = 2000;
 const KEPT_STDERR_LINES = 10;
 const MAX_STDERR_LINE = 64 * 1024;
 
-/** Kill the worker's whole process group: `sh -c 'ssh ...'` has children of its own. */
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    child.kill(signal);
-  }
-}
-
 function streamEnvelope(child: ChildProcess, options: TransportOptions): void {
   const stdin = child.stdin;
   if (!stdin) return;
@@ -48,7 +39,7 @@ function streamEnvelope(child: ChildProcess, options: TransportOptions): void {
     sent += chunk.length;
     options.onProgress?.(sent);
   });
-  bundle.on("error", () => killGroup(child, "SIGKILL"));
+  bundle.on("error", () => killGroup(child.pid, "SIGKILL"));
   bundle.pipe(stdin);
 }
 
@@ -72,8 +63,8 @@ export function runTransport(options: TransportOptions): Promise<Buffer> {
 
     const stop = (error: Error) => {
       failure ??= error;
-      killGroup(child, "SIGTERM");
-      setTimeout(() => killGroup(child, "SIGKILL"), KILL_GRACE_MS).unref();
+      killGroup(child.pid, "SIGTERM");
+      setTimeout(() => killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS).unref();
     };
     const emitLine = (raw: string) => {
       const line = sanitizeLine(raw);

@@ -67,8 +67,9 @@ Show a review's summary, comments and the stat of each proposed commit.
   merge: `usage: git review-remote merge <id>
 
 Merge the proposals of review <id> into the current branch (refuses a dirty
-work tree; exit 5 and no change on conflict). For a work-tree snapshot, apply
-them to the work tree with a 3-way fallback. Prints how to undo.`,
+work tree; exit 5 and no change on conflict). For a work-tree snapshot, merge
+them into the work tree file by file (3-way; any conflict: exit 5, nothing
+written). Prints how to undo.`,
   drop: `usage: git review-remote drop <id>
 
 Delete the branch and refs of review <id>; the record stays in the store.`,

@@ -1,6 +1,6 @@
 // `git review-remote drop <id>`: delete the review branch and refs; the store keeps the record.
 import { ReviewRemoteError } from "../errors.js";
-import { git, splitNul } from "../git.js";
+import { git } from "../git.js";
 import type { Output } from "../output.js";
 import { resolveRepo } from "../repo.js";
 import { findRecord, ReviewState, writeRecord } from "../review/record.js";
@@ -11,11 +11,9 @@ export async function runDrop(args: { id: string }, output: Output): Promise<num
   const store = storePaths(repo);
   const record = await findRecord(store, args.id);
   const run = { cwd: repo.cwd, env: repo.env };
-  const refs = splitNul(
-    (
-      await git(["for-each-ref", "--format=%(refname)%00", `refs/review-remote/${record.id}/`], run)
-    ).stdout.replace(/\n/g, ""),
-  );
+  // Ref names cannot hold a newline (git-check-ref-format(1)): one per line.
+  const listed = await git(["for-each-ref", "--format=%(refname)", `refs/review-remote/${record.id}/`], run);
+  const refs = listed.stdout.split("\n").filter(Boolean);
   const lines: string[] = [];
   if (record.branch) {
     const current = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${record.branch}`], {

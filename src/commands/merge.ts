@@ -4,6 +4,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { MergeConflictError, ReviewRemoteError } from "../errors.js";
 import { type GitOptions, git } from "../git.js";
+import { mergeWorktreeSnapshot, recordUndo } from "../merge/worktree.js";
 import type { Output } from "../output.js";
 import { type Repo, requireWorkTree, resolveRepo } from "../repo.js";
 import { findRecord, type ReviewRecord, ReviewState, writeRecord } from "../review/record.js";
@@ -26,12 +27,6 @@ async function verifyCleanWorkTree(run: GitOptions): Promise<void> {
       hints: ["commit or stash them first (git stash), then run the merge again"],
     });
   }
-}
-
-async function recordUndo(run: GitOptions, record: ReviewRecord, oid: string): Promise<string> {
-  const ref = `refs/review-remote/${record.id}/pre-merge`;
-  await git(["update-ref", "-m", "review-remote: before merge", ref, oid], run);
-  return ref;
 }
 
 async function mergeCommitSnapshot(
@@ -92,48 +87,6 @@ async function mergeCommitSnapshot(
   output.out(`Merged review ${record.id} into HEAD${fastForward ? " (fast-forward)" : ""}.`);
   output.err(`hint: to undo: git reset --keep ${head}`);
   return head;
-}
-
-async function mergeWorktreeSnapshot(
-  repo: Repo,
-  record: ReviewRecord,
-  tip: string,
-  output: Output,
-): Promise<string> {
-  const run = { cwd: requireWorkTree(repo), env: repo.env };
-  // The state to return to: uncommitted changes as a stash commit (HEAD when there are none).
-  const stash = (
-    await git(["stash", "create", `review-remote: before merging ${record.id}`], run)
-  ).stdout.trim();
-  const before = stash || (await git(["rev-parse", "--verify", "HEAD"], run)).stdout.trim();
-  const patch = (
-    await git(
-      ["diff", "--binary", "--full-index", "--no-color", "--no-ext-diff", record.snapshot.commit, tip],
-      run,
-    )
-  ).stdout;
-  const ref = await recordUndo(run, record, before);
-  const plain = await git(["apply", "--whitespace=nowarn", "-"], {
-    ...run,
-    input: patch,
-    allowFailure: true,
-  });
-  if (plain.exitCode !== 0) {
-    const threeWay = await git(["apply", "--3way", "--whitespace=nowarn", "-"], {
-      ...run,
-      input: patch,
-      allowFailure: true,
-    });
-    if (threeWay.exitCode !== 0) {
-      throw new MergeConflictError(`the proposals of review ${record.id} do not apply to your work tree`, {
-        details: threeWay.stderr.trim().split("\n").slice(0, 10),
-        hints: [`your previous state is saved as ${ref}: git stash apply ${before}`],
-      });
-    }
-  }
-  output.out(`Applied review ${record.id} to the work tree; review and commit the changes.`);
-  output.err(`hint: your previous state is saved as ${ref}`);
-  return before;
 }
 
 export async function runMerge(args: { id: string }, output: Output): Promise<number> {

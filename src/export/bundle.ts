@@ -147,7 +147,7 @@ export async function createExport(repo: Repo, options: ExportOptions): Promise<
       result.findings.push(...ranged.findings);
     }
     if (options.listOnly) return result;
-    if (result.findings.length > 0) throw secretsRefused(result.findings);
+    if (result.findings.length > 0) throw new SecretsFoundError(result.findings);
     const path = await storeBundle(store.bundles, tmp as string, archived.sha256 as string, archived.files);
     tmp = undefined;
     if (options.retainScratch) {
@@ -181,8 +181,4 @@ export class SecretsFoundError extends ExportRefusedError {
       hints: [messages.hintSecretsExclude, messages.hintSecretsAllow],
     });
   }
-}
-
-export function secretsRefused(findings: readonly Finding[]): SecretsFoundError {
-  return new SecretsFoundError(findings);
 }

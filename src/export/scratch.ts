@@ -3,23 +3,15 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { cleanEnv, type Env } from "../git.js";
+import { NO_CONVERSIONS, TOOL_AUTHOR, TOOL_COMMITTER } from "../identity.js";
 import type { Repo } from "../repo.js";
 import { createTempDir, MERGE_PREFIX, QUARANTINE_PREFIX, removeStale, SCRATCH_PREFIX } from "../tempdir.js";
 
-/**
- * `git archive` passes blobs through the checkout conversions. These attributes, in the scratch
- * dir's info/attributes (which outranks every .gitattributes in the tree, gitattributes(5)), switch
- * them all off, so the bundle holds the committed blob bytes exactly. export-ignore stays honored.
- */
-const NO_CONVERSIONS = "* -export-subst -filter -text -ident -working-tree-encoding -crlf\n";
-
 /** Fixed identity and date: the same tree always gives the same commit, and the same tar. */
 export const SYNTHETIC_IDENTITY: Env = {
-  GIT_AUTHOR_NAME: "git-review-remote",
-  GIT_AUTHOR_EMAIL: "review-remote@localhost",
+  ...TOOL_AUTHOR,
+  ...TOOL_COMMITTER,
   GIT_AUTHOR_DATE: "946684800 +0000",
-  GIT_COMMITTER_NAME: "git-review-remote",
-  GIT_COMMITTER_EMAIL: "review-remote@localhost",
   GIT_COMMITTER_DATE: "946684800 +0000",
 };
 

@@ -30,7 +30,6 @@ export function checkComments(comments: readonly ReviewComment[], files: readonl
 export function sanitizeComment(comment: ReviewComment): ReviewComment {
   return {
     ...comment,
-    ...(comment.path !== undefined ? { path: comment.path } : {}),
     message: sanitizeLine(comment.message),
     ...(comment.rule !== undefined ? { rule: sanitizeLine(comment.rule) } : {}),
   };

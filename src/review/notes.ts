@@ -2,7 +2,7 @@
 // --notes=review-remote` shows them beside the code they are about.
 import { setTimeout as sleep } from "node:timers/promises";
 import { git } from "../git.js";
-import { TOOL_IDENTITY } from "../import.js";
+import { TOOL_AUTHOR, TOOL_COMMITTER } from "../identity.js";
 import type { ReviewComment } from "../protocol/result.js";
 import type { Repo } from "../repo.js";
 import { escapeForDisplay, sanitizeLine } from "../validate/sanitize.js";
@@ -25,12 +25,7 @@ export async function writeNote(
 ): Promise<void> {
   if (comments.length === 0) return;
   const text = [`review ${record.id} by ${record.worker.name}:`, ...comments.map(formatComment)].join("\n");
-  const env = {
-    ...repo.env,
-    ...TOOL_IDENTITY,
-    GIT_COMMITTER_NAME: "git-review-remote",
-    GIT_COMMITTER_EMAIL: "review-remote@localhost",
-  };
+  const env = { ...repo.env, ...TOOL_AUTHOR, ...TOOL_COMMITTER };
   // Two reviews finishing together race for the notes ref: the loser retries.
   for (let attempt = 0; attempt < 5; attempt++) {
     const added = await git(["notes", `--ref=${NOTES_REF}`, "append", "-F", "-", commit], {

@@ -82,7 +82,7 @@ async function send(context: ReviewContext, worker: Worker, record: ReviewRecord
     command: worker.command,
     workerName: worker.name,
     cwd: context.repo.top ?? context.repo.cwd,
-    env: context.repo.env.GIT_DIR ? withoutRepoVariables(context.repo.env) : context.repo.env,
+    env: withoutRepoVariables(context.repo.env),
     header: envelopeHeader(request),
     bundlePath: exported.path as string,
     bundleBytes: request.bundle.bytes,

@@ -5,6 +5,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanEnv, type Env, git } from "../git.js";
+import { NO_CONVERSIONS } from "../identity.js";
 
 /** Identity and dates for commits the worker makes (the client never uses them: design §6). */
 export const WORKER_IDENTITY = {
@@ -18,12 +19,6 @@ const FIXED_DATES = {
   GIT_AUTHOR_DATE: "2000-01-01T00:00:00+0000",
   GIT_COMMITTER_DATE: "2000-01-01T00:00:00+0000",
 };
-
-/**
- * No conversion between blob and file in either direction: line endings, filters, $Id$, encodings.
- * $GIT_DIR/info/attributes wins over any .gitattributes in the tree (gitattributes(5), precedence).
- */
-export const NO_CONVERSION_ATTRIBUTES = "* -text -filter -ident -export-subst -working-tree-encoding\n";
 
 /**
  * Config every repository the worker creates carries, also read by the reviewer's own git.
@@ -81,7 +76,7 @@ export function writeWorkerGlobalConfig(home: string): void {
 /** Sets up `gitDir` (tree/.git or a private bare dir) with our config and attributes. */
 function configureGitDir(gitDir: string): void {
   mkdirSync(join(gitDir, "info"), { recursive: true });
-  writeFileSync(join(gitDir, "info", "attributes"), NO_CONVERSION_ATTRIBUTES);
+  writeFileSync(join(gitDir, "info", "attributes"), NO_CONVERSIONS);
   appendFileSync(join(gitDir, "config"), REPO_CONFIG);
 }
 

@@ -3,6 +3,7 @@
 
 import { spawn } from "node:child_process";
 import type { Writable } from "node:stream";
+import { killGroup } from "../tempdir.js";
 import type { Command } from "./sandbox.js";
 
 export interface RunOptions {
@@ -30,14 +31,6 @@ export interface RunOutcome {
 }
 
 const GRACE_MS = 1000;
-
-/** Kills the whole process group; a group that is already gone is fine. */
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {}
-}
 
 export function runProcess(command: Command, options: RunOptions): Promise<RunOutcome> {
   return new Promise((resolve) => {

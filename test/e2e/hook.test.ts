@@ -120,6 +120,21 @@ describe("pre-push hook", () => {
     expect(remoteHead(repo)).not.toBe(head);
   });
 
+  it("blocks with failClosed when a secret stops the export, and warns without it", () => {
+    const repo = pushableRepo();
+    repo.run(["install-hook"]);
+    repo.write("src/settings.ts", `export const key = "${["AK", "IA", "QYLPMN5HFIQR7XYZ"].join("")}";\n`);
+    const head = repo.commit("a key");
+    const warned = push(repo, {}, ["origin", "HEAD:refs/heads/warned"]);
+    expect(warned.status, warned.stderr).toBe(0);
+    expect(warned.stderr).toContain("src/settings.ts:1: aws-access-token");
+    repo.git("config", "review-remote.failClosed", "true");
+    const blocked = push(repo);
+    expect(blocked.status).not.toBe(0);
+    expect(blocked.stderr).toContain("push blocked: no review could be obtained");
+    expect(remoteHead(repo)).not.toBe(head);
+  });
+
   it("skips deletions", () => {
     const repo = pushableRepo();
     repo.run(["install-hook"]);

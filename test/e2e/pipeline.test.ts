@@ -78,6 +78,33 @@ describe("review pipeline", () => {
     expect(calls(counter)).toBe(4);
   });
 
+  it("keys the cache on the directory pathspecs are relative to", () => {
+    const repo = baseRepo();
+    const counter = join(repo.home, "calls");
+    const quiet = join(repo.home, "quiet.json");
+    writeFileSync(
+      quiet,
+      JSON.stringify({
+        schema: "git-review-remote/result@1",
+        requestId: "@REQUEST_ID@",
+        bundleSha256: "@BUNDLE_SHA256@",
+        status: "ok",
+        summary: "nothing to say",
+        worker: { name: "fixture", version: "1", sandbox: "none" },
+        comments: [],
+        commits: [],
+      }),
+    );
+    configureWorker(repo, "fake", shellWords(join(WORKERS, "counting-worker.sh"), counter, quiet));
+    // The same words select other files from another directory: never the same review.
+    for (const cwd of [join(repo.dir, "src", "utils"), join(repo.dir, "src")]) {
+      const result = repo.run(["--worker", "fake", "--", "*.ts"], { cwd });
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).not.toContain("cached");
+    }
+    expect(calls(counter)).toBe(2);
+  });
+
   it("fans out to several workers: one branch each, and one failing loses nothing of the others", () => {
     const repo = baseRepo();
     configureWorker(repo, "a", shellWords("node", RESULT_WORKER, BENIGN));

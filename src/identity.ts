@@ -1,0 +1,20 @@
+// The tool's own identity and the attributes that switch off git's content conversions: one
+// definition for the export, the import, the notes and the worker.
+import type { Env } from "./git.js";
+
+/** Who the tool is in commits it makes itself (never the worker: it supplies no identity). */
+export const TOOL_AUTHOR: Env = {
+  GIT_AUTHOR_NAME: "git-review-remote",
+  GIT_AUTHOR_EMAIL: "review-remote@localhost",
+};
+export const TOOL_COMMITTER: Env = {
+  GIT_COMMITTER_NAME: "git-review-remote",
+  GIT_COMMITTER_EMAIL: "review-remote@localhost",
+};
+
+/**
+ * For the info/attributes of a private git dir, which outranks every .gitattributes in the tree
+ * (gitattributes(5)): blobs pass through unchanged in both directions, so bundles and baselines
+ * hold the committed bytes exactly. export-ignore is left alone.
+ */
+export const NO_CONVERSIONS = "* -export-subst -filter -text -ident -working-tree-encoding -crlf\n";

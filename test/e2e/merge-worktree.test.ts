@@ -1,0 +1,218 @@
+// `git review-remote merge` for a work-tree snapshot: each file merged into the work tree, the index
+// never touched, all files or none, and an undo command that really takes them back.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { configureWorker, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
+import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+
+const repos = repoTracker();
+function newRepo(): TestRepo {
+  return repos.add(createTestRepo());
+}
+
+/** `l1\n`...`l10\n`, with some lines replaced. */
+function lines(replaced: Record<number, string> = {}): string {
+  return Array.from({ length: 10 }, (_, i) => `${replaced[i + 1] ?? `l${i + 1}`}\n`).join("");
+}
+
+/** A git diff section that changes line 9 of a `lines()` file (lines 6-10 as context). */
+function changeLine9(path: string, to: string): string {
+  return [
+    `diff --git a/${path} b/${path}`,
+    `--- a/${path}`,
+    `+++ b/${path}`,
+    "@@ -6,5 +6,5 @@",
+    " l6",
+    " l7",
+    " l8",
+    "-l9",
+    `+${to}`,
+    " l10",
+    "",
+  ].join("\n");
+}
+
+function addFile(path: string, line: string): string {
+  return [
+    `diff --git a/${path} b/${path}`,
+    "new file mode 100644",
+    "--- /dev/null",
+    `+++ b/${path}`,
+    "@@ -0,0 +1 @@",
+    `+${line}`,
+    "",
+  ].join("\n");
+}
+
+function deleteFile(path: string, line: string): string {
+  return [
+    `diff --git a/${path} b/${path}`,
+    "deleted file mode 100644",
+    `--- a/${path}`,
+    "+++ /dev/null",
+    "@@ -1 +0,0 @@",
+    `-${line}`,
+    "",
+  ].join("\n");
+}
+
+/** Review the work tree with a fixture worker that proposes `diff` (relative to the snapshot). */
+function reviewWorktree(repo: TestRepo, diff: string): string {
+  const file = join(repo.home, "proposal.diff");
+  writeFileSync(file, diff);
+  configureWorker(repo, "fixture", shellWords("node", RESULT_WORKER, "--diff", file));
+  const result = repo.run(["--worktree", "--worker", "fixture", "--json"]);
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout).id;
+}
+
+function read(repo: TestRepo, path: string): string {
+  return readFileSync(join(repo.dir, path), "utf8");
+}
+
+/** The work tree as the user sees it: status (untracked too) and the bytes of the given files. */
+function worktree(repo: TestRepo, paths: readonly string[]): Record<string, string> {
+  const state: Record<string, string> = {
+    status: repo.git("--no-optional-locks", "status", "--porcelain=v1", "-z", "--untracked-files=all"),
+  };
+  for (const path of paths) state[path] = existsSync(join(repo.dir, path)) ? read(repo, path) : "<absent>";
+  return state;
+}
+
+/** A committed src/app.ts, then an uncommitted edit of line 2: the state the snapshot records. */
+function repoWithLocalEdit(): TestRepo {
+  const repo = newRepo();
+  repo.write("src/app.ts", lines());
+  repo.write("src/old.ts", "export const old = 1;\n");
+  repo.commit("base");
+  repo.write("src/app.ts", lines({ 2: "l2 local" }));
+  return repo;
+}
+
+describe("merge of a work-tree review", () => {
+  it("merges a file edited elsewhere since the review 3-way, and leaves HEAD and the index alone", () => {
+    const repo = repoWithLocalEdit();
+    const id = reviewWorktree(repo, changeLine9("src/app.ts", "l9 proposed"));
+    repo.write("src/app.ts", lines({ 1: "l1 later", 2: "l2 local" }));
+    const before = repoState(repo);
+    const merged = repo.run(["merge", id]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stdout).toBe(`Applied review ${id} to the work tree; review and commit the changes.\n`);
+    expect(merged.stderr).toMatch(/^hint: to undo: git diff-tree .* \| git apply --whitespace=nowarn$/m);
+    expect(read(repo, "src/app.ts")).toBe(lines({ 1: "l1 later", 2: "l2 local", 9: "l9 proposed" }));
+    const after = repoState(repo);
+    expect(after.head).toBe(before.head);
+    expect(after.index).toBe(before.index);
+    expect(repo.git("rev-parse", "--verify", `refs/review-remote/${id}/pre-merge`)).toMatch(
+      /^[0-9a-f]{40}\n$/,
+    );
+    expect(repo.run(["list", "--json"]).stdout).toContain('"state": "merged"');
+    const undo = repo.git("rev-parse", `refs/review-remote/${id}/pre-merge`);
+    const again = repo.run(["merge", id]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toBe(`Review ${id} is already applied to the work tree.\n`);
+    expect(repo.git("rev-parse", `refs/review-remote/${id}/pre-merge`)).toBe(undo);
+  });
+
+  it("exits 5 on a conflict, lists it, and writes no file at all (not even the ones that merge cleanly)", () => {
+    const repo = repoWithLocalEdit();
+    repo.write("src/other.ts", lines());
+    const id = reviewWorktree(
+      repo,
+      changeLine9("src/app.ts", "l9 proposed") + changeLine9("src/other.ts", "l9 proposed"),
+    );
+    repo.write("src/app.ts", lines({ 2: "l2 local", 9: "l9 mine" }));
+    const paths = ["src/app.ts", "src/other.ts", "src/old.ts"];
+    const files = worktree(repo, paths);
+    const before = repoState(repo);
+    const conflict = repo.run(["merge", id]);
+    expect(conflict.status).toBe(5);
+    expect(conflict.stderr).toContain(`review ${id} conflict with your work tree; nothing was changed`);
+    expect(conflict.stderr).toContain('conflict: "src/app.ts"');
+    expect(conflict.stderr).not.toContain("src/other.ts");
+    expect(conflict.stderr).toContain("hint: inspect them with: git diff ");
+    expect(worktree(repo, paths)).toEqual(files);
+    expect(repoState(repo)).toEqual(before);
+    expect(repo.run(["list", "--json"]).stdout).not.toContain('"state": "merged"');
+  });
+
+  it("is not broken by the user's diff.noprefix, textconv or external diff", () => {
+    const repo = repoWithLocalEdit();
+    repo.git("config", "diff.noprefix", "true");
+    repo.git("config", "diff.mnemonicPrefix", "true");
+    repo.git("config", "diff.upper.textconv", "tr a-z A-Z");
+    repo.git("config", "diff.external", "false");
+    writeFileSync(join(repo.dir, ".git", "info", "attributes"), "* diff=upper\n");
+    const id = reviewWorktree(repo, changeLine9("src/app.ts", "l9 proposed"));
+    const merged = repo.run(["merge", id]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(read(repo, "src/app.ts")).toBe(lines({ 2: "l2 local", 9: "l9 proposed" }));
+  });
+
+  it("creates a new file (0644, in a new directory) and removes a deleted one", () => {
+    const repo = repoWithLocalEdit();
+    const id = reviewWorktree(
+      repo,
+      addFile("src/lib/new.ts", "export const n = 1;") + deleteFile("src/old.ts", "export const old = 1;"),
+    );
+    const merged = repo.run(["merge", id]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(read(repo, "src/lib/new.ts")).toBe("export const n = 1;\n");
+    expect(statSync(join(repo.dir, "src/lib/new.ts")).mode & 0o111).toBe(0);
+    expect(existsSync(join(repo.dir, "src/old.ts"))).toBe(false);
+    expect(read(repo, "src/app.ts")).toBe(lines({ 2: "l2 local" }));
+    expect(repo.git("status", "--porcelain=v1", "--untracked-files=all")).toBe(
+      " M src/app.ts\n D src/old.ts\n?? src/lib/new.ts\n",
+    );
+  });
+
+  it("refuses, changing nothing, a new file that already exists or a deleted file edited since", () => {
+    const repo = repoWithLocalEdit();
+    const id = reviewWorktree(
+      repo,
+      addFile("src/new.ts", "export const n = 1;") + deleteFile("src/old.ts", "export const old = 1;"),
+    );
+    repo.write("src/new.ts", "mine\n");
+    repo.write("src/old.ts", "export const old = 2;\n");
+    const before = repoState(repo);
+    const conflict = repo.run(["merge", id]);
+    expect(conflict.status).toBe(5);
+    expect(conflict.stderr).toContain('conflict: "src/new.ts"');
+    expect(conflict.stderr).toContain('conflict: "src/old.ts"');
+    expect(repoState(repo)).toEqual(before);
+  });
+
+  it("prints an undo command that, run from a subdirectory, restores every file it changed", () => {
+    const repo = repoWithLocalEdit();
+    repo.write("notes.txt", lines());
+    mkdirSync(join(repo.dir, "sub"));
+    const id = reviewWorktree(
+      repo,
+      changeLine9("src/app.ts", "l9 proposed") +
+        changeLine9("notes.txt", "l9 proposed") +
+        addFile("src/new.ts", "export const n = 1;") +
+        deleteFile("src/old.ts", "export const old = 1;"),
+    );
+    // Since the review: an edit the merge keeps (3-way), in a file git does not track.
+    repo.write("notes.txt", lines({ 1: "l1 later" }));
+    const paths = ["src/app.ts", "notes.txt", "src/new.ts", "src/old.ts"];
+    const before = worktree(repo, paths);
+    const index = repoState(repo).index;
+    const merged = repo.run(["merge", id], { cwd: join(repo.dir, "sub") });
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(read(repo, "notes.txt")).toBe(lines({ 1: "l1 later", 9: "l9 proposed" }));
+    expect(worktree(repo, paths)).not.toEqual(before);
+    const undo = /^hint: to undo: (.*)$/m.exec(merged.stderr)?.[1] as string;
+    expect(undo).toMatch(/git -C '\.\.' apply/);
+    const undone = spawnSync("sh", ["-c", undo], {
+      cwd: join(repo.dir, "sub"),
+      env: repo.env,
+      encoding: "utf8",
+    });
+    expect(undone.status, undone.stderr).toBe(0);
+    expect(worktree(repo, paths)).toEqual(before);
+    expect(repoState(repo).index).toBe(index);
+  });
+});
