@@ -12,6 +12,8 @@ const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}\p{Cs}]/u;
 /** An NTFS 8.3 short name (`GIT~1`, `GITHUB~1`, `PROGRA~1.TXT`): an alias of some other, longer name. */
 const SHORT_NAME = /^[^.~]{1,6}~[0-9]+(?:\.[^.]{0,3})?$/;
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /**
  * What a file system may make of one path component: HFS+ ignores default-ignorable code points
  * (U+200C, U+200E, U+202A-U+202E, U+206A-U+206F, U+FEFF...), APFS/HFS+ normalise Unicode, macOS and
@@ -19,8 +21,15 @@ const SHORT_NAME = /^[^.~]{1,6}~[0-9]+(?:\.[^.]{0,3})?$/;
  * NFKC on top of NFC also catches full-width and other compatibility look-alikes (`．ｇｉｔ`).
  */
 export function foldComponent(component: string): string {
-  let s = component.replace(/\p{Default_Ignorable_Code_Point}/gu, "").normalize("NFKC");
-  s = s.toUpperCase().toLowerCase().normalize("NFKC");
+  // Printable ASCII has no ignorable code points and NFKC leaves it as it is: most names go this way.
+  let s = PRINTABLE_ASCII.test(component)
+    ? component.toLowerCase()
+    : component
+        .replace(/\p{Default_Ignorable_Code_Point}/gu, "")
+        .normalize("NFKC")
+        .toUpperCase()
+        .toLowerCase()
+        .normalize("NFKC");
   s = s.replace(/:.*$/s, "");
   return s.replace(/[. ]+$/, "");
 }

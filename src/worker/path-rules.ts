@@ -1,8 +1,7 @@
 // Name rules for entries of an untrusted bundle: every way a tar name or symlink target can mean
 // something other than "a plain relative path inside the tree", on Linux, Windows or macOS checkouts.
-
-/** Code points filesystems ignore or that make a name look like another (HFS+ ignores U+200C...). */
-const IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
+// `.git` look-alikes and name folding are the validation layer's, shared (src/validate/path-policy.ts).
+import { isDotGitLike } from "../validate/path-policy.js";
 
 export const MAX_PATH_BYTES = 4096;
 export const MAX_COMPONENT_BYTES = 255;
@@ -14,29 +13,6 @@ export interface RuleViolation {
 }
 
 const violation = (rule: string, reason: string): RuleViolation => ({ rule, reason });
-
-/**
- * `.git` in any disguise: case, NTFS trailing dots/spaces and alternate data streams (`.git::$INDEX_ALLOCATION`),
- * the 8.3 short name `git~1`, and code points HFS+ ignores (`.g\u200Cit`). Compared after NFKC and case
- * folding, so fullwidth or compatibility look-alikes are refused too.
- */
-export function isDotGitLike(component: string): boolean {
-  const folded = foldName(component);
-  return /^\.git[. ]*(?::.*)?$/.test(folded) || /^\.?git~\d+$/.test(folded);
-}
-
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-
-/** The key two names collide under on a case-insensitive, normalizing filesystem (APFS, NTFS). */
-export function foldName(name: string): string {
-  // Printable ASCII has no ignorable code points and NFKC leaves it alone: most names take this path.
-  if (PRINTABLE_ASCII.test(name)) return name.toLowerCase();
-  return name.replace(IGNORABLE, "").normalize("NFKC").toUpperCase().toLowerCase().normalize("NFKC");
-}
-
-export function foldPath(path: string): string {
-  return foldName(path);
-}
 
 function checkCharacters(text: string, what: string): RuleViolation | undefined {
   if (text.includes("\0")) return violation("nul-in-path", `NUL byte in the ${what}`);

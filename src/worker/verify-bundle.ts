@@ -4,8 +4,9 @@
 
 import { quoteForMessage } from "../protocol/quote.js";
 import { type TarEntry, TarFormatError, TarReader, TarType } from "../tar/reader.js";
+import { collisionKey } from "../validate/path-policy.js";
 import { GzipError, gunzipFile } from "./gunzip.js";
-import { checkEntryPath, checkLinkTarget, foldPath, type RuleViolation, resolveLink } from "./path-rules.js";
+import { checkEntryPath, checkLinkTarget, type RuleViolation, resolveLink } from "./path-rules.js";
 
 export interface BundleLimits {
   maxEntries: number;
@@ -161,7 +162,7 @@ class ListingBuilder {
   }
 
   private record(path: string, node: ListedNode, refuse: (v: RuleViolation) => never): void {
-    const key = foldPath(path);
+    const key = collisionKey(path);
     const other = this.folded.get(key);
     if (other !== undefined) {
       refuse({

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkEntryPath,
-  checkLinkTarget,
-  foldName,
-  isDotGitLike,
-  resolveLink,
-} from "../../src/worker/path-rules.js";
+import { collisionKey as foldName, isDotGitLike } from "../../src/validate/path-policy.js";
+import { checkEntryPath, checkLinkTarget, resolveLink } from "../../src/worker/path-rules.js";
 
 describe("worker path rules", () => {
   it.each([
