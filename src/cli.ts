@@ -197,6 +197,15 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** node's parseArgs messages, in git's words: `unknown option '--x'`. */
+function describeArgsError(error: Error): string {
+  const option = /'(-[^']*)'/.exec(error.message)?.[1];
+  const code = (error as NodeJS.ErrnoException).code;
+  if (option && code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option '${option}'`;
+  if (option && code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return `option '${option}' needs a value`;
+  return error.message.split("\n")[0] ?? "bad arguments";
+}
+
 function parse(argv: string[], options: Options): Parsed {
   try {
     const { values, positionals, tokens } = parseArgs({
@@ -215,7 +224,7 @@ function parse(argv: string[], options: Options): Parsed {
       rest,
     };
   } catch (error) {
-    throw new UsageError((error as Error).message.split("\n")[0] ?? "bad arguments", {
+    throw new UsageError(describeArgsError(error as Error), {
       hints: [messages.hintHelp],
       cause: error,
     });

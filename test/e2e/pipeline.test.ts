@@ -198,6 +198,17 @@ describe("review pipeline", () => {
     expect(repo.run(["--worker", "fake"]).stdout).not.toContain("\u001b[");
   });
 
+  it("answers bad arguments with exit 2, one line and a hint", () => {
+    const repo = baseRepo();
+    const before = repoState(repo);
+    const result = repo.run(["--bogus"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      "git-review-remote: unknown option '--bogus'\nhint: see 'git review-remote -h'\n",
+    );
+    expect(repoState(repo)).toEqual(before);
+  });
+
   it("names an unconfigured worker with a hint", () => {
     const repo = baseRepo();
     const result = repo.run(["--worker", "nowhere"]);
