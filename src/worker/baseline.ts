@@ -32,6 +32,7 @@ const REPO_CONFIG = `[core]
 \thooksPath = /dev/null
 \tfsmonitor = false
 \tuntrackedCache = false
+\tlooseCompression = 0
 [gc]
 \tauto = 0
 [commit]

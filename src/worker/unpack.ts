@@ -29,7 +29,6 @@ export const TAR_EXTRACT_FLAGS = [
   "--no-acls",
   "--no-selinux",
   "--no-xattrs",
-  "--touch", // mtimes are meaningless to the reviewer and to git
 ] as const;
 
 const UNPACK_TIMEOUT_MS = 10 * 60 * 1000;
