@@ -17,10 +17,14 @@ function isKeptGitVariable(name: string): boolean {
   return name === "GIT_CONFIG_PARAMETERS" || /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/.test(name);
 }
 
-export function cleanEnv(extra: Env = {}): Env {
+/**
+ * `userConfig: false` also drops the user's `git -c` settings: for gits that must behave the same
+ * whoever runs them (the export's scratch dir, the worker's repositories).
+ */
+export function cleanEnv(extra: Env = {}, { userConfig = true }: { userConfig?: boolean } = {}): Env {
   const env: Env = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (name.startsWith("GIT_") && !isKeptGitVariable(name)) continue;
+    if (name.startsWith("GIT_") && !(userConfig && isKeptGitVariable(name))) continue;
     env[name] = value;
   }
   // Machine-readable messages, never a credential or editor prompt from a child git.

@@ -27,20 +27,16 @@ export async function resolveRepo(cwd: string = process.cwd()): Promise<Repo> {
   delete callerEnv.GIT_INDEX_FILE;
   delete callerEnv.GIT_OBJECT_DIRECTORY;
   delete callerEnv.GIT_ALTERNATE_OBJECT_DIRECTORIES;
-  const paths = await git([...REV_PARSE_PATHS, "--is-bare-repository", "--show-prefix"], {
-    cwd,
-    env: callerEnv,
-    allowFailure: true,
-  });
+  const run = { cwd, env: callerEnv, allowFailure: true };
+  // One git call in a work tree (every command, and the hook on each push, starts here); a second
+  // one only where --show-toplevel fails: a bare repository, or no repository at all.
+  let paths = await git([...REV_PARSE_PATHS, "--show-prefix", "--show-toplevel"], run);
+  if (paths.exitCode !== 0) paths = await git([...REV_PARSE_PATHS, "--show-prefix"], run);
   if (paths.exitCode !== 0) {
     throw new UsageError(messages.notARepository(cwd), { hints: [messages.hintNotARepository] });
   }
-  const [gitDir = "", commonDir = "", bare = "", prefix = ""] = paths.stdout.split("\n");
-  let top: string | undefined;
-  if (bare !== "true") {
-    const topLevel = await git(["rev-parse", "--show-toplevel"], { cwd, env: callerEnv, allowFailure: true });
-    if (topLevel.exitCode === 0) top = topLevel.stdout.trim();
-  }
+  const [gitDir = "", commonDir = "", prefix = "", topLevel = ""] = paths.stdout.split("\n");
+  const top = topLevel === "" ? undefined : topLevel;
   const env = cleanEnv({ GIT_DIR: gitDir, ...(top ? { GIT_WORK_TREE: top } : {}) });
   return { top, gitDir: resolve(gitDir), commonDir: resolve(commonDir), cwd, prefix, env };
 }

@@ -37,15 +37,16 @@ export async function createScratch(repo: Pick<Repo, "commonDir">): Promise<Scra
   await writeFile(join(gitDir, "HEAD"), "ref: refs/heads/main\n");
   await writeFile(join(objectsDir, "info", "alternates"), `${repoObjectsDir}\n`);
   await writeFile(join(gitDir, "info", "attributes"), NO_CONVERSIONS);
-  const env = cleanEnv({
-    GIT_DIR: gitDir,
-    GIT_INDEX_FILE: join(dir, "index"),
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    ...SYNTHETIC_IDENTITY,
-  });
-  delete env.GIT_CONFIG_PARAMETERS;
-  delete env.GIT_CONFIG_COUNT;
+  const env = cleanEnv(
+    {
+      GIT_DIR: gitDir,
+      GIT_INDEX_FILE: join(dir, "index"),
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      ...SYNTHETIC_IDENTITY,
+    },
+    { userConfig: false },
+  );
   return {
     dir,
     gitDir,

@@ -54,20 +54,20 @@ const GLOBAL_CONFIG = `${REPO_CONFIG}[safe]
 
 /** The environment of every git the worker runs; `home` is the workspace's private HOME. */
 export function workerGitEnv(home: string): Env {
-  const env = cleanEnv({
-    HOME: home,
-    XDG_CONFIG_HOME: home,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: join(home, ".gitconfig"),
-    GIT_ATTR_NOSYSTEM: "1",
-    GIT_NO_REPLACE_OBJECTS: "1",
-    ...WORKER_IDENTITY,
-    ...FIXED_DATES,
-  });
   // `git -c` from whoever started the worker arrives as GIT_CONFIG_PARAMETERS: not ours to honor here.
-  for (const name of Object.keys(env))
-    if (/^GIT_CONFIG_(PARAMETERS|COUNT|KEY_\d+|VALUE_\d+)$/.test(name)) delete env[name];
-  return env;
+  return cleanEnv(
+    {
+      HOME: home,
+      XDG_CONFIG_HOME: home,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: join(home, ".gitconfig"),
+      GIT_ATTR_NOSYSTEM: "1",
+      GIT_NO_REPLACE_OBJECTS: "1",
+      ...WORKER_IDENTITY,
+      ...FIXED_DATES,
+    },
+    { userConfig: false },
+  );
 }
 
 export function writeWorkerGlobalConfig(home: string): void {
