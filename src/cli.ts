@@ -258,6 +258,11 @@ async function openManual(output: Output): Promise<number> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // `git review-remote export --list | head`: a closed pipe ends the output, not the program with a
+  // stack trace (git itself dies quietly of SIGPIPE there).
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
   const quiet = argv.includes("-q") || argv.includes("--quiet");
   const output = createOutput(process.stdout, process.stderr, { quiet });
   try {

@@ -283,6 +283,19 @@ describe("export", () => {
     expect(readdirSync(storeTmp)).toEqual([]);
   });
 
+  it("stops quietly when its output pipe closes early", () => {
+    const repo = basicRepo();
+    for (let i = 0; i < 2000; i++) repo.write(`many/file-${i}.txt`, "x\n");
+    repo.commit("many");
+    const result = spawnSync("sh", ["-c", "git review-remote export --list | head -1"], {
+      cwd: repo.dir,
+      env: repo.env,
+      encoding: "utf8",
+    });
+    expect(result.stdout).toMatch(/^Would send 2002 files/);
+    expect(result.stderr).toBe("");
+  });
+
   it("writes a copy with -o", () => {
     const repo = basicRepo();
     const target = join(repo.home, "out.tar.gz");
