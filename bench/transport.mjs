@@ -2,7 +2,7 @@
 // Usage: node bench/transport.mjs <bundle> <ssh_config>
 import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
-import { runTransport } from "../dist/transport.js";
+import { runTransport } from "../dist/pipeline/transport.js";
 
 const [bundle, config] = process.argv.slice(2);
 const bytes = statSync(bundle).size;

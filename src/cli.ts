@@ -4,7 +4,7 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import { debugExit } from "./debug.js";
 import { ExitCode, ReviewRemoteError, UsageError } from "./errors.js";
 import { messages } from "./messages.js";
-import { createOutput, type Output } from "./output.js";
+import { createOutput, type Output } from "./report/output.js";
 import { commandUsage, USAGE } from "./usage.js";
 import { readVersion } from "./version.js";
 

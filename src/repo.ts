@@ -1,7 +1,7 @@
 // Repository resolution, done once per command: everything after this uses absolute paths.
 import { resolve } from "node:path";
 import { UsageError } from "./errors.js";
-import { cleanEnv, type Env, git } from "./git.js";
+import { cleanEnv, type Env, git } from "./git/run.js";
 import { messages } from "./messages.js";
 
 export interface Repo {

@@ -4,11 +4,11 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { readAudit } from "../audit.js";
 import { ReviewRemoteError } from "../errors.js";
-import { formatSize, type Output } from "../output.js";
 import { resolveRepo } from "../repo.js";
-import { storePaths } from "../store.js";
+import { formatSize, type Output } from "../report/output.js";
+import { readAudit } from "../store/audit.js";
+import { storePaths } from "../store/layout.js";
 
 async function hashFile(path: string): Promise<string> {
   const hash = createHash("sha256");

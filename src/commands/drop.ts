@@ -1,10 +1,10 @@
 // `git review-remote drop <id>`: delete the review branch and refs; the store keeps the record.
 import { ReviewRemoteError } from "../errors.js";
-import { git } from "../git.js";
-import type { Output } from "../output.js";
+import { git } from "../git/run.js";
 import { resolveRepo } from "../repo.js";
-import { findRecord, ReviewState, writeRecord } from "../review/record.js";
-import { storePaths } from "../store.js";
+import type { Output } from "../report/output.js";
+import { storePaths } from "../store/layout.js";
+import { findRecord, ReviewState, writeRecord } from "../store/records.js";
 
 export async function runDrop(args: { id: string }, output: Output): Promise<number> {
   const repo = await resolveRepo();

@@ -1,13 +1,13 @@
 // `git review-remote export`: build, scan and store the bundle, or show what would leave (`--list`).
 import { copyFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { type Policy, readPolicy } from "../config/policy.js";
 import { ReviewRemoteError } from "../errors.js";
 import { createExport, type ExportResult, formatFinding, SecretsFoundError } from "../export/bundle.js";
-import { matchGlob } from "../glob.js";
 import { messages } from "../messages.js";
-import { formatSize, type Output, paint } from "../output.js";
-import { type Policy, readPolicy } from "../policy.js";
+import { matchGlob } from "../paths/glob.js";
 import { resolveRepo } from "../repo.js";
+import { formatSize, type Output, paint } from "../report/output.js";
 import { createContentScanner } from "../secrets/scanner.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 

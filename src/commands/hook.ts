@@ -1,11 +1,11 @@
 // `git review-remote hook pre-push <remote> <url>`: review each pushed range; warn or block as
 // review-remote.prePush says; quiet and fast when the result is cached.
-import { readSettings } from "../config.js";
+import { readSettings } from "../config/settings.js";
 import { ExitCode, ReviewRemoteError, UsageError } from "../errors.js";
 import { parsePushUpdates, pushTargets } from "../hooks/pre-push.js";
-import { createOutput, type Output } from "../output.js";
 import { resolveRepo } from "../repo.js";
-import { formatComment } from "../review/notes.js";
+import { createOutput, type Output } from "../report/output.js";
+import { formatComment } from "../store/notes.js";
 import { review } from "./review.js";
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {

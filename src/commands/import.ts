@@ -2,19 +2,19 @@
 // exactly the same validation and import as one read from a worker's stdout.
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { readSettings } from "../config.js";
+import { readPolicy } from "../config/policy.js";
+import { readSettings } from "../config/settings.js";
 import { ReviewRemoteError, UsageError } from "../errors.js";
 import type { ManifestFile } from "../export/archive.js";
 import { manifestPath } from "../export/bundle.js";
-import { git } from "../git.js";
-import type { Output } from "../output.js";
-import { readPolicy } from "../policy.js";
+import { git } from "../git/run.js";
+import { forbiddenPaths } from "../pipeline/request.js";
+import { acceptResult } from "../pipeline/send.js";
 import { type Request, RequestSchema } from "../protocol/request.js";
 import { resolveRepo } from "../repo.js";
-import { findRecord, ReviewState, readReviewFile } from "../review/record.js";
-import { forbiddenPaths } from "../review/request.js";
-import { acceptResult } from "../review/run.js";
-import { type StorePaths, storePaths } from "../store.js";
+import type { Output } from "../report/output.js";
+import { type StorePaths, storePaths } from "../store/layout.js";
+import { findRecord, ReviewState, readReviewFile } from "../store/records.js";
 import { printReport } from "./review.js";
 
 const IMPORTABLE: ReadonlySet<string> = new Set([ReviewState.sent, ReviewState.failed, ReviewState.rejected]);

@@ -2,10 +2,10 @@
 import { chmod, readFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
-import { git } from "../git.js";
-import type { Output } from "../output.js";
+import { git } from "../git/run.js";
 import { resolveRepo } from "../repo.js";
-import { writeFileAtomic } from "../store.js";
+import type { Output } from "../report/output.js";
+import { writeFileAtomic } from "../store/layout.js";
 
 export const BEGIN_MARKER = "# >>> git-review-remote >>>";
 export const END_MARKER = "# <<< git-review-remote <<<";

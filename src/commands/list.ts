@@ -1,8 +1,9 @@
 // `git review-remote list`: the reviews in the store.
-import type { Output } from "../output.js";
+
 import { resolveRepo } from "../repo.js";
-import { listRecords } from "../review/record.js";
-import { storePaths } from "../store.js";
+import type { Output } from "../report/output.js";
+import { storePaths } from "../store/layout.js";
+import { listRecords } from "../store/records.js";
 
 export async function runList(args: { json: boolean }, output: Output): Promise<number> {
   const repo = await resolveRepo();

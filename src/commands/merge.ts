@@ -3,13 +3,13 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { MergeConflictError, ReviewRemoteError } from "../errors.js";
-import { type GitOptions, git } from "../git.js";
+import { type GitOptions, git } from "../git/run.js";
 import { mergeWorktreeSnapshot, recordUndo } from "../merge/worktree.js";
-import type { Output } from "../output.js";
+import { createTempDir, MERGE_PREFIX } from "../os/tempdir.js";
 import { type Repo, requireWorkTree, resolveRepo } from "../repo.js";
-import { findRecord, type ReviewRecord, ReviewState, writeRecord } from "../review/record.js";
-import { storePaths } from "../store.js";
-import { createTempDir, MERGE_PREFIX } from "../tempdir.js";
+import type { Output } from "../report/output.js";
+import { storePaths } from "../store/layout.js";
+import { findRecord, type ReviewRecord, ReviewState, writeRecord } from "../store/records.js";
 
 async function isAncestor(run: GitOptions, ancestor: string, descendant: string): Promise<boolean> {
   const result = await git(["merge-base", "--is-ancestor", ancestor, descendant], {

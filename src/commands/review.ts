@@ -1,17 +1,18 @@
 // `git review-remote [<rev>|<base>..<head>]`: export → request → transport → validate → import → report.
-import { DEFAULT_QUESTION, readSettings } from "../config.js";
+
+import { readPolicy } from "../config/policy.js";
+import { DEFAULT_QUESTION, readSettings } from "../config/settings.js";
 import { ExitCode, type ReviewRemoteError } from "../errors.js";
 import { resolveCommit } from "../export/snapshot.js";
-import { type Output, paint, useColor } from "../output.js";
-import { readPolicy } from "../policy.js";
+import { readCachedOutcome } from "../pipeline/cache.js";
+import type { ReviewOutcome } from "../pipeline/send.js";
+import { parseTarget } from "../pipeline/target.js";
+import { resolveWorker, type Worker } from "../pipeline/workers.js";
 import { resolveRepo } from "../repo.js";
-import { cacheKey, lookupCache } from "../review/cache.js";
-import { readCachedOutcome } from "../review/cached.js";
-import { formatComment } from "../review/notes.js";
-import type { ReviewOutcome } from "../review/run.js";
-import { parseTarget } from "../review/target.js";
-import { resolveWorker, type Worker } from "../review/workers.js";
-import { storePaths } from "../store.js";
+import { type Output, paint, useColor } from "../report/output.js";
+import { cacheKey, lookupCache } from "../store/cache.js";
+import { storePaths } from "../store/layout.js";
+import { formatComment } from "../store/notes.js";
 import { readVersion } from "../version.js";
 
 export interface ReviewArgs {
@@ -73,7 +74,7 @@ export async function review(args: ReviewArgs, output: Output): Promise<ReviewRe
   if (pending.length === 0) return report;
 
   // Only now the heavy stages: a fully cached run (a re-push) never loads them.
-  const { sendForReview } = await import("../review/send.js");
+  const { sendForReview } = await import("../pipeline/fan-out.js");
   const sent = await sendForReview({
     repo,
     settings,

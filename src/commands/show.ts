@@ -1,13 +1,13 @@
 // `git review-remote show <id>`: summary, comments and each proposal's stat; or JSON / SARIF.
 import { UsageError } from "../errors.js";
-import { git } from "../git.js";
-import type { Output } from "../output.js";
+import { git } from "../git/run.js";
 import { type Result, ResultSchema } from "../protocol/result.js";
 import { resolveRepo } from "../repo.js";
-import { formatComment } from "../review/notes.js";
-import { findRecord, readReviewFile } from "../review/record.js";
-import { toSarif } from "../review/sarif.js";
-import { storePaths } from "../store.js";
+import type { Output } from "../report/output.js";
+import { toSarif } from "../report/sarif.js";
+import { storePaths } from "../store/layout.js";
+import { formatComment } from "../store/notes.js";
+import { findRecord, readReviewFile } from "../store/records.js";
 
 /** A stored result; one that no longer parses (edited by hand) is shown as missing, not as a crash. */
 function parseStored(text: string): Result | undefined {

@@ -10,7 +10,7 @@ import { EnvelopeError, EnvelopeErrorKind } from "../protocol/errors.js";
 import { workerGitEnv, writeWorkerGlobalConfig } from "../worker/baseline.js";
 import { findSandbox, SandboxUnavailableError } from "../worker/find-sandbox.js";
 import { renderResult } from "../worker/result.js";
-import { type Reviewer, review } from "../worker/review.js";
+import { type Reviewer, review } from "../worker/review-tree.js";
 import type { SandboxMode } from "../worker/sandbox.js";
 import { verifyAndUnpack } from "../worker/unpack.js";
 import { BundleRefusedError } from "../worker/verify-bundle.js";

@@ -6,12 +6,12 @@ import { Transform, type TransformCallback, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { ExportRefusedError, GitError } from "../errors.js";
-import { spawnGit } from "../git.js";
+import { spawnGit } from "../git/run.js";
+import type { Scratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
 import { matchSecretName } from "../secrets/names.js";
 import type { Finding } from "../secrets/scanner.js";
 import { TarReader, TarType } from "../tar/reader.js";
-import type { Scratch } from "./scratch.js";
 
 export interface ManifestFile {
   path: string;

@@ -1,19 +1,19 @@
 // The export stage: snapshot → filtered tree → one streaming pass → `bundles/<sha256>.tar.gz`.
 import { access, chmod, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { Policy } from "../config/policy.js";
 import { debug } from "../debug.js";
 import { ExportRefusedError, ReviewRemoteError } from "../errors.js";
+import { createScratch, type Scratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
-import type { Policy } from "../policy.js";
+import { removeStale } from "../os/tempdir.js";
 import type { Repo } from "../repo.js";
 import type { Finding } from "../secrets/scanner.js";
-import { ensureDir, storeError, storePaths, tempName, writeFileAtomic } from "../store.js";
-import { removeStale } from "../tempdir.js";
+import { ensureDir, storeError, storePaths, tempName, writeFileAtomic } from "../store/layout.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 import { createArchive, type FileScanner, type ManifestFile } from "./archive.js";
 import { type Exclusion, filterEntries } from "./filter.js";
 import { createRange, type RangeInfo } from "./range.js";
-import { createScratch, type Scratch } from "./scratch.js";
 import { resolveCommit, type Snapshot, SnapshotKind, snapshotWorktree } from "./snapshot.js";
 import { commitFilteredTree, listTree, readSymlinkTargets, selectPathspecs } from "./tree.js";
 

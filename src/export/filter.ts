@@ -1,6 +1,6 @@
 // Decides what leaves: every path of the snapshot is kept or excluded with the rule that excluded it.
 import { posix } from "node:path";
-import { matchGlobList } from "../glob.js";
+import { matchGlobList } from "../paths/glob.js";
 import { matchSecretName } from "../secrets/names.js";
 
 export interface TreeEntry {

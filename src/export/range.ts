@@ -4,11 +4,11 @@
 // scanned here, file by file under their real paths, so that a secret removed in the range is
 // caught as surely as one added.
 import { join } from "node:path";
-import { git, gitBuffer, splitNul } from "../git.js";
+import { git, gitBuffer, splitNul } from "../git/run.js";
+import type { Scratch } from "../git/scratch.js";
 import type { Finding } from "../secrets/scanner.js";
 import type { FileScanner } from "./archive.js";
 import { type FilterRules, filterEntries, MODE_SYMLINK, type TreeEntry } from "./filter.js";
-import type { Scratch } from "./scratch.js";
 import { listTree, readSymlinkTargets, writeFilteredTree } from "./tree.js";
 
 export interface RangeInfo {

@@ -2,12 +2,12 @@
 import { copyFile, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
-import { git, splitNul } from "../git.js";
-import { matchGlobList } from "../glob.js";
+import { git, splitNul } from "../git/run.js";
+import { type Scratch, SYNTHETIC_IDENTITY } from "../git/scratch.js";
 import { messages } from "../messages.js";
+import { matchGlobList } from "../paths/glob.js";
 import { type Repo, requireWorkTree } from "../repo.js";
 import { matchSecretName } from "../secrets/names.js";
-import { type Scratch, SYNTHETIC_IDENTITY } from "./scratch.js";
 
 export const SnapshotKind = { commit: "commit", worktree: "worktree" } as const;
 export type SnapshotKind = (typeof SnapshotKind)[keyof typeof SnapshotKind];

@@ -1,11 +1,11 @@
 // Reads the snapshot's tree and builds the filtered tree the bundle is archived from.
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
-import { git, gitBuffer, splitNul } from "../git.js";
+import { git, gitBuffer, splitNul } from "../git/run.js";
+import type { Scratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
 import { MODE_SYMLINK, parseLsTree, type TreeEntry } from "./filter.js";
-import type { Scratch } from "./scratch.js";
 
 export async function listTree(scratch: Scratch, commit: string): Promise<TreeEntry[]> {
   // -r: files, not subtrees; -z: raw paths, no quoting. (No -l: sizes would cost a read of every

@@ -1,6 +1,6 @@
 // What a push asks to review: git's pre-push stdin, one `<local ref> <local oid> <remote ref>
 // <remote oid>` line per update (githooks(5)), turned into revisions and ranges.
-import { git } from "../git.js";
+import { git } from "../git/run.js";
 import type { Repo } from "../repo.js";
 
 export interface PushUpdate {

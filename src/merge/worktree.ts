@@ -3,13 +3,13 @@
 import { lstat, mkdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { GitError, MergeConflictError, ReviewRemoteError } from "../errors.js";
-import { SYNTHETIC_IDENTITY } from "../export/scratch.js";
-import { type GitOptions, git, gitBuffer, splitNul } from "../git.js";
-import type { Output } from "../output.js";
+import { type GitOptions, git, gitBuffer, splitNul } from "../git/run.js";
+import { SYNTHETIC_IDENTITY } from "../git/scratch.js";
+import { createTempDir, MERGE_PREFIX } from "../os/tempdir.js";
+import { shellQuote } from "../pipeline/workers.js";
 import { type Repo, requireWorkTree } from "../repo.js";
-import type { ReviewRecord } from "../review/record.js";
-import { shellQuote } from "../review/workers.js";
-import { createTempDir, MERGE_PREFIX } from "../tempdir.js";
+import type { Output } from "../report/output.js";
+import type { ReviewRecord } from "../store/records.js";
 import { parseRawDiff, type TreeChange } from "../validate/changes.js";
 import { quoteForDisplay } from "../validate/sanitize.js";
 

@@ -1,7 +1,7 @@
 // Secret file names: files that never leave, decided by name alone (gitignore-style globs).
 // Each rule names a whole class, and stays narrow enough that `src/environment.ts`,
 // `docs/secrets-management.md` or `.env.example` are still exported.
-import { globSource } from "../glob.js";
+import { globSource } from "../paths/glob.js";
 
 export interface NameRule {
   id: string;

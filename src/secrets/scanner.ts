@@ -1,6 +1,6 @@
 // Scans the exact bytes of every bundled file for credentials (design §7, content scan): the public
 // API. The rules are in content-rules.ts; the streaming, windowed scan of one file in file-scan.ts.
-import { matchGlob } from "../glob.js";
+import { matchGlob } from "../paths/glob.js";
 import { INLINE_ALLOW_MARKER } from "./allow.js";
 import { CONTENT_RULES, type ContentRule } from "./content-rules.js";
 import { type ScanSettings, StreamingFileScan } from "./file-scan.js";
@@ -37,7 +37,7 @@ export interface ContentScanner {
 
 export interface ContentScannerOptions {
   allow?: SecretAllow[];
-  /** Matcher for `allow[].path` globs; gitignore-style (src/glob.ts) by default. */
+  /** Matcher for `allow[].path` globs; gitignore-style (src/paths/glob.ts) by default. */
   matchPath?: (glob: string, path: string) => boolean;
   /** Replaces the built-in rules (benchmarks, tests). */
   rules?: readonly ContentRule[];

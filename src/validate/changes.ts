@@ -1,9 +1,10 @@
 // Validation layer 4 (design §9): judge what git actually changed between two trees (its raw diff),
 // not what the patch text claims: sane paths, only files the worker was sent, plain 100644 files, no
 // mode changes, no symlinks or gitlinks, nothing forbidden.
-import { forbiddenPathReason, type SecretNameCheck } from "./forbidden.js";
+
+import { checkPath } from "../paths/fold.js";
+import { forbiddenPathReason, type SecretNameCheck } from "../paths/forbidden.js";
 import { isNodeGypPath } from "./npm-scripts.js";
-import { checkPath } from "./path-policy.js";
 import { quoteForDisplay } from "./sanitize.js";
 
 export interface TreeChange {

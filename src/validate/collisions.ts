@@ -1,7 +1,7 @@
 // Case and Unicode collisions (validation layer 4, design §9): two names git keeps apart but a
 // case-insensitive or normalising file system (macOS, Windows) makes one file, so a checkout writes one
 // over the other (cf. node-tar CVE-2021-37712).
-import { collisionKey } from "./path-policy.js";
+import { collisionKey } from "../paths/fold.js";
 import { quoteForDisplay } from "./sanitize.js";
 
 /** Every file of a tree listing plus every directory above one. */

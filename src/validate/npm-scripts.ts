@@ -1,7 +1,7 @@
 // npm lifecycle scripts for validation layer 4 (design §9): a script that npm, yarn or pnpm run by
 // themselves on install, pack or publish is code execution on the user's machine, so none may be added
 // or changed by a proposal.
-import { foldComponent } from "./path-policy.js";
+import { foldComponent } from "../paths/fold.js";
 import { quoteForDisplay } from "./sanitize.js";
 
 /** Events the package managers run without being asked by name; each also has `pre` and `post` hooks. */

@@ -2,8 +2,9 @@
 // passes: every line is a known header, a hunk line counted against its @@ header, or binary data when
 // allowed. git apply would also take a traditional `--- /etc/x` patch glued after a git one, copies from
 // files the worker never saw, and names with control bytes; none of these get through here.
+
+import { checkPath } from "../paths/fold.js";
 import { readFileLineName, readGitLineNames, readPlainLineName } from "./patch-headers.js";
-import { checkPath } from "./path-policy.js";
 
 export interface PatchGateOptions {
   maxPatchBytes: number;

@@ -3,11 +3,11 @@
 // The repo's object store, refs, index and work tree are never written, whatever the outcome.
 import { mkdir, rm } from "node:fs/promises";
 import { basename, isAbsolute, join } from "node:path";
-import { type Env, type GitOptions, git, splitNul } from "../git.js";
-import { createTempDir, QUARANTINE_PREFIX } from "../tempdir.js";
+import { type Env, type GitOptions, git, splitNul } from "../git/run.js";
+import { createTempDir, QUARANTINE_PREFIX } from "../os/tempdir.js";
+import type { SecretNameCheck } from "../paths/forbidden.js";
 import { checkChange, Mode, parseRawDiff, type TreeChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
-import type { SecretNameCheck } from "./forbidden.js";
 import { changedLifecycleScripts, isPackageJsonPath } from "./npm-scripts.js";
 import { checkPatchText } from "./patch-gate.js";
 import { escapeForDisplay, quoteForDisplay } from "./sanitize.js";

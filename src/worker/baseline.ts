@@ -4,8 +4,8 @@
 
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cleanEnv, type Env, git } from "../git.js";
-import { NO_CONVERSIONS } from "../identity.js";
+import { NO_CONVERSIONS } from "../git/identity.js";
+import { cleanEnv, type Env, git } from "../git/run.js";
 
 /** Identity and dates for commits the worker makes (the client never uses them: design §6). */
 export const WORKER_IDENTITY = {

@@ -3,7 +3,7 @@
 // private git dir (the reviewer could have rewritten tree/.git/config) with the tree's objects borrowed.
 
 import { copyFileSync } from "node:fs";
-import { type Env, git, spawnGit } from "../git.js";
+import { type Env, git, spawnGit } from "../git/run.js";
 import type { Limits } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
 import { forbiddenChangeReason } from "./forbidden.js";

@@ -2,11 +2,11 @@
 // whole listing is read with our strict tar parser, and any entry that could write outside the tree,
 // mean different things to different extractors, or exhaust the machine refuses the whole bundle.
 
+import { checkEntryPath, checkLinkTarget, type RuleViolation, resolveLink } from "../paths/bundle.js";
+import { collisionKey } from "../paths/fold.js";
 import { quoteForMessage } from "../protocol/quote.js";
 import { type TarEntry, TarFormatError, TarReader, TarType } from "../tar/reader.js";
-import { collisionKey } from "../validate/path-policy.js";
 import { GzipError, gunzipFile } from "./gunzip.js";
-import { checkEntryPath, checkLinkTarget, type RuleViolation, resolveLink } from "./path-rules.js";
 
 export interface BundleLimits {
   maxEntries: number;

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { type Env, git, splitNul } from "../../src/git.js";
+import { type Env, git, splitNul } from "../../src/git/run.js";
 import { testEnv as sharedTestEnv } from "./repo.js";
 
 const execFileAsync = promisify(execFile);

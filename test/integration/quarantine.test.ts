@@ -2,8 +2,8 @@
 // repo is byte-identical after every outcome.
 import { access } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { git, splitNul } from "../../src/git.js";
-import { DEFAULT_FORBIDDEN_PATHS } from "../../src/validate/forbidden.js";
+import { git, splitNul } from "../../src/git/run.js";
+import { DEFAULT_FORBIDDEN_PATHS } from "../../src/paths/forbidden.js";
 import {
   applyInQuarantine,
   discardQuarantine,

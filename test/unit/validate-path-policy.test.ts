@@ -1,7 +1,7 @@
 // validate: layer 4 path sanity and collisions.
 import { describe, expect, it } from "vitest";
+import { checkPath, collisionKey, foldComponent, isDotGitLike } from "../../src/paths/fold.js";
 import { findCollisions, treeEntries } from "../../src/validate/collisions.js";
-import { checkPath, collisionKey, foldComponent, isDotGitLike } from "../../src/validate/path-policy.js";
 
 describe("validate: checkPath accepts ordinary paths", () => {
   const good = [

@@ -1,9 +1,10 @@
 // The request of design §6 from what the export produced and what the user asked.
+
+import type { Policy } from "../config/policy.js";
 import type { ExportResult } from "../export/bundle.js";
-import type { Policy } from "../policy.js";
+import { DEFAULT_FORBIDDEN_PATHS } from "../paths/forbidden.js";
 import { DEFAULT_LIMITS, type Limits } from "../protocol/limits.js";
 import { createRequest, type Request } from "../protocol/request.js";
-import { DEFAULT_FORBIDDEN_PATHS } from "../validate/forbidden.js";
 
 /** Config sets the timeout; the policy file can only lower a limit. */
 export function effectiveLimits(timeoutSeconds: number, policy: Policy): Limits {

@@ -3,7 +3,7 @@
 // process wrapper library would add more to start-up than all of our own code.
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
-import { GitError } from "./errors.js";
+import { GitError } from "../errors.js";
 
 export type Env = Record<string, string | undefined>;
 

@@ -3,17 +3,17 @@
 
 import { scannerFor } from "../commands/export.js";
 import type { ReviewArgs } from "../commands/review.js";
-import type { Settings } from "../config.js";
+import type { Policy } from "../config/policy.js";
+import type { Settings } from "../config/settings.js";
 import { ReviewRemoteError } from "../errors.js";
 import { createExport } from "../export/bundle.js";
 import { messages } from "../messages.js";
-import type { Output } from "../output.js";
-import type { Policy } from "../policy.js";
-import { createProgress } from "../progress.js";
 import type { Repo } from "../repo.js";
-import { storePaths } from "../store.js";
+import type { Output } from "../report/output.js";
+import { createProgress } from "../report/progress.js";
+import { storePaths } from "../store/layout.js";
 import { buildRequest, effectiveLimits, forbiddenPaths } from "./request.js";
-import { type ReviewOutcome, reviewOnWorker } from "./run.js";
+import { type ReviewOutcome, reviewOnWorker } from "./send.js";
 import type { Target } from "./target.js";
 import type { Worker } from "./workers.js";
 

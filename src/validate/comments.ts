@@ -1,7 +1,7 @@
 // Comments are checked against what was sent: a path in the manifest, a line that exists in it.
 import type { ManifestFile } from "../export/archive.js";
 import type { ReviewComment } from "../protocol/result.js";
-import { sanitizeLine } from "../validate/sanitize.js";
+import { sanitizeLine } from "./sanitize.js";
 
 export function checkComments(comments: readonly ReviewComment[], files: readonly ManifestFile[]): string[] {
   const lines = new Map(files.map((file) => [file.path, file.lines]));

@@ -1,25 +1,25 @@
 // One review on one worker: send → validate → import. Stages in order, each a call; no logic of its own.
 import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { appendAudit } from "../audit.js";
 import { debug } from "../debug.js";
 import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
 import type { ExportResult } from "../export/bundle.js";
-import { importProposals } from "../import.js";
 import { envelopeHeader } from "../protocol/envelope.js";
 import { parseResult } from "../protocol/parse-result.js";
 import type { Request } from "../protocol/request.js";
 import type { Result, ReviewComment } from "../protocol/result.js";
 import type { Repo } from "../repo.js";
 import { matchSecretName } from "../secrets/names.js";
-import type { StorePaths } from "../store.js";
-import { runTransport } from "../transport.js";
+import { appendAudit } from "../store/audit.js";
+import { writeCache } from "../store/cache.js";
+import type { StorePaths } from "../store/layout.js";
+import { writeNote } from "../store/notes.js";
+import { type ReviewRecord, ReviewState, writeRecord, writeReviewFile } from "../store/records.js";
+import { checkComments, sanitizeComment } from "../validate/comments.js";
 import { applyInQuarantine, discardQuarantine, quarantineEnv } from "../validate/quarantine.js";
 import { sanitizeLine, sanitizeText } from "../validate/sanitize.js";
-import { writeCache } from "./cache.js";
-import { checkComments, sanitizeComment } from "./comments.js";
-import { writeNote } from "./notes.js";
-import { type ReviewRecord, ReviewState, writeRecord, writeReviewFile } from "./record.js";
+import { importProposals } from "./import.js";
+import { runTransport } from "./transport.js";
 import type { Worker } from "./workers.js";
 
 export interface ReviewContext {

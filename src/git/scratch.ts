@@ -2,10 +2,16 @@
 // synthetic commits, work-tree blobs) goes here, so the user's object store stays as it was.
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { cleanEnv, type Env } from "../git.js";
-import { NO_CONVERSIONS, TOOL_AUTHOR, TOOL_COMMITTER } from "../identity.js";
+import {
+  createTempDir,
+  MERGE_PREFIX,
+  QUARANTINE_PREFIX,
+  removeStale,
+  SCRATCH_PREFIX,
+} from "../os/tempdir.js";
 import type { Repo } from "../repo.js";
-import { createTempDir, MERGE_PREFIX, QUARANTINE_PREFIX, removeStale, SCRATCH_PREFIX } from "../tempdir.js";
+import { NO_CONVERSIONS, TOOL_AUTHOR, TOOL_COMMITTER } from "./identity.js";
+import { cleanEnv, type Env } from "./run.js";
 
 /** Fixed identity and date: the same tree always gives the same commit, and the same tar. */
 export const SYNTHETIC_IDENTITY: Env = {

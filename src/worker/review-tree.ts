@@ -5,7 +5,7 @@
 import { chmodSync, chownSync, copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { debug } from "../debug.js";
-import type { Env } from "../git.js";
+import type { Env } from "../git/run.js";
 import type { Request } from "../protocol/request.js";
 import type { ReviewComment } from "../protocol/result.js";
 import { createBaseline, createPrivateGitDir } from "./baseline.js";

@@ -1,12 +1,12 @@
 // Comments as a git note (refs/notes/review-remote) on the snapshot commit: `git log
 // --notes=review-remote` shows them beside the code they are about.
 import { setTimeout as sleep } from "node:timers/promises";
-import { git } from "../git.js";
-import { TOOL_AUTHOR, TOOL_COMMITTER } from "../identity.js";
+import { TOOL_AUTHOR, TOOL_COMMITTER } from "../git/identity.js";
+import { git } from "../git/run.js";
 import type { ReviewComment } from "../protocol/result.js";
 import type { Repo } from "../repo.js";
 import { escapeForDisplay, sanitizeLine } from "../validate/sanitize.js";
-import type { ReviewRecord } from "./record.js";
+import type { ReviewRecord } from "./records.js";
 
 export const NOTES_REF = "refs/notes/review-remote";
 

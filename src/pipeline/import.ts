@@ -2,12 +2,12 @@
 // objects moved from the quarantine into the real store, then the refs in one create-only transaction.
 import { copyFile, link, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { GitError, ReviewRemoteError } from "./errors.js";
-import { type Env, type GitOptions, git } from "./git.js";
-import { TOOL_AUTHOR, TOOL_COMMITTER } from "./identity.js";
-import type { Repo } from "./repo.js";
-import { tempName } from "./store.js";
-import { sanitizeText } from "./validate/sanitize.js";
+import { GitError, ReviewRemoteError } from "../errors.js";
+import { TOOL_AUTHOR, TOOL_COMMITTER } from "../git/identity.js";
+import { type Env, type GitOptions, git } from "../git/run.js";
+import type { Repo } from "../repo.js";
+import { tempName } from "../store/layout.js";
+import { sanitizeText } from "../validate/sanitize.js";
 
 export interface ImportOptions {
   repo: Repo;

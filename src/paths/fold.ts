@@ -1,6 +1,6 @@
 // Path sanity for validation layer 4 (design §9): a path git recorded from a worker's patch must be
 // canonical, printable and must not name `.git` on any file system the repo may be checked out on.
-import { quoteForDisplay } from "./sanitize.js";
+import { quoteForDisplay } from "../validate/sanitize.js";
 
 export const MAX_PATH_BYTES = 4096;
 export const MAX_COMPONENT_BYTES = 255;

@@ -1,7 +1,7 @@
 // The schema of the policy file `.review-remote.json`, loaded only when a repository has one.
 import { z } from "zod";
-import { ConfigError } from "./errors.js";
-import { messages } from "./messages.js";
+import { ConfigError } from "../errors.js";
+import { messages } from "../messages.js";
 import { POLICY_FILE } from "./policy.js";
 
 const GlobList = z.array(z.string().min(1, "must not be empty"));

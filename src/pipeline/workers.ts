@@ -1,6 +1,6 @@
 // Which command reaches a worker: git config only (flags name it), never a file in the repo.
 import { fileURLToPath } from "node:url";
-import type { Settings } from "../config.js";
+import type { Settings } from "../config/settings.js";
 import { ConfigError } from "../errors.js";
 import { messages } from "../messages.js";
 

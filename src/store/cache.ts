@@ -3,9 +3,9 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Worker } from "../pipeline/workers.js";
 import { canonicalJson } from "../protocol/jcs.js";
-import { type StorePaths, writeFileAtomic } from "../store.js";
-import type { Worker } from "./workers.js";
+import { type StorePaths, writeFileAtomic } from "./layout.js";
 
 export interface CacheInputs {
   commit: string;

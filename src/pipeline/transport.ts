@@ -2,10 +2,10 @@
 // the result comes back on its stdout under a size cap, its stderr is shown as `remote: <line>`.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createReadStream } from "node:fs";
-import { InterruptedError, InvalidResultError, WorkerError } from "./errors.js";
-import type { Env } from "./git.js";
-import { killGroup } from "./tempdir.js";
-import { sanitizeLine } from "./validate/sanitize.js";
+import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
+import type { Env } from "../git/run.js";
+import { killGroup } from "../os/tempdir.js";
+import { sanitizeLine } from "../validate/sanitize.js";
 
 export interface TransportOptions {
   /** The shell command that reaches the worker. */

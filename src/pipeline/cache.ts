@@ -1,8 +1,8 @@
 // A review answered from the store: its record and its stored (validated, sanitized) result.
 import type { Result } from "../protocol/result.js";
-import type { StorePaths } from "../store.js";
-import { type ReviewRecord, ReviewState, readRecord, readReviewFile } from "./record.js";
-import type { ReviewOutcome } from "./run.js";
+import type { StorePaths } from "../store/layout.js";
+import { type ReviewRecord, ReviewState, readRecord, readReviewFile } from "../store/records.js";
+import type { ReviewOutcome } from "./send.js";
 
 const REUSABLE: ReadonlySet<ReviewRecord["state"]> = new Set([ReviewState.imported, ReviewState.empty]);
 

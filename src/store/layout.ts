@@ -2,9 +2,9 @@
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { ReviewRemoteError } from "./errors.js";
-import { messages } from "./messages.js";
-import type { Repo } from "./repo.js";
+import { ReviewRemoteError } from "../errors.js";
+import { messages } from "../messages.js";
+import type { Repo } from "../repo.js";
 
 export interface StorePaths {
   root: string;

@@ -1,7 +1,7 @@
 // Name rules for entries of an untrusted bundle: every way a tar name or symlink target can mean
 // something other than "a plain relative path inside the tree", on Linux, Windows or macOS checkouts.
-// `.git` look-alikes and name folding are the validation layer's, shared (src/validate/path-policy.ts).
-import { isDotGitLike, MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from "../validate/path-policy.js";
+// `.git` look-alikes and name folding are the validation layer's, shared (src/paths/fold.ts).
+import { isDotGitLike, MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from "./fold.js";
 
 /** A refusal: the rule id (stable, for tests and users) and a short explanation. */
 export interface RuleViolation {

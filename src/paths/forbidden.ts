@@ -1,7 +1,8 @@
 // Forbidden paths for validation layer 4 (design §9): CI, hooks, git and package-manager config run
 // code or redirect credentials, so a proposal may not touch them, whatever case or disguise it uses.
-import { matchGlob } from "../glob.js";
-import { foldPath } from "./path-policy.js";
+
+import { foldPath } from "./fold.js";
+import { matchGlob } from "./glob.js";
 
 /** Design §9 defaults; the policy file's `forbiddenPaths` are added to these, never subtracted. */
 export const DEFAULT_FORBIDDEN_PATHS: readonly string[] = [

@@ -1,6 +1,6 @@
 // The tool's own identity and the attributes that switch off git's content conversions: one
 // definition for the export, the import, the notes and the worker.
-import type { Env } from "./git.js";
+import type { Env } from "./run.js";
 
 /** Who the tool is in commits it makes itself (never the worker: it supplies no identity). */
 export const TOOL_AUTHOR: Env = {

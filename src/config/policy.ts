@@ -1,8 +1,8 @@
 // The committed policy file `.review-remote.json`: it can only make an export or a review stricter.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ConfigError } from "./errors.js";
-import { messages } from "./messages.js";
+import { ConfigError } from "../errors.js";
+import { messages } from "../messages.js";
 import type { Policy } from "./policy-schema.js";
 
 export type { Policy, SecretAllowEntry } from "./policy-schema.js";

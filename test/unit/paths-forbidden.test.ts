@@ -1,6 +1,6 @@
 // validate: forbidden paths (defaults, policy, secret names) in every disguise.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_FORBIDDEN_PATHS, forbiddenPathReason } from "../../src/validate/forbidden.js";
+import { DEFAULT_FORBIDDEN_PATHS, forbiddenPathReason } from "../../src/paths/forbidden.js";
 
 const noSecrets = () => undefined;
 const reason = (path: string, patterns: readonly string[] = DEFAULT_FORBIDDEN_PATHS) =>

@@ -2,7 +2,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
-import { type StorePaths, writeFileAtomic } from "../store.js";
+import { type StorePaths, writeFileAtomic } from "./layout.js";
 
 export const ReviewState = {
   sent: "sent",

@@ -1,8 +1,8 @@
 // Settings from git config (section `review-remote`), never from a file committed in the repo.
-import { ConfigError } from "./errors.js";
-import { git, splitNul } from "./git.js";
-import { messages } from "./messages.js";
-import type { Repo } from "./repo.js";
+import { ConfigError } from "../errors.js";
+import { git, splitNul } from "../git/run.js";
+import { messages } from "../messages.js";
+import type { Repo } from "../repo.js";
 
 export const PrePushMode = { off: "off", warn: "warn", block: "block" } as const;
 export type PrePushMode = (typeof PrePushMode)[keyof typeof PrePushMode];

@@ -1,6 +1,6 @@
 // audit.jsonl: one line per send, append-only — what left this machine, when, and to which worker.
 import { appendFile, readFile } from "node:fs/promises";
-import { ensureDir, type StorePaths, storeError } from "./store.js";
+import { ensureDir, type StorePaths, storeError } from "./layout.js";
 
 export interface AuditEntry {
   time: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { collisionKey as foldName, isDotGitLike } from "../../src/validate/path-policy.js";
-import { checkEntryPath, checkLinkTarget, resolveLink } from "../../src/worker/path-rules.js";
+import { checkEntryPath, checkLinkTarget, resolveLink } from "../../src/paths/bundle.js";
+import { collisionKey as foldName, isDotGitLike } from "../../src/paths/fold.js";
 
 describe("worker path rules", () => {
   it.each([

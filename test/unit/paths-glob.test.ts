@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchGlob, matchGlobList } from "../../src/glob.js";
+import { matchGlob, matchGlobList } from "../../src/paths/glob.js";
 
 describe("matchGlob (gitignore semantics)", () => {
   it.each([
