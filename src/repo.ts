@@ -1,6 +1,7 @@
 // Repository resolution, done once per command: everything after this uses absolute paths.
 import { resolve } from "node:path";
 import { UsageError } from "./errors.js";
+import { type ObjectFormat, parseObjectFormat } from "./git/objects.js";
 import { cleanEnv, type Env, git } from "./git/run.js";
 import { messages } from "./messages.js";
 
@@ -13,13 +14,21 @@ export interface Repo {
   /** Where the user ran the command, and that place relative to the top (`sub/dir/` or ``). */
   cwd: string;
   prefix: string;
+  /** sha1 or sha256: the names of its objects, and of the null oid. */
+  objectFormat: ObjectFormat;
   /** Environment for every child git on this repository. */
   env: Env;
 }
 
 // `--path-format=absolute` (git >= 2.31) resolves a relative GIT_DIR, such as the one
 // `git --git-dir=../.git review-remote` exports, against the directory it was given in.
-const REV_PARSE_PATHS = ["rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir"];
+const REV_PARSE_PATHS = [
+  "rev-parse",
+  "--path-format=absolute",
+  "--git-dir",
+  "--git-common-dir",
+  "--show-object-format",
+];
 
 export async function resolveRepo(cwd: string = process.cwd()): Promise<Repo> {
   // Resolution alone sees the caller's GIT_DIR / GIT_WORK_TREE; children never do.
@@ -35,10 +44,11 @@ export async function resolveRepo(cwd: string = process.cwd()): Promise<Repo> {
   if (paths.exitCode !== 0) {
     throw new UsageError(messages.notARepository(cwd), { hints: [messages.hintNotARepository] });
   }
-  const [gitDir = "", commonDir = "", prefix = "", topLevel = ""] = paths.stdout.split("\n");
+  const [gitDir = "", commonDir = "", format = "", prefix = "", topLevel = ""] = paths.stdout.split("\n");
   const top = topLevel === "" ? undefined : topLevel;
   const env = cleanEnv({ GIT_DIR: gitDir, ...(top ? { GIT_WORK_TREE: top } : {}) });
-  return { top, gitDir: resolve(gitDir), commonDir: resolve(commonDir), cwd, prefix, env };
+  const objectFormat = parseObjectFormat(format);
+  return { top, gitDir: resolve(gitDir), commonDir: resolve(commonDir), cwd, prefix, objectFormat, env };
 }
 
 /** The work tree, for commands that need one. */

@@ -1,6 +1,7 @@
 // `git review-remote drop <id>`: delete the review branch and refs; the store keeps the record.
 import { ReviewRemoteError } from "../errors.js";
-import { git } from "../git/run.js";
+import { findCommit } from "../git/commits.js";
+import { listRefs, type RefUpdate, updateRefs } from "../git/refs.js";
 import { resolveRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 import { storePaths } from "../store/layout.js";
@@ -11,36 +12,22 @@ export async function runDrop(args: { id: string }, output: Output): Promise<num
   const store = storePaths(repo);
   const record = await findRecord(store, args.id);
   const run = { cwd: repo.cwd, env: repo.env };
-  // Ref names cannot hold a newline (git-check-ref-format(1)): one per line.
-  const listed = await git(["for-each-ref", "--format=%(refname)", `refs/review-remote/${record.id}/`], run);
-  const refs = listed.stdout.split("\n").filter(Boolean);
-  const lines: string[] = [];
+  const updates: RefUpdate[] = [];
   if (record.branch) {
-    const current = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${record.branch}`], {
-      ...run,
-      allowFailure: true,
-    });
+    const current = await findCommit(run, `refs/heads/${record.branch}`);
     // Delete only the branch as we made it: if someone committed on it, that work is theirs.
-    if (current.exitCode === 0)
-      lines.push(`delete refs/heads/${record.branch} ${record.tip ?? current.stdout.trim()}\n`);
+    if (current !== undefined)
+      updates.push({ op: "delete", ref: `refs/heads/${record.branch}`, oldOid: record.tip ?? current });
   }
-  for (const ref of refs) lines.push(`delete ${ref}\n`);
-  if (lines.length > 0) {
-    const deleted = await git(["update-ref", "--stdin"], {
-      ...run,
-      input: `start\n${lines.join("")}prepare\ncommit\n`,
-      allowFailure: true,
+  for (const ref of await listRefs(run, `refs/review-remote/${record.id}/`))
+    updates.push({ op: "delete", ref });
+  const deleted = await updateRefs(run, updates);
+  if (!deleted.ok) {
+    throw new ReviewRemoteError(`cannot drop review ${record.id}: ${deleted.reason}`, {
+      hints: [
+        `the branch ${record.branch} has moved since the review; delete it yourself with: git branch -D ${record.branch}`,
+      ],
     });
-    if (deleted.exitCode !== 0) {
-      throw new ReviewRemoteError(
-        `cannot drop review ${record.id}: ${deleted.stderr.trim().split("\n")[0]}`,
-        {
-          hints: [
-            `the branch ${record.branch} has moved since the review; delete it yourself with: git branch -D ${record.branch}`,
-          ],
-        },
-      );
-    }
   }
   await writeRecord(store, { ...record, state: ReviewState.dropped });
   output.out(

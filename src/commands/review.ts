@@ -3,7 +3,7 @@
 import { readPolicy } from "../config/policy.js";
 import { DEFAULT_QUESTION, readSettings } from "../config/settings.js";
 import { ExitCode, type ReviewRemoteError } from "../errors.js";
-import { resolveCommit } from "../export/snapshot.js";
+import { resolveCommit } from "../git/commits.js";
 import { readCachedOutcome } from "../pipeline/cache.js";
 import type { ReviewOutcome } from "../pipeline/send.js";
 import { parseTarget } from "../pipeline/target.js";

@@ -4,7 +4,9 @@ import { join } from "node:path";
 import type { Policy } from "../config/policy.js";
 import { debug } from "../debug.js";
 import { ExportRefusedError, ReviewRemoteError } from "../errors.js";
+import { resolveCommit } from "../git/commits.js";
 import { createScratch, type Scratch } from "../git/scratch.js";
+import { listTree } from "../git/trees.js";
 import { messages } from "../messages.js";
 import { removeStale } from "../os/tempdir.js";
 import type { Repo } from "../repo.js";
@@ -14,8 +16,8 @@ import { escapeForDisplay } from "../validate/sanitize.js";
 import { createArchive, type FileScanner, type ManifestFile } from "./archive.js";
 import { type Exclusion, filterEntries } from "./filter.js";
 import { createRange, type RangeInfo } from "./range.js";
-import { resolveCommit, type Snapshot, SnapshotKind, snapshotWorktree } from "./snapshot.js";
-import { commitFilteredTree, listTree, readSymlinkTargets, selectPathspecs } from "./tree.js";
+import { type Snapshot, SnapshotKind, snapshotWorktree } from "./snapshot.js";
+import { commitFilteredTree, readSymlinkTargets, selectPathspecs } from "./tree.js";
 
 export interface ExportOptions {
   rev?: string;
@@ -92,7 +94,7 @@ export async function createExport(repo: Repo, options: ExportOptions): Promise<
       ? await snapshotWorktree(repo, scratch, options.policy.exclude ?? [])
       : { kind: SnapshotKind.commit, commit: await resolveCommit(repo, options.rev ?? "HEAD") };
     debug(`export: snapshot ${snapshot.commit}`);
-    const entries = await listTree(scratch, snapshot.commit);
+    const entries = await listTree({ cwd: scratch.dir, env: scratch.env }, snapshot.commit);
     debug(`export: listed ${entries.length} entries`);
     const pathspecs = options.pathspecs ?? [];
     const selected = pathspecs.length

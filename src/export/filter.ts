@@ -1,14 +1,8 @@
 // Decides what leaves: every path of the snapshot is kept or excluded with the rule that excluded it.
 import { posix } from "node:path";
+import { Mode, type TreeEntry } from "../git/trees.js";
 import { matchGlobList } from "../paths/glob.js";
 import { matchSecretName } from "../secrets/names.js";
-
-export interface TreeEntry {
-  mode: string;
-  type: string;
-  oid: string;
-  path: string;
-}
 
 export interface Exclusion {
   path: string;
@@ -23,16 +17,6 @@ export interface FilterRules {
   selected?: ReadonlySet<string>;
   /** Symlink targets by path, for the symlinks of the tree. */
   symlinkTargets: ReadonlyMap<string, string>;
-}
-
-export const MODE_GITLINK = "160000";
-export const MODE_SYMLINK = "120000";
-
-/** `ls-tree -r -z` prints `<mode> SP <type> SP <oid> TAB <path>`. */
-export function parseLsTree(record: string): TreeEntry {
-  const tab = record.indexOf("\t");
-  const [mode = "", type = "", oid = ""] = record.slice(0, tab).split(" ");
-  return { mode, type, oid, path: record.slice(tab + 1) };
 }
 
 const MAX_SYMLINK_HOPS = 40;
@@ -79,7 +63,7 @@ export function resolveSymlink(path: string, targets: ReadonlyMap<string, string
 }
 
 function exclusionReason(entry: TreeEntry, rules: FilterRules): string | undefined {
-  if (entry.mode === MODE_GITLINK) return "gitlink (submodule)";
+  if (entry.mode === Mode.gitlink) return "gitlink (submodule)";
   const secret = matchSecretName(entry.path);
   if (secret) return `secret name: ${secret.id} (${secret.description})`;
   const excluded = matchGlobList(rules.exclude, entry.path);
@@ -88,7 +72,7 @@ function exclusionReason(entry: TreeEntry, rules: FilterRules): string | undefin
     return "not in policy include";
   }
   if (rules.selected && !rules.selected.has(entry.path)) return "outside the pathspecs";
-  if (entry.mode === MODE_SYMLINK && resolveSymlink(entry.path, rules.symlinkTargets) === undefined) {
+  if (entry.mode === Mode.symlink && resolveSymlink(entry.path, rules.symlinkTargets) === undefined) {
     return "symlink pointing outside the tree";
   }
   return undefined;

@@ -6,10 +6,11 @@
 import { join } from "node:path";
 import { git, gitBuffer, splitNul } from "../git/run.js";
 import type { Scratch } from "../git/scratch.js";
+import { listTree, Mode, readTree, type TreeEntry } from "../git/trees.js";
 import type { Finding } from "../secrets/scanner.js";
 import type { FileScanner } from "./archive.js";
-import { type FilterRules, filterEntries, MODE_SYMLINK, type TreeEntry } from "./filter.js";
-import { listTree, readSymlinkTargets, writeFilteredTree } from "./tree.js";
+import { type FilterRules, filterEntries } from "./filter.js";
+import { readSymlinkTargets, writeFilteredTree } from "./tree.js";
 
 export interface RangeInfo {
   base: string;
@@ -30,7 +31,7 @@ async function exportIgnored(
     cwd: scratch.dir,
     env: { ...scratch.env, GIT_INDEX_FILE: join(scratch.dir, "range-attr-index") },
   };
-  await git(["read-tree", commit], run);
+  await readTree(run, commit);
   const out = await git(["check-attr", "--cached", "-z", "--stdin", "export-ignore"], {
     ...run,
     input: paths.map((path) => `${path}\0`).join(""),
@@ -77,7 +78,7 @@ export async function createRange(options: {
   scanner: FileScanner;
 }): Promise<{ range: RangeInfo; findings: Finding[] }> {
   const { scratch } = options;
-  const baseEntries = await listTree(scratch, options.base);
+  const baseEntries = await listTree({ cwd: scratch.dir, env: scratch.env }, options.base);
   const { kept, excluded } = filterEntries(baseEntries, {
     ...options.rules,
     selected: undefined,
@@ -105,7 +106,7 @@ export async function createRange(options: {
   );
   const changed = new Set(paths);
   const baseBlobs = kept.filter(
-    (entry) => changed.has(entry.path) && !removed.has(entry.path) && entry.mode !== MODE_SYMLINK,
+    (entry) => changed.has(entry.path) && !removed.has(entry.path) && entry.mode !== Mode.symlink,
   );
   return {
     range: { base: options.base, head: options.head, paths, patch: patch.stdout },

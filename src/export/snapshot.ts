@@ -1,10 +1,12 @@
 // The source state of an export: a commit, or a synthetic commit of the work tree.
 import { copyFile, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
-import { UsageError } from "../errors.js";
+import { commitTree, readHead } from "../git/commits.js";
+import { SYNTHETIC_IDENTITY } from "../git/identity.js";
+import { privateObjectEnv } from "../git/objects.js";
 import { git, splitNul } from "../git/run.js";
-import { type Scratch, SYNTHETIC_IDENTITY } from "../git/scratch.js";
-import { messages } from "../messages.js";
+import type { Scratch } from "../git/scratch.js";
+import { readTree, writeTree } from "../git/trees.js";
 import { matchGlobList } from "../paths/glob.js";
 import { type Repo, requireWorkTree } from "../repo.js";
 import { matchSecretName } from "../secrets/names.js";
@@ -18,28 +20,6 @@ export interface Snapshot {
   commit: string;
   /** For a work-tree snapshot: the HEAD it was taken on (undefined in a repo with no commits). */
   parent?: string | undefined;
-}
-
-export async function resolveCommit(repo: Repo, rev: string): Promise<string> {
-  const result = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], {
-    cwd: repo.cwd,
-    env: repo.env,
-    allowFailure: true,
-  });
-  if (result.exitCode === 0) return result.stdout.trim();
-  if (rev === "HEAD" && !(await hasCommits(repo))) {
-    throw new UsageError(messages.emptyRepository, { hints: [messages.hintEmptyRepository] });
-  }
-  throw new UsageError(messages.unknownRevision(rev), { hints: [messages.hintUnknownRevision] });
-}
-
-async function hasCommits(repo: Repo): Promise<boolean> {
-  const result = await git(["rev-parse", "--verify", "--quiet", "HEAD"], {
-    cwd: repo.cwd,
-    env: repo.env,
-    allowFailure: true,
-  });
-  return result.exitCode === 0;
 }
 
 /**
@@ -58,10 +38,6 @@ async function copyIndex(from: string, to: string): Promise<boolean> {
   }
 }
 
-/**
- * Snapshot tracked changes and untracked, not-ignored files through a private index and the
- * scratch object dir: the user's index, work tree and object store are never written.
- */
 /**
  * Uncommitted changes to paths that never leave (secret names, the policy's `exclude`) stay out of
  * the snapshot: it becomes the parent of the review branch, and a branch is easily pushed. Those
@@ -92,6 +68,10 @@ async function keepSecretsOut(
   }
 }
 
+/**
+ * Snapshot tracked changes and untracked, not-ignored files through a private index and the
+ * scratch object dir: the user's index, work tree and object store are never written.
+ */
 export async function snapshotWorktree(
   repo: Repo,
   scratch: Scratch,
@@ -99,26 +79,13 @@ export async function snapshotWorktree(
 ): Promise<Snapshot> {
   const top = requireWorkTree(repo);
   const index = join(scratch.dir, "worktree-index");
-  const env = {
-    ...repo.env,
-    GIT_INDEX_FILE: index,
-    GIT_OBJECT_DIRECTORY: scratch.objectsDir,
-    GIT_ALTERNATE_OBJECT_DIRECTORIES: scratch.repoObjectsDir,
-    ...SYNTHETIC_IDENTITY,
-  };
-  const parent = (await hasCommits(repo)) ? await resolveCommit(repo, "HEAD") : undefined;
-  if (!(await copyIndex(join(repo.gitDir, "index"), index)))
-    await git(["read-tree", parent ?? "--empty"], { cwd: top, env });
-  await git(["add", "--all", "--", ":/"], { cwd: top, env });
-  await keepSecretsOut({ cwd: top, env }, parent, exclude);
-  const tree = (await git(["write-tree"], { cwd: top, env })).stdout.trim();
-  const parentArgs = parent ? ["-p", parent] : [];
-  const commit = await git(
-    ["commit-tree", tree, ...parentArgs, "-m", "git-review-remote work-tree snapshot"],
-    {
-      cwd: top,
-      env,
-    },
-  );
-  return { kind: SnapshotKind.worktree, commit: commit.stdout.trim(), parent };
+  const env = { ...privateObjectEnv(repo.env, { ...scratch.objects, index }), ...SYNTHETIC_IDENTITY };
+  const run = { cwd: top, env };
+  const parent = await readHead({ cwd: repo.cwd, env: repo.env });
+  if (!(await copyIndex(join(repo.gitDir, "index"), index))) await readTree(run, parent);
+  await git(["add", "--all", "--", ":/"], run);
+  await keepSecretsOut(run, parent, exclude);
+  const tree = await writeTree(run);
+  const commit = await commitTree(run, tree, parent ? [parent] : [], "git-review-remote work-tree snapshot");
+  return { kind: SnapshotKind.worktree, commit, parent };
 }

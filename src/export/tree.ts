@@ -1,28 +1,20 @@
 // Reads the snapshot's tree and builds the filtered tree the bundle is archived from.
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
+import { commitTree, treeOf } from "../git/commits.js";
+import { nullOid, privateObjectEnv } from "../git/objects.js";
 import { git, gitBuffer, splitNul } from "../git/run.js";
 import type { Scratch } from "../git/scratch.js";
+import { Mode, readTree, type TreeEntry, updateIndex, writeTree } from "../git/trees.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
-import { MODE_SYMLINK, parseLsTree, type TreeEntry } from "./filter.js";
-
-export async function listTree(scratch: Scratch, commit: string): Promise<TreeEntry[]> {
-  // -r: files, not subtrees; -z: raw paths, no quoting. (No -l: sizes would cost a read of every
-  // blob, and the archive pass measures what is sent anyway.)
-  const { stdout } = await git(["ls-tree", "-r", "-z", "--full-tree", commit], {
-    cwd: scratch.dir,
-    env: scratch.env,
-  });
-  return splitNul(stdout).map(parseLsTree);
-}
 
 /** Symlink targets, read with one `cat-file --batch` for all links. */
 export async function readSymlinkTargets(
   scratch: Scratch,
   entries: readonly TreeEntry[],
 ): Promise<Map<string, string>> {
-  const links = entries.filter((entry) => entry.mode === MODE_SYMLINK);
+  const links = entries.filter((entry) => entry.mode === Mode.symlink);
   const targets = new Map<string, string>();
   if (links.length === 0) return targets;
   const output = await gitBuffer(["cat-file", "--batch"], {
@@ -48,16 +40,11 @@ export async function selectPathspecs(
   commit: string,
   pathspecs: readonly string[],
 ): Promise<Set<string>> {
-  const env = {
-    ...repo.env,
-    GIT_INDEX_FILE: `${scratch.dir}/pathspec-index`,
-    GIT_OBJECT_DIRECTORY: scratch.objectsDir,
-    GIT_ALTERNATE_OBJECT_DIRECTORIES: scratch.repoObjectsDir,
-  };
-  await git(["read-tree", commit], { cwd: repo.cwd, env });
+  const index = join(scratch.dir, "pathspec-index");
+  const run = { cwd: repo.cwd, env: privateObjectEnv(repo.env, { ...scratch.objects, index }) };
+  await readTree(run, commit);
   const listed = await git(["ls-files", "-z", "--full-name", "--error-unmatch", "--", ...pathspecs], {
-    cwd: repo.cwd,
-    env,
+    ...run,
     allowFailure: true,
   });
   if (listed.exitCode !== 0) {
@@ -81,12 +68,15 @@ export async function writeFilteredTree(
     cwd: scratch.dir,
     env: { ...scratch.env, GIT_INDEX_FILE: join(scratch.dir, `${name}-index`) },
   };
-  if (removed.length === 0) return (await git(["rev-parse", `${commit}^{tree}`], run)).stdout.trim();
-  await git(["read-tree", commit], run);
-  // --index-info with mode 0 removes a path (git-update-index(1), "USING --INDEX-INFO").
-  const info = removed.map((path) => `0 ${"0".repeat(40)}\t${path}\0`).join("");
-  await git(["update-index", "-z", "--index-info"], { ...run, input: info });
-  return (await git(["write-tree"], run)).stdout.trim();
+  if (removed.length === 0) return treeOf(run, commit);
+  await readTree(run, commit);
+  // Mode 0 removes a path (git-update-index(1), "USING --INDEX-INFO").
+  const none = nullOid(scratch.objectFormat);
+  await updateIndex(
+    run,
+    removed.map((path) => ({ mode: "0", oid: none, path })),
+  );
+  return writeTree(run);
 }
 
 /** A commit of the filtered tree, with the fixed identity and date of the scratch env. */
@@ -96,9 +86,5 @@ export async function commitFilteredTree(
   removed: readonly string[],
 ): Promise<string> {
   const tree = await writeFilteredTree(scratch, snapshot, removed, "bundle");
-  const made = await git(["commit-tree", tree, "-m", "git-review-remote bundle"], {
-    cwd: scratch.dir,
-    env: scratch.env,
-  });
-  return made.stdout.trim();
+  return commitTree({ cwd: scratch.dir, env: scratch.env }, tree, [], "git-review-remote bundle");
 }

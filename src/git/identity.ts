@@ -1,5 +1,5 @@
 // The tool's own identity and the attributes that switch off git's content conversions: one
-// definition for the export, the import, the notes and the worker.
+// definition for the export, the import, the notes, the merge and the worker.
 import type { Env } from "./run.js";
 
 /** Who the tool is in commits it makes itself (never the worker: it supplies no identity). */
@@ -10,6 +10,14 @@ export const TOOL_AUTHOR: Env = {
 export const TOOL_COMMITTER: Env = {
   GIT_COMMITTER_NAME: "git-review-remote",
   GIT_COMMITTER_EMAIL: "review-remote@localhost",
+};
+
+/** Fixed identity and date: the same tree always gives the same commit, and the same tar. */
+export const SYNTHETIC_IDENTITY: Env = {
+  ...TOOL_AUTHOR,
+  ...TOOL_COMMITTER,
+  GIT_AUTHOR_DATE: "946684800 +0000",
+  GIT_COMMITTER_DATE: "946684800 +0000",
 };
 
 /**

@@ -10,28 +10,31 @@ import {
   SCRATCH_PREFIX,
 } from "../os/tempdir.js";
 import type { Repo } from "../repo.js";
-import { NO_CONVERSIONS, TOOL_AUTHOR, TOOL_COMMITTER } from "./identity.js";
+import { NO_CONVERSIONS, SYNTHETIC_IDENTITY } from "./identity.js";
+import { ObjectFormat, type PrivateObjects } from "./objects.js";
 import { cleanEnv, type Env } from "./run.js";
-
-/** Fixed identity and date: the same tree always gives the same commit, and the same tar. */
-export const SYNTHETIC_IDENTITY: Env = {
-  ...TOOL_AUTHOR,
-  ...TOOL_COMMITTER,
-  GIT_AUTHOR_DATE: "946684800 +0000",
-  GIT_COMMITTER_DATE: "946684800 +0000",
-};
 
 export interface Scratch {
   dir: string;
   gitDir: string;
-  objectsDir: string;
-  repoObjectsDir: string;
+  objectFormat: ObjectFormat;
+  /** The scratch objects, borrowing the repo's: for gits that run on the user's repo. */
+  objects: PrivateObjects;
   /** Env for gits that run inside the scratch dir, isolated from every user and system config. */
   env: Env;
   dispose(): Promise<void>;
 }
 
-export async function createScratch(repo: Pick<Repo, "commonDir">): Promise<Scratch> {
+/**
+ * The repository format of the scratch dir: the repo's object format, or git reads every object
+ * name of a SHA-256 repository as invalid (gitrepository-layout(5), extensions.objectFormat).
+ */
+function repositoryConfig(format: ObjectFormat): string {
+  if (format === ObjectFormat.sha1) return "[core]\n\trepositoryformatversion = 0\n";
+  return `[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectformat = ${format}\n`;
+}
+
+export async function createScratch(repo: Pick<Repo, "commonDir" | "objectFormat">): Promise<Scratch> {
   await removeStale([SCRATCH_PREFIX, QUARANTINE_PREFIX, MERGE_PREFIX]);
   const dir = await createTempDir(SCRATCH_PREFIX);
   const gitDir = join(dir, "git");
@@ -41,6 +44,7 @@ export async function createScratch(repo: Pick<Repo, "commonDir">): Promise<Scra
   await mkdir(join(gitDir, "refs"), { recursive: true });
   await mkdir(join(gitDir, "info"), { recursive: true });
   await writeFile(join(gitDir, "HEAD"), "ref: refs/heads/main\n");
+  await writeFile(join(gitDir, "config"), repositoryConfig(repo.objectFormat));
   await writeFile(join(objectsDir, "info", "alternates"), `${repoObjectsDir}\n`);
   await writeFile(join(gitDir, "info", "attributes"), NO_CONVERSIONS);
   const env = cleanEnv(
@@ -56,8 +60,8 @@ export async function createScratch(repo: Pick<Repo, "commonDir">): Promise<Scra
   return {
     dir,
     gitDir,
-    objectsDir,
-    repoObjectsDir,
+    objectFormat: repo.objectFormat,
+    objects: { objects: objectsDir, alternates: [repoObjectsDir] },
     env,
     dispose: () => rm(dir, { recursive: true, force: true }),
   };

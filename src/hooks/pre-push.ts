@@ -1,5 +1,6 @@
 // What a push asks to review: git's pre-push stdin, one `<local ref> <local oid> <remote ref>
 // <remote oid>` line per update (githooks(5)), turned into revisions and ranges.
+import { findCommit } from "../git/commits.js";
 import { git } from "../git/run.js";
 import type { Repo } from "../repo.js";
 
@@ -25,13 +26,8 @@ export function parsePushUpdates(text: string): PushUpdate[] {
     }));
 }
 
-async function resolves(repo: Repo, rev: string): Promise<string | undefined> {
-  const result = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], {
-    cwd: repo.cwd,
-    env: repo.env,
-    allowFailure: true,
-  });
-  return result.exitCode === 0 ? result.stdout.trim() : undefined;
+function resolves(repo: Repo, rev: string): Promise<string | undefined> {
+  return findCommit({ cwd: repo.cwd, env: repo.env }, rev);
 }
 
 /** The remote's default branch as this clone knows it: `<remote>/HEAD`, else main or master. */

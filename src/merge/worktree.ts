@@ -3,21 +3,19 @@
 import { lstat, mkdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { GitError, MergeConflictError, ReviewRemoteError } from "../errors.js";
-import { type GitOptions, git, gitBuffer, splitNul } from "../git/run.js";
-import { SYNTHETIC_IDENTITY } from "../git/scratch.js";
+import { commitTree, readHead } from "../git/commits.js";
+import { SYNTHETIC_IDENTITY } from "../git/identity.js";
+import { nullOid, privateObjectEnv } from "../git/objects.js";
+import { diffTrees, type TreeChange } from "../git/raw-diff.js";
+import { type GitOptions, git, gitBuffer } from "../git/run.js";
+import { type IndexEntry, readTree, updateIndex, writeTree } from "../git/trees.js";
 import { createTempDir, MERGE_PREFIX } from "../os/tempdir.js";
 import { shellQuote } from "../pipeline/workers.js";
 import { type Repo, requireWorkTree } from "../repo.js";
 import type { Output } from "../report/output.js";
 import type { ReviewRecord } from "../store/records.js";
-import { parseRawDiff, type TreeChange } from "../validate/changes.js";
 import { quoteForDisplay } from "../validate/sanitize.js";
-
-export async function recordUndo(run: GitOptions, record: ReviewRecord, oid: string): Promise<string> {
-  const ref = `refs/review-remote/${record.id}/pre-merge`;
-  await git(["update-ref", "-m", "review-remote: before merge", ref, oid], run);
-  return ref;
-}
+import { recordUndo } from "./undo.js";
 
 /** `Promise.all` over a few items at a time: each may start git processes. */
 async function mapInChunks<T, R>(
@@ -50,15 +48,9 @@ async function hashFiles(run: GitOptions, files: readonly string[], filters: boo
   return hashed.stdout.split("\n").filter(Boolean);
 }
 
-/**
- * The files the proposals change, read with plumbing: `diff-tree` never applies the user's diff
- * config (diff.noprefix, textconv, external diff) that would make a porcelain patch unappliable.
- * One record per change: `:100644 100644 <old oid> <new oid> M\0src/app.ts\0`.
- */
+/** The files the proposals change; a rename is a deletion and an addition. */
 async function readFileChanges(run: GitOptions, from: string, to: string): Promise<TreeChange[]> {
-  // -r: files, not trees; -z: paths as they are; --no-renames: a rename is a deletion and an addition.
-  const raw = await git(["diff-tree", "-r", "-z", "--no-renames", "--raw", from, to], run);
-  const changes = parseRawDiff(splitNul(raw.stdout));
+  const changes = await diffTrees(run, from, to, { renames: false });
   // Validation let only these through (design §9, layer 4): anything else is a bug.
   const unexpected = changes.find(
     (change) =>
@@ -205,9 +197,9 @@ async function planChange(
   return { change, conflict: "deleted by the proposals, but changed in the work tree" };
 }
 
-/** An `update-index -z --index-info` record; mode 0 removes the path. */
-function indexRecord(path: string, mode: string, oid: string | null | undefined, nullOid: string): string {
-  return oid ? `${mode} ${oid}\t${path}\0` : `0 ${nullOid}\t${path}\0`;
+/** An index entry for `path`; without an oid, mode 0 and the null oid remove the path. */
+function indexEntry(path: string, mode: string, oid: string | null | undefined, none: string): IndexEntry {
+  return oid ? { mode, oid, path } : { mode: "0", oid: none, path };
 }
 
 /**
@@ -217,6 +209,7 @@ function indexRecord(path: string, mode: string, oid: string | null | undefined,
  */
 async function recordWorktreeUndo(
   run: GitOptions,
+  none: string,
   scratchDir: string,
   record: ReviewRecord,
   steps: readonly Step[],
@@ -226,21 +219,18 @@ async function recordWorktreeUndo(
     ...run,
     env: { ...run.env, GIT_INDEX_FILE: join(scratchDir, "undo-index"), ...SYNTHETIC_IDENTITY },
   };
-  const nullOid = "0".repeat(record.snapshot.commit.length);
-  await git(["read-tree", head ?? "--empty"], index);
-  const commit = async (records: string[], parent: string | undefined, message: string) => {
-    await git(["update-index", "-z", "--index-info"], { ...index, input: records.join("") });
-    const tree = (await git(["write-tree"], index)).stdout.trim();
-    const parents = parent ? ["-p", parent] : [];
-    return (await git(["commit-tree", tree, ...parents, "-m", message], index)).stdout.trim();
+  await readTree(index, head);
+  const commit = async (entries: IndexEntry[], parent: string | undefined, message: string) => {
+    await updateIndex(index, entries);
+    return commitTree(index, await writeTree(index), parent ? [parent] : [], message);
   };
   const after = await commit(
-    steps.map(({ change, after }) => indexRecord(change.path, change.newMode, after, nullOid)),
+    steps.map(({ change, after }) => indexEntry(change.path, change.newMode, after, none)),
     head,
     `review-remote: review ${record.id} applied to the work tree`,
   );
   const before = await commit(
-    steps.map(({ change, before }) => indexRecord(change.path, change.oldMode, before, nullOid)),
+    steps.map(({ change, before }) => indexEntry(change.path, change.oldMode, before, none)),
     after,
     `review-remote: the work tree before merging review ${record.id}`,
   );
@@ -326,11 +316,6 @@ function undoCommand(repo: Repo, undo: string): string {
   return `git diff-tree -p --binary --no-commit-id ${undo} | ${apply} --whitespace=nowarn`;
 }
 
-async function readHead(run: GitOptions): Promise<string | undefined> {
-  const head = await git(["rev-parse", "--verify", "--quiet", "HEAD"], { ...run, allowFailure: true });
-  return head.exitCode === 0 ? head.stdout.trim() : undefined;
-}
-
 /** Plan every path in memory; refuse with every conflict before anything is written. */
 async function planWorktreeMerge(
   repo: Repo,
@@ -380,18 +365,14 @@ export async function mergeWorktreeSnapshot(
   try {
     const objects = join(dir, "objects");
     await mkdir(objects);
-    const scratchEnv = {
-      ...run.env,
-      GIT_OBJECT_DIRECTORY: objects,
-      GIT_ALTERNATE_OBJECT_DIRECTORIES: join(repo.commonDir, "objects"),
-    };
+    const scratchEnv = privateObjectEnv(run.env, { objects, alternates: [join(repo.commonDir, "objects")] });
     const planned = await planWorktreeMerge(repo, record, tip, { dir, run: { ...run, env: scratchEnv } });
     if (planned.length === 0) {
       output.out(`Review ${record.id} is already applied to the work tree.`);
       return head ?? record.snapshot.commit;
     }
     const steps = await storeSteps(run, planned);
-    const undo = await recordWorktreeUndo(run, dir, record, steps, head);
+    const undo = await recordWorktreeUndo(run, nullOid(repo.objectFormat), dir, record, steps, head);
     await writeSteps(run, run.cwd, steps).catch((error: unknown) => {
       throw new ReviewRemoteError(`cannot write the work tree: ${(error as Error).message}`, {
         cause: error,

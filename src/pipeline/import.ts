@@ -2,9 +2,11 @@
 // objects moved from the quarantine into the real store, then the refs in one create-only transaction.
 import { copyFile, link, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { GitError, ReviewRemoteError } from "../errors.js";
-import { TOOL_AUTHOR, TOOL_COMMITTER } from "../git/identity.js";
-import { type Env, type GitOptions, git } from "../git/run.js";
+import { ReviewRemoteError } from "../errors.js";
+import { commitTree } from "../git/commits.js";
+import { TOOL_AUTHOR } from "../git/identity.js";
+import { updateRefs } from "../git/refs.js";
+import type { Env } from "../git/run.js";
 import type { Repo } from "../repo.js";
 import { tempName } from "../store/layout.js";
 import { sanitizeText } from "../validate/sanitize.js";
@@ -33,20 +35,6 @@ export function commitMessage(raw: string, trailers: ImportOptions["trailers"]):
   const title = subject.trim().slice(0, MAX_SUBJECT) || "Proposed change";
   const text = [title, ...body].join("\n").trim();
   return `${text}\n\nReview-Request: ${trailers.request}\nReview-Bundle: ${trailers.bundle}\nReview-Worker: ${sanitizeText(trailers.worker).replace(/\s+/g, " ")}\n`;
-}
-
-/** `commit-tree` as the user; if git finds no committer identity, as the tool. */
-async function commitTree(args: readonly string[], options: GitOptions): Promise<string> {
-  const made = await git(["commit-tree", ...args], { ...options, allowFailure: true });
-  if (made.exitCode === 0) return made.stdout.trim();
-  if (!/identity unknown|empty ident|auto-detect email/i.test(made.stderr)) {
-    throw new GitError(["commit-tree", ...args], made.exitCode, made.stderr);
-  }
-  const retried = await git(["commit-tree", ...args], {
-    ...options,
-    env: { ...options.env, ...TOOL_COMMITTER },
-  });
-  return retried.stdout.trim();
 }
 
 /**
@@ -94,23 +82,18 @@ export async function importProposals(options: ImportOptions): Promise<string> {
   let parent = options.base;
   for (const [index, tree] of options.trees.entries()) {
     const message = commitMessage(options.messages[index] ?? "", options.trailers);
-    parent = await commitTree([tree, "-p", parent, "-F", "-"], { cwd: repo.cwd, env, input: message });
+    parent = await commitTree({ cwd: repo.cwd, env }, tree, [parent], message);
   }
   const objects = join(repo.commonDir, "objects");
   for (const dir of options.objectDirs) await migrateObjects(dir, objects);
   // One transaction: every ref is created, or none; `create` fails if the ref already exists.
   const refs = new Map([[`refs/heads/${options.branch}`, parent], ...options.extraRefs]);
-  const script = [...refs].map(([ref, oid]) => `create ${ref} ${oid}\n`).join("");
-  const update = await git(["update-ref", "--stdin"], {
-    cwd: repo.cwd,
-    env: repo.env,
-    input: `start\n${script}prepare\ncommit\n`,
-    allowFailure: true,
-  });
-  if (update.exitCode !== 0) {
-    throw new ReviewRemoteError(
-      `cannot create branch ${options.branch}: ${update.stderr.trim().split("\n")[0]}`,
-    );
+  const created = await updateRefs(
+    { cwd: repo.cwd, env: repo.env },
+    [...refs].map(([ref, oid]) => ({ op: "create" as const, ref, oid })),
+  );
+  if (!created.ok) {
+    throw new ReviewRemoteError(`cannot create branch ${options.branch}: ${created.reason}`);
   }
   return parent;
 }

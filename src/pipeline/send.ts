@@ -205,7 +205,7 @@ async function importResult(
 ): Promise<void> {
   const { repo, exported, request } = context;
   const objectsDir = join(repo.commonDir, "objects");
-  const snapshotObjects = exported.scratch?.objectsDir;
+  const snapshotObjects = exported.scratch?.objects.objects;
   // Layers 2-4: gate each patch, apply commit after commit in quarantine, check what git changed.
   const checked = await applyInQuarantine({
     repoEnv: repo.env,

@@ -2,52 +2,12 @@
 // not what the patch text claims: sane paths, only files the worker was sent, plain 100644 files, no
 // mode changes, no symlinks or gitlinks, nothing forbidden.
 
+import type { TreeChange } from "../git/raw-diff.js";
+import { Mode } from "../git/trees.js";
 import { checkPath } from "../paths/fold.js";
 import { forbiddenPathReason, type SecretNameCheck } from "../paths/forbidden.js";
 import { isNodeGypPath } from "./npm-scripts.js";
 import { quoteForDisplay } from "./sanitize.js";
-
-export interface TreeChange {
-  /** A added, M modified, D deleted, R renamed, T type changed (C, U, X never expected). */
-  status: string;
-  oldMode: string;
-  newMode: string;
-  oldOid: string;
-  newOid: string;
-  /** The path after the change (the destination of a rename), or the deleted path. */
-  path: string;
-  /** The source of a rename or copy. */
-  fromPath?: string;
-}
-
-/**
- * Parses `git diff-tree -z -r -M --raw` output, one record per change:
- * `:100644 100644 c7a0d71... a3852f2... M\0src/app.ts\0` or `:... R066\0src/old.ts\0src/new.ts\0`.
- */
-export function parseRawDiff(records: readonly string[]): TreeChange[] {
-  const changes: TreeChange[] = [];
-  for (let i = 0; i < records.length; i++) {
-    const meta = records[i] as string;
-    const [oldMode = "", newMode = "", oldOid = "", newOid = "", score = ""] = meta
-      .replace(/^:/, "")
-      .split(" ");
-    const status = score.slice(0, 1);
-    if (status === "R" || status === "C") {
-      const fromPath = records[++i] ?? "";
-      changes.push({ status, oldMode, newMode, oldOid, newOid, fromPath, path: records[++i] ?? "" });
-    } else {
-      changes.push({ status, oldMode, newMode, oldOid, newOid, path: records[++i] ?? "" });
-    }
-  }
-  return changes;
-}
-
-export const Mode = {
-  regular: "100644",
-  executable: "100755",
-  symlink: "120000",
-  gitlink: "160000",
-} as const;
 
 export interface ChangeRules {
   /** Paths the worker was sent, plus those the proposals before this one created. */

@@ -3,10 +3,14 @@
 // The repo's object store, refs, index and work tree are never written, whatever the outcome.
 import { mkdir, rm } from "node:fs/promises";
 import { basename, isAbsolute, join } from "node:path";
-import { type Env, type GitOptions, git, splitNul } from "../git/run.js";
+import { treeOf } from "../git/commits.js";
+import { OBJECT_ID, privateObjectEnv } from "../git/objects.js";
+import { diffTrees, type TreeChange } from "../git/raw-diff.js";
+import { type Env, type GitOptions, git } from "../git/run.js";
+import { listTreePaths, Mode, readTree, writeTree } from "../git/trees.js";
 import { createTempDir, QUARANTINE_PREFIX } from "../os/tempdir.js";
 import type { SecretNameCheck } from "../paths/forbidden.js";
-import { checkChange, Mode, parseRawDiff, type TreeChange } from "./changes.js";
+import { checkChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
 import { changedLifecycleScripts, isPackageJsonPath } from "./npm-scripts.js";
 import { checkPatchText } from "./patch-gate.js";
@@ -35,7 +39,6 @@ export type QuarantineResult =
   | { ok: true; quarantineDir: string; trees: string[] }
   | { ok: false; problems: string[] };
 
-const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const MAX_PROBLEMS = 50;
 
 /**
@@ -53,23 +56,13 @@ const APPLY = [
   ["-"], // the patch on stdin
 ].flat();
 
-/** C-quotes a directory for GIT_ALTERNATE_OBJECT_DIRECTORIES, which is split on ":" (git(1)). */
-function quoteAlternate(dir: string): string {
-  if (!/[:"\\\p{Cc}]/u.test(dir)) return dir;
-  const escaped = dir.replace(/["\\]/g, "\\$&").replace(/\p{Cc}/gu, (c) => {
-    return `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`;
-  });
-  return `"${escaped}"`;
-}
-
 /** git sees the private index and writes only to the private objects, reading the repo's through alternates. */
 export function quarantineEnv(dir: string, objectsDir: string, repoEnv: Env): Env {
-  return {
-    ...repoEnv,
-    GIT_INDEX_FILE: join(dir, "index"),
-    GIT_OBJECT_DIRECTORY: join(dir, "objects"),
-    GIT_ALTERNATE_OBJECT_DIRECTORIES: quoteAlternate(objectsDir),
-  };
+  return privateObjectEnv(repoEnv, {
+    objects: join(dir, "objects"),
+    alternates: [objectsDir],
+    index: join(dir, "index"),
+  });
 }
 
 export async function createQuarantine(): Promise<string> {
@@ -113,15 +106,13 @@ interface Outcome {
 }
 
 async function applyCommits(run: GitOptions, options: QuarantineOptions): Promise<Outcome> {
-  await git(["read-tree", options.base], run);
-  let tree = (
-    await git(["rev-parse", "--verify", "--end-of-options", `${options.base}^{tree}`], run)
-  ).stdout.trim();
+  await readTree(run, options.base);
+  let tree = await treeOf(run, options.base);
   const baseTree = tree;
   // Listed once, and only if some proposal adds a path: only a new name can collide.
   let baseEntries: Promise<Set<string>> | undefined;
   const loadBaseEntries = () => {
-    baseEntries ??= listFiles(baseTree, run).then(treeEntries);
+    baseEntries ??= listTreePaths(run, baseTree).then(treeEntries);
     return baseEntries;
   };
   const known = new Set(options.manifest);
@@ -164,10 +155,9 @@ async function applyCommit(patch: string, previous: string, context: StepContext
   if (gate.length > 0) return failed(gate);
   const applied = await git(APPLY, { ...run, input: patch, allowFailure: true });
   if (applied.exitCode !== 0) return failed(applyProblems(applied.stderr, applied.exitCode));
-  const tree = (await git(["write-tree"], run)).stdout.trim();
-  // -r: files, not subtrees; -M: a rename is judged as one (its source must have been sent).
-  const raw = await git(["diff-tree", "-z", "-r", "-M", "--raw", previous, tree], run);
-  const changes = parseRawDiff(splitNul(raw.stdout));
+  const tree = await writeTree(run);
+  // A rename is judged as one: its source must have been sent.
+  const changes = await diffTrees(run, previous, tree, { renames: true });
   const rules = {
     known: context.known,
     forbiddenPaths: options.forbiddenPaths,
@@ -176,7 +166,7 @@ async function applyCommit(patch: string, previous: string, context: StepContext
   const problems = changes.flatMap((change) => checkChange(change, rules));
   problems.push(...(await lifecycleProblems(changes, run)));
   if (changes.some((change) => ["A", "R", "C"].includes(change.status))) {
-    problems.push(...findCollisions(await listFiles(tree, run), await context.loadBaseEntries()));
+    problems.push(...findCollisions(await listTreePaths(run, tree), await context.loadBaseEntries()));
   }
   return { tree, changes, problems };
 }
@@ -189,10 +179,6 @@ function applyProblems(stderr: string, exitCode: number): string[] {
     .slice(0, 5);
   if (lines.length === 0) return [`git apply failed (exit code ${exitCode})`];
   return lines.map((line) => `git apply: ${escapeForDisplay(line)}`);
-}
-
-async function listFiles(tree: string, run: GitOptions): Promise<string[]> {
-  return splitNul((await git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", tree], run)).stdout);
 }
 
 /** npm lifecycle scripts added or changed in any package.json the proposal wrote. */

@@ -4,6 +4,7 @@
 
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readHead } from "../git/commits.js";
 import { NO_CONVERSIONS } from "../git/identity.js";
 import { cleanEnv, type Env, git } from "../git/run.js";
 
@@ -105,7 +106,9 @@ export async function createBaseline(
   if (indexed !== expectedFiles) {
     throw new Error(`baseline: git indexed ${indexed} files, the bundle holds ${expectedFiles}`);
   }
-  return (await git(["rev-parse", "--verify", "HEAD^{commit}"], { cwd: tree, env })).stdout.trim();
+  const baseline = await readHead({ cwd: tree, env });
+  if (baseline === undefined) throw new Error("baseline: the commit was not made");
+  return baseline;
 }
 
 /**

@@ -3,7 +3,10 @@
 // private git dir (the reviewer could have rewritten tree/.git/config) with the tree's objects borrowed.
 
 import { copyFileSync } from "node:fs";
+import { commitTree, type GitRun, isAncestor, treeOf } from "../git/commits.js";
+import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type Env, git, spawnGit } from "../git/run.js";
+import { Mode, readTreeMerge, writeTree } from "../git/trees.js";
 import type { Limits } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
 import { forbiddenChangeReason } from "./forbidden.js";
@@ -35,21 +38,23 @@ export interface Collected {
 
 export const MAX_MESSAGE_CHARS = 65_536;
 const MAX_SKIPPED_PATHS = 1000;
-const ZERO_MODE = "000000";
 
-function gitIn(ctx: CollectContext, args: string[], allowFailure = false) {
-  return git(["--git-dir", ctx.gitDir, "--work-tree", ctx.tree, ...args], {
+/** Git on the private git dir and the reviewer's tree, never the tree's own .git. */
+function runIn(ctx: CollectContext): GitRun {
+  return {
     cwd: ctx.tree,
-    env: { ...ctx.env, GIT_INDEX_FILE: `${ctx.gitDir}/index` },
-    allowFailure,
-  });
+    env: { ...ctx.env, GIT_DIR: ctx.gitDir, GIT_WORK_TREE: ctx.tree, GIT_INDEX_FILE: `${ctx.gitDir}/index` },
+  };
+}
+
+function gitIn(ctx: CollectContext, args: string[]) {
+  return git(args, runIn(ctx));
 }
 
 /** Reviewer commits from the baseline to HEAD, oldest first; refuses merges and foreign histories. */
 async function listReviewerCommits(ctx: CollectContext): Promise<string[]> {
   if (ctx.head === ctx.baseline) return [];
-  const ancestor = await gitIn(ctx, ["merge-base", "--is-ancestor", ctx.baseline, ctx.head], true);
-  if (ancestor.exitCode !== 0)
+  if (!(await isAncestor(runIn(ctx), ctx.baseline, ctx.head)))
     throw new ProposalError("the reviewer's HEAD does not descend from the baseline commit");
   const lines = (
     await gitIn(ctx, ["rev-list", "--reverse", "--parents", `${ctx.baseline}..${ctx.head}`])
@@ -82,45 +87,28 @@ async function commitLeftovers(ctx: CollectContext): Promise<string | undefined>
   // did not commit keep it): `add -A` then hashes only what changed, not the whole tree again.
   copyFileSync(ctx.baselineIndex, `${ctx.gitDir}/index`);
   // -i: compare against the index only; the work tree holds the reviewer's uncommitted edits.
-  if (ctx.head !== ctx.baseline) await gitIn(ctx, ["read-tree", "-m", "-i", ctx.baseline, ctx.head]);
+  const run = runIn(ctx);
+  if (ctx.head !== ctx.baseline) await readTreeMerge(run, ctx.baseline, ctx.head);
   // Ignored files stay out (build output); tracked files, even ignored ones, are compared as usual.
   await gitIn(ctx, ["add", "-A"]);
-  const tree = (await gitIn(ctx, ["write-tree"])).stdout.trim();
-  const headTree = (await gitIn(ctx, ["rev-parse", `${ctx.head}^{tree}`])).stdout.trim();
-  if (tree === headTree) return undefined;
-  return (await gitIn(ctx, ["commit-tree", tree, "-p", ctx.head, "-m", ctx.leftoverMessage])).stdout.trim();
-}
-
-interface RawChange {
-  oldMode: string;
-  newMode: string;
-  path: string;
-}
-
-/** `git diff --raw -z` records: ":<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0". */
-function parseRaw(output: string): RawChange[] {
-  const fields = output.split("\0");
-  const changes: RawChange[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [oldMode, newMode] = (fields[i] as string).slice(1).split(" ");
-    changes.push({ oldMode: oldMode as string, newMode: newMode as string, path: fields[i + 1] as string });
-  }
-  return changes;
+  const tree = await writeTree(run);
+  if (tree === (await treeOf(run, ctx.head))) return undefined;
+  return commitTree(run, tree, [ctx.head], ctx.leftoverMessage);
 }
 
 /** Why a change cannot be proposed as a text patch the client accepts (design §9 layer 4). */
 function unsupportedReason(
-  change: RawChange,
+  change: TreeChange,
   binary: ReadonlySet<string>,
   forbidden: readonly string[],
 ): string | undefined {
   const modes = [change.oldMode, change.newMode];
-  if (modes.includes("120000")) return "symlink changes are not proposed";
-  if (modes.includes("160000")) return "submodule changes are not proposed";
-  if (change.oldMode !== ZERO_MODE && change.newMode !== ZERO_MODE && change.oldMode !== change.newMode) {
+  if (modes.includes(Mode.symlink)) return "symlink changes are not proposed";
+  if (modes.includes(Mode.gitlink)) return "submodule changes are not proposed";
+  if (change.oldMode !== Mode.none && change.newMode !== Mode.none && change.oldMode !== change.newMode) {
     return "file mode changes are not proposed";
   }
-  if (change.oldMode === ZERO_MODE && change.newMode !== "100644")
+  if (change.oldMode === Mode.none && change.newMode !== Mode.regular)
     return "new executable files are not proposed";
   if (binary.has(change.path)) return "binary changes are not proposed (text patches only)";
   const reason = forbiddenChangeReason(change.path, forbidden);
@@ -133,9 +121,7 @@ async function findSkips(
   to: string,
   skipped: Map<string, string>,
 ): Promise<void> {
-  const raw = parseRaw(
-    (await gitIn(ctx, ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", from, to])).stdout,
-  );
+  const raw = await diffTrees(runIn(ctx), from, to, { renames: false });
   const binary = new Set<string>();
   for (const record of (await gitIn(ctx, ["diff", "--numstat", "-z", "--no-renames", from, to])).stdout.split(
     "\0",

@@ -60,10 +60,12 @@ export function binPath(): string {
   return binDir;
 }
 
-export function createTestRepo(options: { bare?: boolean; init?: boolean } = {}): TestRepo {
+export function createTestRepo(
+  options: { bare?: boolean; init?: boolean; name?: string; objectFormat?: "sha1" | "sha256" } = {},
+): TestRepo {
   const root = mkdtempSync(join(tmpdir(), "rr-test-"));
   const home = join(root, "home");
-  const dir = join(root, "repo");
+  const dir = join(root, options.name ?? "repo");
   mkdirSync(home, { recursive: true });
   mkdirSync(dir, { recursive: true });
   const env = testEnv(home, { PATH: `${binPath()}:${process.env.PATH}` });
@@ -72,7 +74,8 @@ export function createTestRepo(options: { bare?: boolean; init?: boolean } = {})
     "[user]\n\tname = Test Author\n\temail = author@example.invalid\n[gc]\n\tauto = 0\n[commit]\n\tgpgsign = false\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n",
   );
   const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, env, encoding: "utf8" });
-  if (options.init !== false) git("init", "-q", ...(options.bare ? ["--bare"] : []));
+  const format = options.objectFormat ? [`--object-format=${options.objectFormat}`] : [];
+  if (options.init !== false) git("init", "-q", ...format, ...(options.bare ? ["--bare"] : []));
   return {
     dir,
     home,

@@ -1,7 +1,8 @@
 // validate: layer 4 judgement of the changes git actually made (raw diff records).
 import { describe, expect, it } from "vitest";
+import { parseRawDiff, type TreeChange } from "../../src/git/raw-diff.js";
 import { DEFAULT_FORBIDDEN_PATHS } from "../../src/paths/forbidden.js";
-import { type ChangeRules, checkChange, parseRawDiff, type TreeChange } from "../../src/validate/changes.js";
+import { type ChangeRules, checkChange } from "../../src/validate/changes.js";
 
 const Z = "0".repeat(40);
 const A = "a".repeat(40);

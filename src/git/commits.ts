@@ -1,0 +1,70 @@
+// Named operations on commits: resolve a revision, read HEAD, test ancestry, write a commit.
+import { GitError, UsageError } from "../errors.js";
+import { messages } from "../messages.js";
+import type { Repo } from "../repo.js";
+import { TOOL_COMMITTER } from "./identity.js";
+import { type GitOptions, git } from "./run.js";
+
+/** Where a git runs: its directory and environment. */
+export type GitRun = Pick<GitOptions, "cwd" | "env">;
+
+/** The commit `rev` names, or undefined; `--end-of-options`: a rev never reads as an option. */
+export async function findCommit(run: GitRun, rev: string): Promise<string | undefined> {
+  const result = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${rev}^{commit}`], {
+    ...run,
+    allowFailure: true,
+  });
+  return result.exitCode === 0 ? result.stdout.trim() : undefined;
+}
+
+/** HEAD's commit; undefined in a repository with no commits yet. */
+export function readHead(run: GitRun): Promise<string | undefined> {
+  return findCommit(run, "HEAD");
+}
+
+/** The tree of a commit. */
+export async function treeOf(run: GitRun, commit: string): Promise<string> {
+  const result = await git(["rev-parse", "--verify", "--end-of-options", `${commit}^{tree}`], run);
+  return result.stdout.trim();
+}
+
+export async function isAncestor(run: GitRun, ancestor: string, descendant: string): Promise<boolean> {
+  const result = await git(["merge-base", "--is-ancestor", ancestor, descendant], {
+    ...run,
+    allowFailure: true,
+  });
+  return result.exitCode === 0;
+}
+
+const UNKNOWN_IDENTITY = /identity unknown|empty ident|auto-detect email/i;
+
+/**
+ * `commit-tree` with the message on stdin (a final newline is added as `-m` adds one). The author
+ * and committer come from `run.env`; where git finds no committer identity (a user who never set
+ * one), the tool commits as itself.
+ */
+export async function commitTree(
+  run: GitRun,
+  tree: string,
+  parents: readonly string[],
+  message: string,
+): Promise<string> {
+  const args = ["commit-tree", tree, ...parents.flatMap((parent) => ["-p", parent]), "-F", "-"];
+  const input = message.endsWith("\n") ? message : `${message}\n`;
+  const made = await git(args, { ...run, input, allowFailure: true });
+  if (made.exitCode === 0) return made.stdout.trim();
+  if (!UNKNOWN_IDENTITY.test(made.stderr)) throw new GitError(args, made.exitCode, made.stderr);
+  const retried = await git(args, { ...run, env: { ...run.env, ...TOOL_COMMITTER }, input });
+  return retried.stdout.trim();
+}
+
+/** The commit `rev` names, for a command the user gave it to: unknown or empty repo is a usage error. */
+export async function resolveCommit(repo: Pick<Repo, "cwd" | "env">, rev: string): Promise<string> {
+  const run = { cwd: repo.cwd, env: repo.env };
+  const commit = await findCommit(run, rev);
+  if (commit !== undefined) return commit;
+  if (rev === "HEAD" && (await readHead(run)) === undefined) {
+    throw new UsageError(messages.emptyRepository, { hints: [messages.hintEmptyRepository] });
+  }
+  throw new UsageError(messages.unknownRevision(rev), { hints: [messages.hintUnknownRevision] });
+}

@@ -1,0 +1,74 @@
+// Named operations on trees and private indexes: list a tree, read one into an index, edit the
+// index, write it back as a tree. Callers point GIT_INDEX_FILE at an index of their own.
+import type { GitRun } from "./commits.js";
+import { git, splitNul } from "./run.js";
+
+/** Tree entry modes (gitformat-index(5)); raw diffs use the same. */
+export const Mode = {
+  regular: "100644",
+  executable: "100755",
+  symlink: "120000",
+  gitlink: "160000",
+  /** The "old" mode of an added path and the "new" mode of a deleted one. */
+  none: "000000",
+} as const;
+
+export interface TreeEntry {
+  mode: string;
+  type: string;
+  oid: string;
+  path: string;
+}
+
+/** `ls-tree -r -z` prints `<mode> SP <type> SP <oid> TAB <path>`. */
+export function parseLsTree(record: string): TreeEntry {
+  const tab = record.indexOf("\t");
+  const [mode = "", type = "", oid = ""] = record.slice(0, tab).split(" ");
+  return { mode, type, oid, path: record.slice(tab + 1) };
+}
+
+/**
+ * Every file of a tree-ish. -r: files, not subtrees; -z: raw paths, no quoting. (No -l: sizes would
+ * cost a read of every blob.)
+ */
+export async function listTree(run: GitRun, treeish: string): Promise<TreeEntry[]> {
+  const { stdout } = await git(["ls-tree", "-r", "-z", "--full-tree", treeish], run);
+  return splitNul(stdout).map(parseLsTree);
+}
+
+/** The file paths of a tree-ish only. */
+export async function listTreePaths(run: GitRun, treeish: string): Promise<string[]> {
+  const { stdout } = await git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", treeish], run);
+  return splitNul(stdout);
+}
+
+/** Replace the index with a tree-ish, or empty it (`undefined`). */
+export async function readTree(run: GitRun, treeish: string | undefined): Promise<void> {
+  await git(["read-tree", treeish ?? "--empty"], run);
+}
+
+/**
+ * Move the index from `from` to `to` with a two-tree merge that compares with the index only (-i):
+ * entries that did not change keep their stat data (git-read-tree(1), "Two Tree Merge").
+ */
+export async function readTreeMerge(run: GitRun, from: string, to: string): Promise<void> {
+  await git(["read-tree", "-m", "-i", from, to], run);
+}
+
+export async function writeTree(run: GitRun): Promise<string> {
+  return (await git(["write-tree"], run)).stdout.trim();
+}
+
+/** One `update-index --index-info` record: `<mode> SP <oid> TAB <path>`; a null oid with mode 0 removes. */
+export interface IndexEntry {
+  mode: string;
+  oid: string;
+  path: string;
+}
+
+/** Set or remove index entries (git-update-index(1), "USING --INDEX-INFO"); paths are taken as they are. */
+export async function updateIndex(run: GitRun, entries: readonly IndexEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const input = entries.map((entry) => `${entry.mode} ${entry.oid}\t${entry.path}\0`).join("");
+  await git(["update-index", "-z", "--index-info"], { ...run, input });
+}
