@@ -1,6 +1,9 @@
 // Decides what leaves: every path of the snapshot is kept or excluded with the rule that excluded it.
-import { posix } from "node:path";
+// Past the secret names and the policy, the bundle rules (src/paths/bundle.ts) keep back what the
+// worker would refuse: a name a checkout could misread, a symlink that leaves the tree or reaches a
+// `.git` look-alike, a name that folds onto another one.
 import { Mode, type TreeEntry } from "../git/trees.js";
+import { checkEntryPath, checkSymlink, FoldedNames, type RuleViolation } from "../paths/bundle.js";
 import { matchGlobList } from "../paths/glob.js";
 import { matchSecretName } from "../secrets/names.js";
 
@@ -19,50 +22,8 @@ export interface FilterRules {
   symlinkTargets: ReadonlyMap<string, string>;
 }
 
-const MAX_SYMLINK_HOPS = 40;
-
-function isSafeTarget(target: string): boolean {
-  return !target.startsWith("/") && !target.includes("\\");
-}
-
-/** Walk a path component by component as the kernel would, substituting the tree's symlinks. */
-function walk(path: string, targets: ReadonlyMap<string, string>, hops: number): string | undefined {
-  if (hops > MAX_SYMLINK_HOPS) return undefined;
-  const parts = path.split("/");
-  const resolved: string[] = [];
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i] as string;
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (resolved.pop() === undefined) return undefined;
-      continue;
-    }
-    if (part.toLowerCase() === ".git") return undefined;
-    resolved.push(part);
-    const here = resolved.join("/");
-    const link = targets.get(here);
-    if (link !== undefined) {
-      if (!isSafeTarget(link)) return undefined;
-      const rest = parts.slice(i + 1);
-      return walk([posix.dirname(here), link, ...rest].join("/"), targets, hops + 1);
-    }
-  }
-  return resolved.join("/");
-}
-
-/**
- * Where a symlink leads, followed through the tree's other symlinks; undefined when it leaves the
- * tree, enters a `.git` directory or loops. A link to a path that is not exported is harmless: the
- * worker gets a dangling link and no content.
- */
-export function resolveSymlink(path: string, targets: ReadonlyMap<string, string>): string | undefined {
-  const target = targets.get(path);
-  if (target === undefined) return path;
-  if (!isSafeTarget(target)) return undefined;
-  return walk(`${posix.dirname(path)}/${target}`, targets, 1);
-}
-
-function exclusionReason(entry: TreeEntry, rules: FilterRules): string | undefined {
+/** The reason the user's rules (secret names, policy, pathspecs) keep `entry` back, if any. */
+function ruleExclusion(entry: TreeEntry, rules: FilterRules): string | undefined {
   if (entry.mode === Mode.gitlink) return "gitlink (submodule)";
   const secret = matchSecretName(entry.path);
   if (secret) return `secret name: ${secret.id} (${secret.description})`;
@@ -72,10 +33,22 @@ function exclusionReason(entry: TreeEntry, rules: FilterRules): string | undefin
     return "not in policy include";
   }
   if (rules.selected && !rules.selected.has(entry.path)) return "outside the pathspecs";
-  if (entry.mode === Mode.symlink && resolveSymlink(entry.path, rules.symlinkTargets) === undefined) {
-    return "symlink pointing outside the tree";
-  }
   return undefined;
+}
+
+/** What the bundle rules say of `entry`: the worker refuses a bundle holding what they refuse. */
+function bundleViolation(entry: TreeEntry, rules: FilterRules): RuleViolation | undefined {
+  const name = checkEntryPath(entry.path, false);
+  if (!Array.isArray(name)) return name;
+  if (entry.mode !== Mode.symlink) return undefined;
+  return checkSymlink(entry.path, rules.symlinkTargets.get(entry.path) ?? "", rules.symlinkTargets);
+}
+
+function exclusionReason(entry: TreeEntry, rules: FilterRules, names: FoldedNames): string | undefined {
+  const ruled = ruleExclusion(entry, rules);
+  if (ruled !== undefined) return ruled;
+  const violation = bundleViolation(entry, rules) ?? names.claimWithParents(entry.path);
+  return violation ? `${violation.reason} (rule: ${violation.rule})` : undefined;
 }
 
 export function filterEntries(
@@ -84,8 +57,10 @@ export function filterEntries(
 ): { kept: TreeEntry[]; excluded: Exclusion[] } {
   const kept: TreeEntry[] = [];
   const excluded: Exclusion[] = [];
+  // In tree order, as git archive writes them: of two names that fold together, the first stays.
+  const names = new FoldedNames();
   for (const entry of entries) {
-    const reason = exclusionReason(entry, rules);
+    const reason = exclusionReason(entry, rules, names);
     if (reason === undefined) kept.push(entry);
     else excluded.push({ path: entry.path, reason });
   }

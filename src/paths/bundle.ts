@@ -1,7 +1,10 @@
-// Name rules for entries of an untrusted bundle: every way a tar name or symlink target can mean
-// something other than "a plain relative path inside the tree", on Linux, Windows or macOS checkouts.
-// `.git` look-alikes and name folding are the validation layer's, shared (src/paths/fold.ts).
-import { isDotGitLike, MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from "./fold.js";
+// The bundle boundary (design §1, property 1): the names and symlinks a bundle may hold, on Linux,
+// Windows or macOS checkouts. The export keeps back every entry that breaks a rule (and says which),
+// and the worker refuses a whole bundle that holds one: one rule set, so the worker never refuses
+// what our own export sent.
+import { quoteForMessage } from "../protocol/quote.js";
+import { collisionKey, isDotGitLike, MAX_COMPONENT_BYTES, MAX_PATH_BYTES } from "./fold.js";
+import { resolveLink } from "./symlink.js";
 
 /** A refusal: the rule id (stable, for tests and users) and a short explanation. */
 export interface RuleViolation {
@@ -67,43 +70,58 @@ export function checkLinkTarget(target: string): RuleViolation | undefined {
   return undefined;
 }
 
-/** Outcome of resolving a symlink target physically, following the symlinks of the listing. */
-export type Resolution = { ok: true; path: string } | { ok: false; rule: string; reason: string };
-
-const MAX_HOPS = 40;
-
 /**
- * Resolves `target` relative to the directory `parent` (components) the way the kernel would once the
- * tree is on disk: `..` after a symlink component applies to the symlink's target, not to its name.
- * Leaving the root at any step is an escape, even when later components would come back.
+ * A symlink's target checked in full: its text, then where it leads through the other `links`
+ * (path → target) once on disk. `path` is the link's own path.
  */
-export function resolveLink(
-  parent: readonly string[],
+export function checkSymlink(
+  path: string,
   target: string,
   links: ReadonlyMap<string, string>,
-): Resolution {
-  let hops = 0;
-  const walk = (start: readonly string[], text: string): string[] | Resolution => {
-    const stack = [...start];
-    for (const component of text.split("/")) {
-      if (component === "" || component === ".") continue;
-      if (component === "..") {
-        if (stack.length === 0)
-          return { ok: false, rule: "symlink-escape", reason: "symlink resolves outside the tree" };
-        stack.pop();
-        continue;
-      }
-      stack.push(component);
-      const next = links.get(stack.join("/"));
-      if (next === undefined) continue;
-      if (++hops > MAX_HOPS)
-        return { ok: false, rule: "symlink-loop", reason: "too many levels of symlinks" };
-      const resolved = walk(stack.slice(0, -1), next);
-      if (!Array.isArray(resolved)) return resolved;
-      stack.splice(0, stack.length, ...resolved);
+): RuleViolation | undefined {
+  const bad = checkLinkTarget(target);
+  if (bad) return bad;
+  const resolved = resolveLink(path.split("/").slice(0, -1), target, links);
+  if (resolved.ok) return undefined;
+  return { rule: resolved.rule, reason: `${resolved.reason} (-> ${quoteForMessage(target, 200)})` };
+}
+
+/**
+ * Names in bundle order, each with every directory above it: a name that folds onto one already
+ * there (`README` and `readme`, NFC and NFD) would be one file on a case-insensitive or normalising
+ * file system, so the second one is refused.
+ */
+export class FoldedNames {
+  private readonly names = new Map<string, string>();
+
+  /** The name `path` collides with, or undefined (and then `path` is registered). */
+  claim(path: string): string | undefined {
+    const key = collisionKey(path);
+    const other = this.names.get(key);
+    if (other !== undefined && other !== path) return other;
+    this.names.set(key, path);
+    return undefined;
+  }
+
+  /** Claims `path` and its directories, all or none; returns the first collision. */
+  claimWithParents(path: string): RuleViolation | undefined {
+    const prefixes: string[] = [];
+    for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) {
+      prefixes.push(path.slice(0, slash));
     }
-    return stack;
+    prefixes.push(path);
+    for (const prefix of prefixes) {
+      const other = this.names.get(collisionKey(prefix));
+      if (other !== undefined && other !== prefix) return collision(other);
+    }
+    for (const prefix of prefixes) this.claim(prefix);
+    return undefined;
+  }
+}
+
+export function collision(other: string): RuleViolation {
+  return {
+    rule: "case-collision",
+    reason: `collides with ${quoteForMessage(other)} on case-insensitive or normalizing filesystems`,
   };
-  const result = walk(parent, target);
-  return Array.isArray(result) ? { ok: true, path: result.join("/") } : result;
 }

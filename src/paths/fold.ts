@@ -1,16 +1,10 @@
-// Path sanity for validation layer 4 (design §9): a path git recorded from a worker's patch must be
-// canonical, printable and must not name `.git` on any file system the repo may be checked out on.
-import { quoteForDisplay } from "../validate/sanitize.js";
+// What file systems make of a name: case folding, Unicode normalisation, ignorable code points and
+// NTFS's trailing dots and spaces. One folding, and one `.git` look-alike test, for the export, the
+// worker's bundle checks and the result's validation alike.
 
+/** Path and component lengths every checkout can hold. */
 export const MAX_PATH_BYTES = 4096;
 export const MAX_COMPONENT_BYTES = 255;
-
-/** C0, DEL and C1. */
-const CONTROL = /\p{Cc}/u;
-/** Format (bidi, zero-width, BOM...), default-ignorable, line/paragraph separators, lone surrogates. */
-const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}\p{Cs}]/u;
-/** An NTFS 8.3 short name (`GIT~1`, `GITHUB~1`, `PROGRA~1.TXT`): an alias of some other, longer name. */
-const SHORT_NAME = /^[^.~]{1,6}~[0-9]+(?:\.[^.]{0,3})?$/;
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
@@ -43,40 +37,6 @@ export function foldPath(path: string): string {
 export function isDotGitLike(component: string): boolean {
   const folded = foldComponent(component);
   return folded === ".git" || /^git~[0-9]+$/.test(folded);
-}
-
-function checkComponent(component: string): string[] {
-  if (component === "") return ["has an empty component (// or a trailing /)"];
-  if (component === "." || component === "..") return [`has a "${component}" component`];
-  const problems: string[] = [];
-  if (component.startsWith("-")) problems.push('has a component starting with "-"');
-  if (Buffer.byteLength(component, "utf8") > MAX_COMPONENT_BYTES) {
-    problems.push(`has a component over ${MAX_COMPONENT_BYTES} bytes`);
-  }
-  if (isDotGitLike(component)) problems.push("has a .git look-alike component");
-  else if (SHORT_NAME.test(component.normalize("NFKC")))
-    problems.push("has an NTFS 8.3 short-name component");
-  return problems;
-}
-
-/** Problems with one repository path (relative, `/`-separated); empty when it is sane. */
-export function checkPath(path: string): string[] {
-  const shown = quoteForDisplay(path);
-  if (path === "") return ["path is empty"];
-  const problems: string[] = [];
-  if (path.startsWith("/")) problems.push("is absolute");
-  if (path.includes("\\")) problems.push("contains a backslash");
-  if (CONTROL.test(path)) problems.push("contains a control character");
-  if (INVISIBLE.test(path)) problems.push("contains an invisible, bidi or format character");
-  if (path.includes("\ufffd")) problems.push("is not valid UTF-8");
-  if (Buffer.byteLength(path, "utf8") > MAX_PATH_BYTES) problems.push(`is over ${MAX_PATH_BYTES} bytes`);
-  const components = path.startsWith("/") ? path.slice(1).split("/") : path.split("/");
-  for (const component of components) {
-    for (const problem of checkComponent(component)) {
-      if (!problems.includes(problem)) problems.push(problem);
-    }
-  }
-  return problems.map((problem) => `path ${shown} ${problem}`);
 }
 
 /**

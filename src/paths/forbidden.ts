@@ -1,6 +1,8 @@
-// Forbidden paths for validation layer 4 (design §9): CI, hooks, git and package-manager config run
-// code or redirect credentials, so a proposal may not touch them, whatever case or disguise it uses.
+// Forbidden paths (design §9, layer 4): CI, hooks, git and package-manager config run code or
+// redirect credentials, so a proposal may not touch them, whatever case or disguise it uses. The
+// client's validation rejects a result that does; the worker leaves them alone in the first place.
 
+import { matchSecretName } from "../secrets/names.js";
 import { foldPath } from "./fold.js";
 import { matchGlob } from "./glob.js";
 
@@ -52,4 +54,13 @@ export function forbiddenPathReason(
     if (rule !== undefined) return `matches the secret name rule ${rule}`;
   }
   return undefined;
+}
+
+/** Why a proposal may not change `path` under a request's forbiddenPaths (the defaults added), or undefined. */
+export function forbiddenChangeReason(path: string, requestForbidden: readonly string[]): string | undefined {
+  return forbiddenPathReason(
+    path,
+    [...DEFAULT_FORBIDDEN_PATHS, ...requestForbidden],
+    (p) => matchSecretName(p)?.id,
+  );
 }

@@ -4,8 +4,8 @@
 
 import type { TreeChange } from "../git/raw-diff.js";
 import { Mode } from "../git/trees.js";
-import { checkPath } from "../paths/fold.js";
 import { forbiddenPathReason, type SecretNameCheck } from "../paths/forbidden.js";
+import { checkPath } from "../paths/result.js";
 import { isNodeGypPath } from "./npm-scripts.js";
 import { quoteForDisplay } from "./sanitize.js";
 

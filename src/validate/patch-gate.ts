@@ -3,7 +3,7 @@
 // allowed. git apply would also take a traditional `--- /etc/x` patch glued after a git one, copies from
 // files the worker never saw, and names with control bytes; none of these get through here.
 
-import { checkPath } from "../paths/fold.js";
+import { checkPath } from "../paths/result.js";
 import { readFileLineName, readGitLineNames, readPlainLineName } from "./patch-headers.js";
 
 export interface PatchGateOptions {

@@ -7,9 +7,9 @@ import { commitTree, type GitRun, isAncestor, treeOf } from "../git/commits.js";
 import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type Env, git, spawnGit } from "../git/run.js";
 import { Mode, readTreeMerge, writeTree } from "../git/trees.js";
+import { forbiddenChangeReason } from "../paths/forbidden.js";
 import type { Limits } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
-import { forbiddenChangeReason } from "./forbidden.js";
 
 /** A reviewer outcome that cannot become a result: reported as status "failed", never thrown further. */
 export class ProposalError extends Error {}

@@ -2,8 +2,14 @@
 // whole listing is read with our strict tar parser, and any entry that could write outside the tree,
 // mean different things to different extractors, or exhaust the machine refuses the whole bundle.
 
-import { checkEntryPath, checkLinkTarget, type RuleViolation, resolveLink } from "../paths/bundle.js";
-import { collisionKey } from "../paths/fold.js";
+import {
+  checkEntryPath,
+  checkLinkTarget,
+  checkSymlink,
+  collision,
+  FoldedNames,
+  type RuleViolation,
+} from "../paths/bundle.js";
 import { quoteForMessage } from "../protocol/quote.js";
 import { type TarEntry, TarFormatError, TarReader, TarType } from "../tar/reader.js";
 import { GzipError, gunzipFile } from "./gunzip.js";
@@ -70,7 +76,7 @@ const TYPE_RULES: Partial<Record<TarType, RuleViolation>> = {
 
 class ListingBuilder {
   readonly nodes = new Map<string, ListedNode>();
-  private readonly folded = new Map<string, string>();
+  private readonly folded = new FoldedNames();
   private entries = 0;
   files = 0;
   expandedBytes = 0;
@@ -162,15 +168,8 @@ class ListingBuilder {
   }
 
   private record(path: string, node: ListedNode, refuse: (v: RuleViolation) => never): void {
-    const key = collisionKey(path);
-    const other = this.folded.get(key);
-    if (other !== undefined) {
-      refuse({
-        rule: "case-collision",
-        reason: `collides with ${quoteForMessage(other)} on case-insensitive or normalizing filesystems`,
-      });
-    }
-    this.folded.set(key, path);
+    const other = this.folded.claim(path);
+    if (other !== undefined) refuse(collision(other));
     this.nodes.set(path, node);
   }
 
@@ -198,13 +197,8 @@ class ListingBuilder {
     const links = new Map<string, string>();
     for (const [path, node] of this.nodes) if (node.kind === "symlink") links.set(path, node.linkpath);
     for (const [path, target] of links) {
-      const resolved = resolveLink(path.split("/").slice(0, -1), target, links);
-      if (!resolved.ok)
-        throw new BundleRefusedError(
-          resolved.rule,
-          `${resolved.reason} (-> ${quoteForMessage(target, 200)})`,
-          path,
-        );
+      const bad = checkSymlink(path, target, links);
+      if (bad) throw new BundleRefusedError(bad.rule, bad.reason, path);
     }
     this.verifyNoEmptyDirectories();
     if (this.files !== this.expectedFiles) {

@@ -163,11 +163,82 @@ describe("export", () => {
       { path: "exec.sh", mode: "100755", size: 10, lines: 1 },
     ]);
     expect(list.excluded).toEqual([
-      { path: "abs", reason: "symlink pointing outside the tree" },
-      { path: "chain", reason: "symlink pointing outside the tree" },
-      { path: "docs/escape", reason: "symlink pointing outside the tree" },
+      { path: "abs", reason: "the symlink target is absolute (rule: symlink-absolute-path)" },
+      {
+        path: "chain",
+        reason: 'symlink resolves outside the tree (-> "docs/latest/../../..") (rule: symlink-escape)',
+      },
+      {
+        path: "docs/escape",
+        reason: 'symlink resolves outside the tree (-> "../../etc/passwd") (rule: symlink-escape)',
+      },
       { path: "vendor/lib", reason: "gitlink (submodule)" },
     ]);
+  });
+
+  it("keeps back links to .git look-alikes with their rule, so the worker takes the rest", () => {
+    const repo = newRepo();
+    repo.write("a.txt", "untidy  \n");
+    symlinkSync(".git./config", join(repo.dir, "dot"));
+    symlinkSync("sub/.GIT/hooks", join(repo.dir, "upper"));
+    symlinkSync("GIT~1/config", join(repo.dir, "short"));
+    symlinkSync("a.txt", join(repo.dir, "fine"));
+    repo.commit();
+    const list = listJson(repo);
+    expect(list.files.map((f) => f.path)).toEqual(["a.txt", "fine"]);
+    expect(list.excluded).toEqual([
+      {
+        path: "dot",
+        reason: 'symlink target goes through a ".git" look-alike ".git." (rule: symlink-dotgit)',
+      },
+      {
+        path: "short",
+        reason: 'symlink target goes through a ".git" look-alike "GIT~1" (rule: symlink-dotgit)',
+      },
+      {
+        path: "upper",
+        reason: 'symlink target goes through a ".git" look-alike ".GIT" (rule: symlink-dotgit)',
+      },
+    ]);
+    const text = repo.run(["export", "--list"]);
+    expect(text.stdout).toMatch(
+      /^ {2}dot +symlink target goes through a "\.git" look-alike "\.git\." \(rule: symlink-dotgit\)$/m,
+    );
+    // The local worker gets a bundle it accepts: the review runs instead of failing with exit 3.
+    const before = repoState(repo);
+    const review = repo.run(["--json"]);
+    expect(review.status, review.stderr).toBe(0);
+    expect(JSON.parse(review.stdout)).toMatchObject({ status: "imported", commits: 1 });
+    expect(repoState(repo).head).toBe(before.head);
+  });
+
+  it("keeps back names a checkout could misread and names that fold onto another", () => {
+    const repo = newRepo();
+    repo.write("README", "one\n");
+    repo.write("readme", "two\n");
+    repo.write("Docs/a.md", "a\n");
+    repo.write("docs/b.md", "b\n");
+    repo.write("back\\slash.txt", "b\n");
+    repo.commit();
+    const list = listJson(repo);
+    expect(list.files.map((f) => f.path)).toEqual(["Docs/a.md", "README"]);
+    expect(list.excluded).toEqual([
+      {
+        path: "back\\slash.txt",
+        reason: "backslash in the name (a separator on Windows) (rule: backslash)",
+      },
+      {
+        path: "docs/b.md",
+        reason: 'collides with "Docs" on case-insensitive or normalizing filesystems (rule: case-collision)',
+      },
+      {
+        path: "readme",
+        reason:
+          'collides with "README" on case-insensitive or normalizing filesystems (rule: case-collision)',
+      },
+    ]);
+    const review = repo.run(["--json"]);
+    expect(review.status, review.stderr).toBe(0);
   });
 
   it("applies the policy's exclude and include with gitignore semantics", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { checkEntryPath, checkLinkTarget, resolveLink } from "../../src/paths/bundle.js";
+import { checkEntryPath, checkLinkTarget } from "../../src/paths/bundle.js";
 import { collisionKey as foldName, isDotGitLike } from "../../src/paths/fold.js";
+import { resolveLink } from "../../src/paths/symlink.js";
 
 describe("worker path rules", () => {
   it.each([

@@ -4,8 +4,8 @@
 
 import { closeSync, constants, fstatSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { forbiddenChangeReason } from "../../paths/forbidden.js";
 import type { ReviewComment } from "../../protocol/result.js";
-import { forbiddenChangeReason } from "../forbidden.js";
 import type { BundleListing } from "../verify-bundle.js";
 import { checkText, isBinary } from "./hygiene-text.js";
 

@@ -1,6 +1,7 @@
 // validate: layer 4 path sanity and collisions.
 import { describe, expect, it } from "vitest";
-import { checkPath, collisionKey, foldComponent, isDotGitLike } from "../../src/paths/fold.js";
+import { collisionKey, foldComponent, isDotGitLike } from "../../src/paths/fold.js";
+import { checkPath } from "../../src/paths/result.js";
 import { findCollisions, treeEntries } from "../../src/validate/collisions.js";
 
 describe("validate: checkPath accepts ordinary paths", () => {
