@@ -1,9 +1,45 @@
-// Gitignore-style globs, shared by the secret name rules, the policy file and the forbidden paths.
-// Semantics follow gitignore(5): a pattern without a slash matches a name at any depth, a pattern with
-// a slash is anchored at the top, a trailing slash matches directories only, `**` spans directories,
-// and a pattern that matches a directory matches everything inside it.
+// Gitignore-style globs (gitignore(5)) for the policy file, the forbidden paths and the secrets
+// allowlist, matched by the `ignore` library; it loads on the first match, so a command that
+// matches no glob (a cached pre-push review, `--version`) never reads it.
+import { createRequire } from "node:module";
+import type { Ignore, Options } from "ignore";
 
-const cache = new Map<string, RegExp>();
+type IgnoreFactory = ((options?: Options) => Ignore) & { isPathValid(path: string): boolean };
+
+let factory: IgnoreFactory | undefined;
+const matchers = new Map<string, Ignore>();
+
+function load(): IgnoreFactory {
+  factory ??= createRequire(import.meta.url)("ignore") as IgnoreFactory;
+  return factory;
+}
+
+/** One matcher per pattern list; git's own case rule (core.ignoreCase is false on Linux). */
+function matcherFor(patterns: readonly string[]): Ignore {
+  const key = patterns.join("\n");
+  let matcher = matchers.get(key);
+  if (!matcher) {
+    matcher = load()({ ignorecase: false }).add(patterns);
+    matchers.set(key, matcher);
+  }
+  return matcher;
+}
+
+/**
+ * A gitignore-style list: the last matching pattern decides, `!pattern` re-includes, and nothing
+ * inside an excluded directory comes back. Returns the pattern that matched, or undefined. A path
+ * no checkout could hold (absolute, `..`) matches nothing: the path rules refuse it on their own.
+ */
+export function matchGlobList(patterns: readonly string[], path: string): string | undefined {
+  if (patterns.length === 0 || !load().isPathValid(path)) return undefined;
+  const result = matcherFor(patterns).test(path);
+  return result.ignored ? result.rule?.pattern : undefined;
+}
+
+/** True when `path` (relative to the top, `/`-separated) or one of its directories matches. */
+export function matchGlob(pattern: string, path: string): boolean {
+  return matchGlobList([pattern], path) !== undefined;
+}
 
 function translate(body: string): string {
   let out = "";
@@ -32,7 +68,8 @@ function translate(body: string): string {
         continue;
       }
       let set = body.slice(i + 1, close);
-      if (set.startsWith("!")) set = `^${set.slice(1)}`;
+      // A bracket never matches "/" (fnmatch(3) with FNM_PATHNAME), negated or not.
+      if (set.startsWith("!")) set = `^${set.slice(1)}/`;
       out += `[${set.replace(/\\/g, "\\\\")}]`;
       i = close;
     } else if (c === "\\" && i + 1 < body.length) {
@@ -49,8 +86,10 @@ function escapeRegex(s: string): string {
 }
 
 /**
- * One regex for the whole gitignore semantics of `pattern`: it matches a path when the path itself
- * or one of its directories matches, so a directory pattern covers everything inside it.
+ * One regex for the gitignore semantics of a built-in `pattern`: it matches a path when the path
+ * itself or one of its directories matches. Only for the secret name rules, which join each rule's
+ * globs into one regex (one test per rule on every path of a large tree); a unit test holds it to
+ * the `ignore` library's answers on those very globs. Everything else matches with the library.
  */
 export function globSource(pattern: string): string {
   let body = pattern;
@@ -61,35 +100,4 @@ export function globSource(pattern: string): string {
   const prefix = anchored ? "" : "(?:.*/)?";
   const suffix = dirOnly ? "/.*" : "(?:/.*)?";
   return `^${prefix}${translate(body)}${suffix}$`;
-}
-
-export function compileGlob(pattern: string): RegExp {
-  let regex = cache.get(pattern);
-  if (!regex) {
-    regex = new RegExp(globSource(pattern), "s");
-    cache.set(pattern, regex);
-  }
-  return regex;
-}
-
-/** True when `path` (a file path relative to the top, `/`-separated) or one of its directories matches. */
-export function matchGlob(pattern: string, path: string): boolean {
-  return compileGlob(pattern).test(path);
-}
-
-/**
- * A gitignore-style list: the last matching pattern decides, and `!pattern` re-includes.
- * Returns the pattern that matched, or undefined.
- */
-export function matchGlobList(patterns: readonly string[], path: string): string | undefined {
-  let hit: string | undefined;
-  for (const pattern of patterns) {
-    if (pattern === "" || pattern.startsWith("#")) continue;
-    if (pattern.startsWith("!")) {
-      if (hit !== undefined && matchGlob(pattern.slice(1), path)) hit = undefined;
-    } else if (matchGlob(pattern, path)) {
-      hit = pattern;
-    }
-  }
-  return hit;
 }

@@ -1,5 +1,7 @@
+import ignore from "ignore";
 import { describe, expect, it } from "vitest";
-import { matchGlob, matchGlobList } from "../../src/paths/glob.js";
+import { globSource, matchGlob, matchGlobList } from "../../src/paths/glob.js";
+import { NAME_RULES } from "../../src/secrets/names.js";
 
 describe("matchGlob (gitignore semantics)", () => {
   it.each([
@@ -26,6 +28,10 @@ describe("matchGlob (gitignore semantics)", () => {
     ["[!ab].ts", "b.ts", false],
     ["a\\*b", "a*b", true],
     ["a\\*b", "axb", false],
+    // A bracket never matches the directory separator, negated or not.
+    ["a[!x]b", "a/b", false],
+    ["a[!x]b", "ayb", true],
+    ["a[xy/]b", "a/b", false],
   ])("%s matches %s: %s", (pattern, path, expected) => {
     expect(matchGlob(pattern, path)).toBe(expected);
   });
@@ -34,5 +40,47 @@ describe("matchGlob (gitignore semantics)", () => {
     expect(matchGlobList(["*.json", "!package.json"], "package.json")).toBeUndefined();
     expect(matchGlobList(["*.json", "!package.json"], "a.json")).toBe("*.json");
     expect(matchGlobList(["# comment", ""], "a")).toBeUndefined();
+  });
+
+  it("keeps a file inside an excluded directory excluded, as git does", () => {
+    expect(matchGlobList(["build/", "!build/keep.txt"], "build/keep.txt")).toBe("build/");
+  });
+
+  it("matches nothing for a path no checkout could hold", () => {
+    expect(matchGlobList(["*"], "../x")).toBeUndefined();
+    expect(matchGlobList(["*"], "/etc/passwd")).toBeUndefined();
+  });
+});
+
+describe("globSource (the compiled secret name rules)", () => {
+  const paths = [
+    ".env",
+    "a/.env",
+    ".env.local",
+    "prod.env",
+    ".env.example",
+    "id_rsa",
+    "keys/id_rsa.pub",
+    "server.PEM",
+    ".ssh/config",
+    "home/.ssh/known_hosts",
+    ".config/gcloud/creds",
+    "x/.config/gcloud/y",
+    "client_secret_123.json",
+    "terraform.tfstate.backup",
+    ".kube/config",
+    "a/.kube/config",
+    ".docker/config.json",
+    "secring.gpg",
+    "src/app.ts",
+    "docs/secrets.md",
+    "a/b",
+    "env",
+  ];
+  const globs = NAME_RULES.flatMap((rule) => [...rule.globs, ...(rule.except ?? [])]);
+  it.each(globs)("%s gives the ignore library's answers", (glob) => {
+    const library = ignore({ ignorecase: true }).add(glob);
+    const compiled = new RegExp(globSource(glob), "is");
+    for (const path of paths) expect([path, compiled.test(path)]).toEqual([path, library.ignores(path)]);
   });
 });
