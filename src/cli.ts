@@ -1,5 +1,6 @@
-// argv → command. The only place that prints errors and sets the exit code; commands load lazily
-// so that `--version` and a cached pre-push hook start fast.
+// argv → command → report. The client process's one catch: every error, thrown or handed back by a
+// command as part of its report, becomes the exit code here. Commands load lazily so that
+// `--version` and a cached pre-push hook start fast.
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { debugExit } from "./debug.js";
 import { ExitCode, ReviewRemoteError, UsageError } from "./errors.js";
@@ -18,9 +19,16 @@ interface Parsed {
   rest: string[];
 }
 
+/**
+ * What a command hands back: nothing, the failures its report already showed (workers that did not
+ * answer, a blocked push), or the worker process's own exit code.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: a command with nothing to hand back returns Promise<void>
+type CommandResult = void | readonly ReviewRemoteError[] | { workerExitCode: number };
+
 interface Command {
   options: Options;
-  run(parsed: Parsed, output: Output): Promise<number>;
+  run(parsed: Parsed, output: Output): Promise<CommandResult>;
 }
 
 const common: Options = {
@@ -57,8 +65,8 @@ function interruptSignal(): AbortSignal {
 const reviewCommand: Command = {
   options: REVIEW_OPTIONS,
   async run(parsed, output) {
-    const { runReview } = await import("./commands/review.js");
-    return runReview(
+    const { runReviewCommand } = await import("./commands/review.js");
+    return runReviewCommand(
       {
         target: single(parsed, "review"),
         worktree: Boolean(parsed.values.worktree),
@@ -158,19 +166,13 @@ const COMMANDS: Record<string, Command> = {
       sandbox: { type: "string" },
     },
     async run(parsed) {
-      const sandbox = (parsed.values.sandbox as string | undefined) ?? "auto";
-      if (sandbox !== "require" && sandbox !== "auto" && sandbox !== "off") {
-        throw new UsageError(`--sandbox must be require, auto or off, not '${sandbox}'`);
-      }
-      const { runWorker } = await import("./commands/worker.js");
-      return runWorker({
+      const { runWorkerCommand } = await import("./commands/worker.js");
+      const workerExitCode = await runWorkerCommand({
         reviewer: parsed.values.reviewer as string | undefined,
         reviewerCommand: parsed.values["reviewer-command"] as string | undefined,
-        sandbox,
-        stdin: process.stdin,
-        stdout: process.stdout,
-        stderr: process.stderr,
+        sandbox: (parsed.values.sandbox as string | undefined) ?? "auto",
       });
+      return { workerExitCode };
     },
   },
   export: {
@@ -231,6 +233,18 @@ function parse(argv: string[], options: Options): Parsed {
   }
 }
 
+/** The one mapping from an error to the client's exit code (design §4); anything untyped is a bug. */
+function exitCodeOf(error: unknown): number {
+  return error instanceof ReviewRemoteError ? error.exitCode : ExitCode.internal;
+}
+
+/** A command's result as the exit code: the worst failure its report showed, 0 without any. */
+function exitCodeOfResult(result: CommandResult): number {
+  if (!result) return ExitCode.ok;
+  if ("workerExitCode" in result) return result.workerExitCode;
+  return result.reduce<number>((code, failure) => Math.max(code, exitCodeOf(failure)), ExitCode.ok);
+}
+
 function report(error: unknown, output: Output): number {
   if (error instanceof ReviewRemoteError) {
     output.err(`git-review-remote: ${error.message}`);
@@ -238,11 +252,11 @@ function report(error: unknown, output: Output): number {
     for (const hint of error.hints) output.err(`hint: ${hint}`);
     if (process.env.REVIEW_REMOTE_DEBUG && error.cause)
       output.err(String((error.cause as Error).stack ?? error.cause));
-    return error.exitCode;
+  } else {
+    output.err(`git-review-remote: ${messages.internalError}`);
+    output.err(String((error as Error)?.stack ?? error));
   }
-  output.err(`git-review-remote: ${messages.internalError}`);
-  output.err(String((error as Error)?.stack ?? error));
-  return ExitCode.internal;
+  return exitCodeOf(error);
 }
 
 /** `--help` opens the manual page on a terminal (git itself turns `git review-remote --help` into that). */
@@ -284,7 +298,7 @@ export async function main(argv: string[]): Promise<number> {
       output.out(commandUsage(named ?? "review"));
       return 0;
     }
-    return await command.run(parsed, output);
+    return exitCodeOfResult(await command.run(parsed, output));
   } catch (error) {
     return report(error, output);
   } finally {

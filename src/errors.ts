@@ -61,6 +61,9 @@ export class ExportRefusedError extends ReviewRemoteError {
   override readonly exitCode = ExitCode.exportRefused;
 }
 
+/** The pre-push hook blocked the push (its report says why); exit 1 makes git stop the push. */
+export class PushBlockedError extends ReviewRemoteError {}
+
 export class InterruptedError extends ReviewRemoteError {
   override readonly exitCode = ExitCode.interrupted;
 }

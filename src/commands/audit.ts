@@ -31,7 +31,7 @@ async function verifyBundles(bundles: string, sent: ReadonlySet<string>): Promis
   return problems;
 }
 
-export async function runAudit(args: { json: boolean; verify: boolean }, output: Output): Promise<number> {
+export async function runAudit(args: { json: boolean; verify: boolean }, output: Output): Promise<void> {
   const repo = await resolveRepo();
   const store = storePaths(repo);
   const entries = await readAudit(store);
@@ -41,11 +41,11 @@ export async function runAudit(args: { json: boolean; verify: boolean }, output:
       throw new ReviewRemoteError(`${problems.length} bundle(s) failed verification`, { details: problems });
     }
     output.out(`All stored bundles hash to their names (${entries.length} sends recorded).`);
-    return 0;
+    return;
   }
   if (args.json) {
     output.raw(`${JSON.stringify(entries, null, 2)}\n`);
-    return 0;
+    return;
   }
   if (entries.length === 0) output.out("Nothing has been sent from this repository.");
   for (const entry of entries) {
@@ -53,5 +53,4 @@ export async function runAudit(args: { json: boolean; verify: boolean }, output:
       `${entry.time}  ${entry.worker}  ${entry.bundleSha256.slice(0, 16)}  ${entry.files} files, ${formatSize(entry.bytes)}  review ${entry.reviewId}  via: ${entry.command}`,
     );
   }
-  return 0;
 }

@@ -7,7 +7,7 @@ import type { Output } from "../report/output.js";
 import { storePaths } from "../store/layout.js";
 import { findRecord, ReviewState, writeRecord } from "../store/records.js";
 
-export async function runDrop(args: { id: string }, output: Output): Promise<number> {
+export async function runDrop(args: { id: string }, output: Output): Promise<void> {
   const repo = await resolveRepo();
   const store = storePaths(repo);
   const record = await findRecord(store, args.id);
@@ -39,5 +39,4 @@ export async function runDrop(args: { id: string }, output: Output): Promise<num
     output.err(
       `hint: the commits stay reachable until git gc; to restore: git branch ${record.branch} ${record.tip}`,
     );
-  return 0;
 }

@@ -20,7 +20,7 @@ function block(text: string): string {
   return text.slice(start, end + END_MARKER.length);
 }
 
-export async function runInstallHook(args: { force: boolean }, output: Output): Promise<number> {
+export async function runInstallHook(args: { force: boolean }, output: Output): Promise<void> {
   const repo = await resolveRepo();
   const reported = (
     await git(["rev-parse", "--git-path", "hooks"], { cwd: repo.cwd, env: repo.env })
@@ -49,5 +49,4 @@ export async function runInstallHook(args: { force: boolean }, output: Output): 
   await writeFileAtomic(path, text, 0o755);
   await chmod(path, 0o755);
   output.out(`${existing === undefined ? "Installed" : "Updated"} the pre-push hook in ${path}`);
-  return 0;
 }

@@ -5,16 +5,16 @@ import type { Output } from "../report/output.js";
 import { storePaths } from "../store/layout.js";
 import { listRecords } from "../store/records.js";
 
-export async function runList(args: { json: boolean }, output: Output): Promise<number> {
+export async function runList(args: { json: boolean }, output: Output): Promise<void> {
   const repo = await resolveRepo();
   const records = await listRecords(storePaths(repo));
   if (args.json) {
     output.raw(`${JSON.stringify(records, null, 2)}\n`);
-    return 0;
+    return;
   }
   if (records.length === 0) {
     output.out("No reviews yet. Start one with: git review-remote");
-    return 0;
+    return;
   }
   for (const record of records) {
     const snapshot = `${record.snapshot.kind === "worktree" ? "worktree@" : ""}${record.snapshot.commit.slice(0, 10)}`;
@@ -29,5 +29,4 @@ export async function runList(args: { json: boolean }, output: Output): Promise<
       ].join("  "),
     );
   }
-  return 0;
 }

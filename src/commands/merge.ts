@@ -8,7 +8,7 @@ import type { Output } from "../report/output.js";
 import { storePaths } from "../store/layout.js";
 import { findRecord, ReviewState, writeRecord } from "../store/records.js";
 
-export async function runMerge(args: { id: string }, output: Output): Promise<number> {
+export async function runMerge(args: { id: string }, output: Output): Promise<void> {
   const repo = await resolveRepo();
   const store = storePaths(repo);
   const record = await findRecord(store, args.id);
@@ -18,5 +18,4 @@ export async function runMerge(args: { id: string }, output: Output): Promise<nu
   const merge = record.snapshot.kind === "worktree" ? mergeWorktreeSnapshot : mergeCommitSnapshot;
   const previous = await merge(repo, record, record.tip, output);
   await writeRecord(store, { ...record, state: ReviewState.merged, mergedFrom: previous });
-  return 0;
 }

@@ -3,10 +3,10 @@ import { UsageError } from "../errors.js";
 import { git } from "../git/run.js";
 import { type Result, ResultSchema } from "../protocol/result.js";
 import { resolveRepo } from "../repo.js";
+import { formatComment } from "../report/comment.js";
 import type { Output } from "../report/output.js";
 import { toSarif } from "../report/sarif.js";
 import { storePaths } from "../store/layout.js";
-import { formatComment } from "../store/notes.js";
 import { findRecord, readReviewFile } from "../store/records.js";
 
 /** A stored result; one that no longer parses (edited by hand) is shown as missing, not as a crash. */
@@ -22,7 +22,7 @@ function parseStored(text: string): Result | undefined {
 export async function runShow(
   args: { id: string; format?: string; json: boolean },
   output: Output,
-): Promise<number> {
+): Promise<void> {
   const format = args.json ? "json" : (args.format ?? "text");
   if (!["text", "json", "sarif"].includes(format)) {
     throw new UsageError(`--format must be text, json or sarif, not '${format}'`);
@@ -34,11 +34,11 @@ export async function runShow(
   const result = text === undefined ? undefined : parseStored(text);
   if (format === "json") {
     output.raw(`${JSON.stringify({ review: record, result: result ?? null }, null, 2)}\n`);
-    return 0;
+    return;
   }
   if (format === "sarif") {
     output.raw(`${JSON.stringify(toSarif(result?.comments ?? [], record.worker.name), null, 2)}\n`);
-    return 0;
+    return;
   }
   output.out(`review ${record.id} (${record.state}) by ${record.worker.name}`);
   output.out(`snapshot ${record.snapshot.kind} ${record.snapshot.commit}`);
@@ -64,5 +64,4 @@ export async function runShow(
     );
     if (log.exitCode === 0) output.out(log.stdout.trimEnd());
   }
-  return 0;
 }

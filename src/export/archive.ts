@@ -25,22 +25,24 @@ export interface FileScanner {
   scanFile(path: string): { write(chunk: Buffer): void; end(): Finding[] };
 }
 
-export interface ArchiveResult {
+/** What the tar holds, read in the one pass: the manifest and what the content scan found. */
+export interface ArchiveListing {
   files: ManifestFile[];
   findings: Finding[];
-  /** Set when the archive was written: its sha256 and compressed size. */
-  sha256?: string;
-  bytes?: number;
   /** Uncompressed tar bytes read. */
   tarBytes: number;
+}
+
+/** The gzip written in the same pass: its sha256 and compressed size. */
+export interface ArchiveDigest {
+  sha256: string;
+  bytes: number;
 }
 
 export interface ArchiveOptions {
   scratch: Scratch;
   commit: string;
   scanner: FileScanner;
-  /** Temp file to write the gzip to; without one, the tar is only inspected (`--list`). */
-  output?: string;
   onProgress?: (tarBytes: number) => void;
 }
 
@@ -62,7 +64,7 @@ function countNewlines(chunk: Buffer): number {
   return count;
 }
 
-function inspectTar(options: ArchiveOptions, result: ArchiveResult): Transform {
+function inspectTar(options: ArchiveOptions, result: ArchiveListing): Transform {
   const reader = new TarReader({
     entry(entry) {
       if (entry.type === TarType.directory) return undefined;
@@ -117,18 +119,16 @@ function inspectTar(options: ArchiveOptions, result: ArchiveResult): Transform {
   });
 }
 
-function hashAndCount(result: ArchiveResult): Transform {
+function hashAndCount(digest: ArchiveDigest): Transform {
   const hash = createHash("sha256");
-  let bytes = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
       hash.update(chunk);
-      bytes += chunk.length;
+      digest.bytes += chunk.length;
       callback(null, chunk);
     },
     flush(callback: TransformCallback) {
-      result.sha256 = hash.digest("hex");
-      result.bytes = bytes;
+      digest.sha256 = hash.digest("hex");
       callback();
     },
   });
@@ -142,23 +142,19 @@ function discard(): Writable {
   });
 }
 
-export async function createArchive(options: ArchiveOptions): Promise<ArchiveResult> {
-  const { scratch, commit } = options;
-  const result: ArchiveResult = { files: [], findings: [], tarBytes: 0 };
+/** git archive of `commit` through the tar inspection into `sinks`; throws if either side fails. */
+async function archiveInto(
+  options: ArchiveOptions,
+  listing: ArchiveListing,
+  sinks: [Transform, ...(Transform | Writable)[]] | [Writable],
+): Promise<void> {
   // tar.umask fixes the modes written for the files, whatever the user's umask.
-  const archive = spawnGit(["-c", "tar.umask=0022", "archive", "--format=tar", commit], {
-    cwd: scratch.dir,
-    env: scratch.env,
+  const archive = spawnGit(["-c", "tar.umask=0022", "archive", "--format=tar", options.commit], {
+    cwd: options.scratch.dir,
+    env: options.scratch.env,
   });
-  const streams = options.output
-    ? [
-        createGzip({ level: GZIP_LEVEL }),
-        hashAndCount(result),
-        createWriteStream(options.output, { flags: "wx", mode: 0o600 }),
-      ]
-    : [discard()];
   try {
-    await pipeline(archive.stdout, inspectTar(options, result), ...(streams as [Transform]));
+    await pipeline(archive.stdout, inspectTar(options, listing), ...(sinks as [Writable]));
   } catch (error) {
     archive.kill();
     await archive.exited.catch(() => undefined);
@@ -166,5 +162,26 @@ export async function createArchive(options: ArchiveOptions): Promise<ArchiveRes
   }
   const exit = await archive.exited;
   if (exit.exitCode !== 0) throw new GitError(["archive"], exit.exitCode, exit.stderr);
-  return result;
+}
+
+/** The pass without an output (`export --list`): manifest and findings only. */
+export async function inspectArchive(options: ArchiveOptions): Promise<ArchiveListing> {
+  const listing: ArchiveListing = { files: [], findings: [], tarBytes: 0 };
+  await archiveInto(options, listing, [discard()]);
+  return listing;
+}
+
+/** The pass that also writes the gzip to `output` (a new file), hashing what it writes. */
+export async function writeArchive(
+  options: ArchiveOptions,
+  output: string,
+): Promise<{ listing: ArchiveListing; digest: ArchiveDigest }> {
+  const listing: ArchiveListing = { files: [], findings: [], tarBytes: 0 };
+  const digest: ArchiveDigest = { sha256: "", bytes: 0 };
+  await archiveInto(options, listing, [
+    createGzip({ level: GZIP_LEVEL }),
+    hashAndCount(digest),
+    createWriteStream(output, { flags: "wx", mode: 0o600 }),
+  ]);
+  return { listing, digest };
 }

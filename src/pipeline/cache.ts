@@ -1,12 +1,15 @@
-// A review answered from the store: its record and its stored (validated, sanitized) result.
+// The cache stage: a commit snapshot is named by its oid, so the cache is asked before any export.
+// A worker whose answer is in the store is not contacted again; its outcome is read back.
 import type { Result } from "../protocol/result.js";
+import { type CacheInputs, cacheKey, lookupCache } from "../store/cache.js";
 import type { StorePaths } from "../store/layout.js";
 import { type ReviewRecord, ReviewState, readRecord, readReviewFile } from "../store/records.js";
-import type { ReviewOutcome } from "./send.js";
+import type { ReviewOutcome } from "./outcome.js";
+import type { Worker } from "./workers.js";
 
 const REUSABLE: ReadonlySet<ReviewRecord["state"]> = new Set([ReviewState.imported, ReviewState.empty]);
 
-export async function readCachedOutcome(store: StorePaths, id: string): Promise<ReviewOutcome | undefined> {
+async function readCachedOutcome(store: StorePaths, id: string): Promise<ReviewOutcome | undefined> {
   const record = await readRecord(store, id);
   if (!record || !REUSABLE.has(record.state)) return undefined;
   const text = await readReviewFile(store, id, "result.json");
@@ -26,4 +29,30 @@ export async function readCachedOutcome(store: StorePaths, id: string): Promise<
     summary: result.summary ?? "",
     sandbox: result.worker?.sandbox,
   };
+}
+
+/** One key per worker: the worker's name and command are part of what was asked. */
+export function cacheKeys(
+  workers: readonly Worker[],
+  inputs: Omit<CacheInputs, "worker">,
+): Map<Worker, string> {
+  return new Map(workers.map((worker) => [worker, cacheKey({ ...inputs, worker })]));
+}
+
+/** The workers the cache answers, and those still to be asked. */
+export async function answerFromCache(
+  store: StorePaths,
+  workers: readonly Worker[],
+  keys: ReadonlyMap<Worker, string>,
+): Promise<{ outcomes: ReviewOutcome[]; pending: Worker[] }> {
+  const outcomes: ReviewOutcome[] = [];
+  const pending: Worker[] = [];
+  for (const worker of workers) {
+    const key = keys.get(worker);
+    const id = key === undefined ? undefined : await lookupCache(store, key);
+    const cached = id ? await readCachedOutcome(store, id) : undefined;
+    if (cached) outcomes.push(cached);
+    else pending.push(worker);
+  }
+  return { outcomes, pending };
 }

@@ -1,89 +1,93 @@
-// The heavy stages of a review, loaded only when some worker has to be asked: export once, then
-// send → validate → import on every worker concurrently; one failing worker loses nothing of the others.
-
-import { scannerFor } from "../commands/export.js";
-import type { ReviewArgs } from "../commands/review.js";
+// The heavy stages, loaded only when some worker has to be asked: export once, build the request,
+// then send → accept → import on every worker concurrently. A failing worker is a value in the
+// result; it loses nothing of the others.
 import type { Policy } from "../config/policy.js";
 import type { Settings } from "../config/settings.js";
 import { ReviewRemoteError } from "../errors.js";
-import { createExport } from "../export/bundle.js";
+import { createBundle } from "../export/bundle.js";
+import type { Scratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
-import type { Output } from "../report/output.js";
-import { createProgress } from "../report/progress.js";
-import { storePaths } from "../store/layout.js";
+import type { StorePaths } from "../store/layout.js";
+import type { PipelineEvents, ReviewOutcome, WorkerFailure } from "./outcome.js";
+import type { PipelineOptions } from "./pipeline.js";
 import { buildRequest, effectiveLimits, forbiddenPaths } from "./request.js";
-import { type ReviewOutcome, reviewOnWorker } from "./send.js";
+import type { SendContext } from "./send.js";
+import { reviewOnWorker } from "./send.js";
 import type { Target } from "./target.js";
 import type { Worker } from "./workers.js";
 
-export interface SendOptions {
+export interface FanOutOptions {
   repo: Repo;
+  store: StorePaths;
   settings: Settings;
   policy: Policy;
   target: Target;
   question: string;
-  args: ReviewArgs;
-  /** Every worker of the run (for the `remote[<name>]:` prefix), and those not answered from the cache. */
+  options: PipelineOptions;
+  /** Every worker of the run, and those the cache did not answer. */
   workers: readonly Worker[];
   pending: readonly Worker[];
   keys: ReadonlyMap<Worker, string>;
-  output: Output;
+  events: PipelineEvents;
 }
 
-export async function sendForReview(options: SendOptions): Promise<{
+export async function exportAndFanOut(fan: FanOutOptions): Promise<{
   outcomes: ReviewOutcome[];
-  failures: { worker: Worker; error: ReviewRemoteError }[];
+  failures: WorkerFailure[];
 }> {
-  const { repo, settings, policy, target, question, args, workers, pending, keys, output } = options;
-  const store = storePaths(repo);
-  const outcomes: ReviewOutcome[] = [];
-  const failures: { worker: Worker; error: ReviewRemoteError }[] = [];
-  const progress = createProgress(output);
-  const exported = await createExport(repo, {
-    rev: target.rev,
-    base: target.base,
-    worktree: args.worktree,
-    pathspecs: args.pathspecs,
-    policy,
-    scanner: scannerFor(policy),
-    retainScratch: args.worktree,
-    onProgress: (bytes) => progress.phase("export", bytes),
-  });
+  const { repo, settings, policy, options, events } = fan;
+  let scratch: Scratch | undefined;
+  const bundle = await createBundle(
+    repo,
+    {
+      rev: fan.target.rev,
+      base: fan.target.base,
+      worktree: options.worktree,
+      pathspecs: options.pathspecs,
+      policy,
+      onProgress: (bytes) => events.progress("export", bytes),
+    },
+    // A work-tree snapshot's objects live in the export's scratch dir until the import is done.
+    options.worktree ? (kept) => (scratch = kept) : undefined,
+  );
   try {
     const limits = effectiveLimits(settings.timeoutSeconds, policy);
-    const { request, patchOmitted } = buildRequest({ exported, question, policy, limits });
+    const { request, patchOmitted } = buildRequest({ bundle, question: fan.question, policy, limits });
     if (patchOmitted)
-      output.err(`warning: ${messages.rangePatchTooLarge(Buffer.byteLength(exported.range?.patch ?? ""))}`);
-    const context = {
+      events.warning(messages.rangePatchTooLarge(Buffer.byteLength(bundle.range?.patch ?? "")));
+    const context: SendContext = {
       repo,
-      store,
-      exported,
+      store: fan.store,
+      sent: { snapshot: bundle.snapshot, files: bundle.files, snapshotObjects: scratch?.objects },
+      bundlePath: bundle.path,
       request,
       branchPrefix: settings.branchPrefix,
       forbiddenPaths: forbiddenPaths(policy),
-      signal: args.signal,
-      onStderrLine: (worker: Worker, line: string) => {
-        progress.done();
-        if (!output.quiet)
-          output.err(workers.length > 1 ? `remote[${worker.name}]: ${line}` : `remote: ${line}`);
-      },
-      onProgress: (_worker: Worker, sent: number) => progress.phase("send", sent),
+      signal: options.signal,
+      onStderrLine: (worker, line) => events.remoteLine(worker, line),
+      onProgress: (_worker, sent) => events.progress("send", sent),
     };
     const settled = await Promise.allSettled(
-      pending.map((worker) => reviewOnWorker(context, worker, keys.get(worker))),
+      fan.pending.map((worker) => reviewOnWorker(context, worker, fan.keys.get(worker))),
     );
-    progress.done();
-    for (const [index, outcome] of settled.entries()) {
-      if (outcome.status === "fulfilled") outcomes.push(outcome.value);
-      else {
-        const error = outcome.reason;
-        if (!(error instanceof ReviewRemoteError)) throw error;
-        failures.push({ worker: pending[index] as Worker, error });
-      }
-    }
+    return collect(settled, fan.pending);
   } finally {
-    await exported.scratch?.dispose();
+    await scratch?.dispose();
+  }
+}
+
+/** Outcomes and failures in worker order; anything but our own typed errors is a bug and rethrown. */
+function collect(settled: PromiseSettledResult<ReviewOutcome>[], pending: readonly Worker[]) {
+  const outcomes: ReviewOutcome[] = [];
+  const failures: WorkerFailure[] = [];
+  for (const [index, outcome] of settled.entries()) {
+    if (outcome.status === "fulfilled") outcomes.push(outcome.value);
+    else {
+      const error = outcome.reason;
+      if (!(error instanceof ReviewRemoteError)) throw error;
+      failures.push({ worker: pending[index] as Worker, error });
+    }
   }
   return { outcomes, failures };
 }

@@ -2,14 +2,20 @@
 // objects moved from the quarantine into the real store, then the refs in one create-only transaction.
 import { copyFile, link, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { ReviewRemoteError } from "../errors.js";
+import { InterruptedError, ReviewRemoteError } from "../errors.js";
 import { commitTree } from "../git/commits.js";
 import { TOOL_AUTHOR } from "../git/identity.js";
 import { updateRefs } from "../git/refs.js";
 import type { Env } from "../git/run.js";
+import { messages } from "../messages.js";
+import type { Result } from "../protocol/result.js";
 import type { Repo } from "../repo.js";
 import { tempName } from "../store/layout.js";
+import { type ReviewRecord, ReviewState } from "../store/records.js";
+import { discardQuarantine, type Quarantined, quarantineEnv } from "../validate/quarantine.js";
 import { sanitizeText } from "../validate/sanitize.js";
+import { type AcceptContext, baseObjects, updateRecord } from "./context.js";
+import type { Worker } from "./workers.js";
 
 export interface ImportOptions {
   repo: Repo;
@@ -100,4 +106,44 @@ export async function importProposals(options: ImportOptions): Promise<string> {
 
 export async function removeDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
+}
+
+/** Import proposals that passed every layer, then record the review as imported. */
+export async function importResult(
+  context: AcceptContext,
+  worker: Worker,
+  record: ReviewRecord,
+  result: Result,
+  checked: Quarantined,
+  counts: { comments: number; errors: number },
+): Promise<void> {
+  const { repo, sent, request } = context;
+  try {
+    if (context.signal.aborted) throw new InterruptedError(messages.interruptedNothingImported);
+    const branch = `${context.branchPrefix}${record.id}`;
+    const extraRefs = new Map<string, string>();
+    if (sent.snapshot.kind === "worktree")
+      extraRefs.set(`refs/review-remote/${record.id}/snapshot`, sent.snapshot.commit);
+    const snapshotObjects = sent.snapshotObjects?.objects;
+    const tip = await importProposals({
+      repo,
+      quarantineEnv: quarantineEnv(checked.quarantineDir, baseObjects(context), repo.env),
+      objectDirs: [...(snapshotObjects ? [snapshotObjects] : []), join(checked.quarantineDir, "objects")],
+      base: sent.snapshot.commit,
+      trees: checked.trees,
+      messages: result.commits.map((commit) => commit.message),
+      trailers: { request: request.id, bundle: request.bundle.sha256, worker: worker.name },
+      branch,
+      extraRefs,
+    });
+    await updateRecord(context.store, record, {
+      state: ReviewState.imported,
+      branch,
+      tip,
+      commits: checked.trees.length,
+      ...counts,
+    });
+  } finally {
+    await discardQuarantine(checked.quarantineDir);
+  }
 }

@@ -1,7 +1,7 @@
 // The request of design §6 from what the export produced and what the user asked.
 
 import type { Policy } from "../config/policy.js";
-import type { ExportResult } from "../export/bundle.js";
+import type { StoredBundle } from "../export/bundle.js";
 import { DEFAULT_FORBIDDEN_PATHS } from "../paths/forbidden.js";
 import { DEFAULT_LIMITS, type Limits } from "../protocol/limits.js";
 import { createRequest, type Request } from "../protocol/request.js";
@@ -24,22 +24,22 @@ export function forbiddenPaths(policy: Policy): string[] {
 export const MAX_RANGE_PATCH_BYTES = 512 * 1024;
 
 export function buildRequest(options: {
-  exported: ExportResult;
+  bundle: StoredBundle;
   question: string;
   policy: Policy;
   limits: Limits;
 }): { request: Request; patchOmitted: boolean } {
-  const { exported } = options;
-  const range = exported.range;
+  const { bundle } = options;
+  const range = bundle.range;
   const patchOmitted = range !== undefined && Buffer.byteLength(range.patch) > MAX_RANGE_PATCH_BYTES;
   const request = createRequest({
     bundle: {
-      sha256: exported.sha256 as string,
-      bytes: exported.bytes as number,
+      sha256: bundle.sha256,
+      bytes: bundle.bytes,
       format: "tar+gzip",
-      files: exported.files.length,
+      files: bundle.files.length,
     },
-    snapshot: { commit: exported.snapshot.commit, kind: exported.snapshot.kind },
+    snapshot: { commit: bundle.snapshot.commit, kind: bundle.snapshot.kind },
     range: range ? { ...range, patch: patchOmitted ? "" : range.patch } : null,
     question: options.question,
     actions: ["comment", "propose"],

@@ -1,44 +1,24 @@
-// One review on one worker: send → validate → import. Stages in order, each a call; no logic of its own.
+// One review on one worker: record → audit → transport → accept (→ import). Every way out leaves the
+// record saying what happened, never "sent" forever.
 import { createHash, randomBytes } from "node:crypto";
-import { join } from "node:path";
-import { debug } from "../debug.js";
-import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
-import type { ExportResult } from "../export/bundle.js";
+import { InterruptedError, InvalidResultError } from "../errors.js";
+import type { Env } from "../git/run.js";
+import { messages } from "../messages.js";
 import { envelopeHeader } from "../protocol/envelope.js";
-import { parseResult } from "../protocol/parse-result.js";
-import type { Request } from "../protocol/request.js";
-import type { Result, ReviewComment } from "../protocol/result.js";
-import type { Repo } from "../repo.js";
-import { matchSecretName } from "../secrets/names.js";
 import { appendAudit } from "../store/audit.js";
 import { writeCache } from "../store/cache.js";
-import type { StorePaths } from "../store/layout.js";
-import { writeNote } from "../store/notes.js";
 import { type ReviewRecord, ReviewState, writeRecord, writeReviewFile } from "../store/records.js";
-import { checkComments, sanitizeComment } from "../validate/comments.js";
-import { applyInQuarantine, discardQuarantine, quarantineEnv } from "../validate/quarantine.js";
-import { sanitizeLine, sanitizeText } from "../validate/sanitize.js";
-import { importProposals } from "./import.js";
+import { acceptResult } from "./accept.js";
+import { type AcceptContext, updateRecord } from "./context.js";
+import type { ReviewOutcome } from "./outcome.js";
 import { runTransport } from "./transport.js";
 import type { Worker } from "./workers.js";
 
-export interface ReviewContext {
-  repo: Repo;
-  store: StorePaths;
-  exported: ExportResult;
-  request: Request;
-  branchPrefix: string;
-  forbiddenPaths: readonly string[];
-  signal: AbortSignal;
+export interface SendContext extends AcceptContext {
+  /** The stored bundle the envelope carries. */
+  bundlePath: string;
   onStderrLine(worker: Worker, line: string): void;
-  onProgress?(worker: Worker, sentBytes: number): void;
-}
-
-export interface ReviewOutcome {
-  record: ReviewRecord;
-  comments: ReviewComment[];
-  summary: string;
-  sandbox?: string;
+  onProgress(worker: Worker, sentBytes: number): void;
 }
 
 export function newReviewId(requestId: string, worker: Worker): string {
@@ -50,24 +30,15 @@ export function newReviewId(requestId: string, worker: Worker): string {
     .slice(0, 12);
 }
 
-/** The stored result: validated, with every text sanitized (layer 5). */
-function storedResult(result: Result): Result {
-  return {
-    ...result,
-    summary: sanitizeText(result.summary),
-    worker: {
-      name: sanitizeLine(result.worker.name),
-      version: sanitizeLine(result.worker.version),
-      sandbox: sanitizeLine(result.worker.sandbox),
-    },
-    comments: result.comments.map(sanitizeComment),
-    commits: result.commits.map((commit) => ({ message: sanitizeText(commit.message), patch: commit.patch })),
-    ...(result.error !== undefined ? { error: sanitizeText(result.error) } : {}),
-  };
+/** The worker command gets the user's environment, not the repository we resolved. */
+function withoutRepoVariables(env: Env): Env {
+  const { GIT_DIR: _dir, GIT_WORK_TREE: _tree, ...rest } = env;
+  return rest;
 }
 
-async function send(context: ReviewContext, worker: Worker, record: ReviewRecord): Promise<Buffer> {
-  const { exported, request } = context;
+/** The audit line first (what left, and where to), then the envelope through the transport. */
+async function send(context: SendContext, worker: Worker, record: ReviewRecord): Promise<Buffer> {
+  const { request } = context;
   await appendAudit(context.store, {
     time: new Date().toISOString(),
     worker: worker.name,
@@ -84,41 +55,25 @@ async function send(context: ReviewContext, worker: Worker, record: ReviewRecord
     cwd: context.repo.top ?? context.repo.cwd,
     env: withoutRepoVariables(context.repo.env),
     header: envelopeHeader(request),
-    bundlePath: exported.path as string,
+    bundlePath: context.bundlePath,
     bundleBytes: request.bundle.bytes,
     maxResultBytes: request.limits.maxResultBytes,
     timeoutSeconds: request.limits.timeoutSeconds,
     onStderrLine: (line) => context.onStderrLine(worker, line),
-    onProgress: (sent) => context.onProgress?.(worker, sent),
+    onProgress: (sent) => context.onProgress(worker, sent),
     signal: context.signal,
   });
 }
 
-/** The worker command gets the user's environment, not the repository we resolved. */
-function withoutRepoVariables(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const { GIT_DIR: _dir, GIT_WORK_TREE: _tree, ...rest } = env;
-  return rest;
-}
-
-async function finish(context: ReviewContext, record: ReviewRecord, changes: Partial<ReviewRecord>) {
-  Object.assign(record, changes);
-  await writeRecord(context.store, record);
-}
-
-export async function reviewOnWorker(
-  context: ReviewContext,
-  worker: Worker,
-  cacheKey: string | undefined,
-): Promise<ReviewOutcome> {
-  const { exported, request, store } = context;
-  const id = newReviewId(request.id, worker);
+function newRecord(context: SendContext, worker: Worker, cacheKey: string | undefined): ReviewRecord {
+  const { request } = context;
   const now = new Date().toISOString();
-  const record: ReviewRecord = {
-    id,
+  return {
+    id: newReviewId(request.id, worker),
     requestId: request.id,
     state: ReviewState.sent,
     worker,
-    snapshot: exported.snapshot,
+    snapshot: context.sent.snapshot,
     range: request.range ? { base: request.range.base, head: request.range.head } : null,
     bundleSha256: request.bundle.sha256,
     cacheKey: cacheKey ?? "",
@@ -128,127 +83,29 @@ export async function reviewOnWorker(
     createdAt: now,
     updatedAt: now,
   };
-  await writeReviewFile(store, id, "request.json", `${JSON.stringify(request, null, 2)}\n`);
+}
+
+export async function reviewOnWorker(
+  context: SendContext,
+  worker: Worker,
+  cacheKey: string | undefined,
+): Promise<ReviewOutcome> {
+  const { request, store } = context;
+  const record = newRecord(context, worker, cacheKey);
+  await writeReviewFile(store, record.id, "request.json", `${JSON.stringify(request, null, 2)}\n`);
   await writeRecord(store, record);
   try {
     const raw = await send(context, worker, record);
-    if (context.signal.aborted) throw new InterruptedError("interrupted; nothing was imported");
+    if (context.signal.aborted) throw new InterruptedError(messages.interruptedNothingImported);
     const outcome = await acceptResult(context, worker, record, raw);
-    if (cacheKey) await writeCache(store, cacheKey, id);
+    if (cacheKey) await writeCache(store, cacheKey, record.id);
     return outcome;
   } catch (error) {
-    // Every way out leaves the record saying what happened, never "sent" forever.
     if (record.state === ReviewState.sent) {
       const state = error instanceof InvalidResultError ? ReviewState.rejected : ReviewState.failed;
-      await finish(context, record, { state, problems: [(error as Error).message] }).catch(() => undefined);
+      const problems = [(error as Error).message];
+      await updateRecord(store, record, { state, problems }).catch(() => undefined);
     }
     throw error;
-  }
-}
-
-/** Validate a worker's raw stdout layer by layer and import it; the first failing layer rejects all. */
-export async function acceptResult(
-  context: ReviewContext,
-  worker: Worker,
-  record: ReviewRecord,
-  raw: Buffer,
-): Promise<ReviewOutcome> {
-  const { repo, exported, request, store } = context;
-  debug(`validate: ${raw.length} bytes from worker '${worker.name}'`);
-  // Layer 1: size, strict JSON, schema, ids, limits; then the comments against what was sent.
-  const parsed = parseResult(raw, request);
-  const problems = parsed.ok ? checkComments(parsed.result.comments, exported.files) : parsed.problems;
-  if (!parsed.ok || problems.length > 0) {
-    await finish(context, record, { state: ReviewState.rejected, problems });
-    throw new InvalidResultError(`rejected the result of worker '${worker.name}'; nothing was imported`, {
-      details: problems.map(sanitizeLine),
-    });
-  }
-  const result = storedResult(parsed.result);
-  await writeReviewFile(store, record.id, "result.json", `${JSON.stringify(result, null, 2)}\n`);
-  const counts = {
-    comments: result.comments.length,
-    errors: result.comments.filter((comment) => comment.severity === "error").length,
-  };
-  if (result.status === "failed") {
-    await finish(context, record, {
-      state: ReviewState.failed,
-      ...counts,
-      problems: [result.error ?? "failed"],
-    });
-    throw new WorkerError(
-      `worker '${worker.name}' reported a failure: ${sanitizeLine(result.error ?? "no reason given")}`,
-    );
-  }
-  const outcome = {
-    record,
-    comments: result.comments,
-    summary: result.summary,
-    sandbox: result.worker.sandbox,
-  };
-  if (result.commits.length === 0) {
-    await finish(context, record, { state: ReviewState.empty, ...counts });
-  } else {
-    await importResult(context, worker, record, result, counts);
-  }
-  debug(`import: done (${record.state}${record.branch ? `, ${record.branch}` : ""})`);
-  await writeNote(repo, exported.snapshot.commit, record, result.comments).catch(() => undefined);
-  return outcome;
-}
-
-async function importResult(
-  context: ReviewContext,
-  worker: Worker,
-  record: ReviewRecord,
-  result: Result,
-  counts: { comments: number; errors: number },
-): Promise<void> {
-  const { repo, exported, request } = context;
-  const objectsDir = join(repo.commonDir, "objects");
-  const snapshotObjects = exported.scratch?.objects.objects;
-  // Layers 2-4: gate each patch, apply commit after commit in quarantine, check what git changed.
-  const checked = await applyInQuarantine({
-    repoEnv: repo.env,
-    objectsDir: snapshotObjects ?? objectsDir,
-    cwd: repo.top ?? repo.cwd,
-    base: exported.snapshot.commit,
-    manifest: new Set(exported.files.map((file) => file.path)),
-    commits: result.commits,
-    forbiddenPaths: context.forbiddenPaths,
-    isSecretName: (path) => matchSecretName(path)?.id,
-    maxPatchBytes: request.limits.maxPatchBytes,
-  });
-  if (!checked.ok) {
-    await finish(context, record, { state: ReviewState.rejected, ...counts, problems: checked.problems });
-    throw new InvalidResultError(`rejected the proposals of worker '${worker.name}'; nothing was imported`, {
-      details: checked.problems.map(sanitizeLine),
-    });
-  }
-  try {
-    if (context.signal.aborted) throw new InterruptedError("interrupted; nothing was imported");
-    const branch = `${context.branchPrefix}${record.id}`;
-    const extraRefs = new Map<string, string>();
-    if (exported.snapshot.kind === "worktree")
-      extraRefs.set(`refs/review-remote/${record.id}/snapshot`, exported.snapshot.commit);
-    const tip = await importProposals({
-      repo,
-      quarantineEnv: quarantineEnv(checked.quarantineDir, snapshotObjects ?? objectsDir, repo.env),
-      objectDirs: [...(snapshotObjects ? [snapshotObjects] : []), join(checked.quarantineDir, "objects")],
-      base: exported.snapshot.commit,
-      trees: checked.trees,
-      messages: result.commits.map((commit) => commit.message),
-      trailers: { request: request.id, bundle: request.bundle.sha256, worker: worker.name },
-      branch,
-      extraRefs,
-    });
-    await finish(context, record, {
-      state: ReviewState.imported,
-      branch,
-      tip,
-      commits: checked.trees.length,
-      ...counts,
-    });
-  } finally {
-    await discardQuarantine(checked.quarantineDir);
   }
 }

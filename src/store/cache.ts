@@ -3,7 +3,6 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Worker } from "../pipeline/workers.js";
 import { canonicalJson } from "../protocol/jcs.js";
 import { type StorePaths, writeFileAtomic } from "./layout.js";
 
@@ -13,7 +12,8 @@ export interface CacheInputs {
   pathspecs: readonly string[];
   policy: unknown;
   question: string;
-  worker: Worker;
+  /** The worker by name and command: another command is another review. */
+  worker: { name: string; command: string };
   version: string;
 }
 

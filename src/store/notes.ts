@@ -5,17 +5,10 @@ import { TOOL_AUTHOR, TOOL_COMMITTER } from "../git/identity.js";
 import { git } from "../git/run.js";
 import type { ReviewComment } from "../protocol/result.js";
 import type { Repo } from "../repo.js";
-import { escapeForDisplay, sanitizeLine } from "../validate/sanitize.js";
+import { formatComment } from "../report/comment.js";
 import type { ReviewRecord } from "./records.js";
 
 export const NOTES_REF = "refs/notes/review-remote";
-
-export function formatComment(comment: ReviewComment): string {
-  const where = comment.path
-    ? `${escapeForDisplay(comment.path)}${comment.line ? `:${comment.line}` : ""}`
-    : "(general)";
-  return `${where} ${comment.severity} ${sanitizeLine(comment.message)}`;
-}
 
 export async function writeNote(
   repo: Repo,

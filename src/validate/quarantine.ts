@@ -35,9 +35,14 @@ export interface QuarantineOptions {
   allowBinary?: boolean;
 }
 
-export type QuarantineResult =
-  | { ok: true; quarantineDir: string; trees: string[] }
-  | { ok: false; problems: string[] };
+/** Proposals that passed layers 2-4: their trees, and the private objects that hold them. */
+export interface Quarantined {
+  ok: true;
+  quarantineDir: string;
+  trees: string[];
+}
+
+export type QuarantineResult = Quarantined | { ok: false; problems: string[] };
 
 const MAX_PROBLEMS = 50;
 

@@ -1,6 +1,6 @@
-// The review stage of the worker (design §8): baseline → reviewer (built-in or sandboxed command) →
-// collect. Everything the reviewer can cause (a crash, a timeout, output over the limits) ends as a
-// result with status "failed"; only our own bugs escape as exceptions.
+// The worker's review of the unpacked tree (design §8): baseline → reviewer (built-in or sandboxed
+// command) → collect. Everything the reviewer can cause (a crash, a timeout, output over the
+// limits) ends as a result with status "failed"; only our own bugs escape as exceptions.
 
 import { chmodSync, chownSync, copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,7 +20,7 @@ import type { Workspace } from "./workspace.js";
 
 export type Reviewer = { kind: "builtin"; name: "hygiene" } | { kind: "command"; command: string };
 
-export interface ReviewContext {
+export interface ReviewTreeContext {
   request: Request;
   requestLine: Buffer;
   listing: BundleListing;
@@ -50,7 +50,7 @@ function resourceLimits(listing: BundleListing): ResourceLimits {
   };
 }
 
-function writeIoFiles(ctx: ReviewContext): ReviewerIo {
+function writeIoFiles(ctx: ReviewTreeContext): ReviewerIo {
   const io: ReviewerIo = {
     tree: ctx.workspace.tree,
     requestFile: join(ctx.workspace.io, "request.json"),
@@ -76,7 +76,7 @@ interface ReviewerResult {
 }
 
 async function runSelectedReviewer(
-  ctx: ReviewContext,
+  ctx: ReviewTreeContext,
   io: ReviewerIo,
   baseline: string,
 ): Promise<ReviewerResult> {
@@ -118,7 +118,7 @@ function summarize(commits: number, comments: number): string {
   return `${commits} proposed commit${commits === 1 ? "" : "s"}, ${comments} comment${comments === 1 ? "" : "s"}.`;
 }
 
-export async function review(ctx: ReviewContext): Promise<ReviewOutput> {
+export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> {
   const { request, workspace } = ctx;
   const baseline = await createBaseline(workspace.tree, ctx.env, request.snapshot.commit, ctx.listing.files);
   // The baseline index, with stat data, kept where the reviewer cannot touch it: collecting then

@@ -6,10 +6,10 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PassThrough, Readable } from "node:stream";
-import { runWorker, type WorkerOptions } from "../../src/commands/worker.js";
 import { envelopeHeader } from "../../src/protocol/envelope.js";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
 import { createRequest, type Request, type RequestFields } from "../../src/protocol/request.js";
+import { runWorker, type WorkerOptions } from "../../src/worker/flow.js";
 import { WORKSPACE_ROOT_ENV } from "../../src/worker/workspace.js";
 import type { TestRepo } from "../helpers/repo.js";
 

@@ -1,0 +1,39 @@
+// What the send, accept and import stages share for one run: what was sent and where it goes.
+import { join } from "node:path";
+import type { ManifestFile } from "../export/archive.js";
+import type { Snapshot } from "../export/snapshot.js";
+import type { PrivateObjects } from "../git/objects.js";
+import type { Request } from "../protocol/request.js";
+import type { Repo } from "../repo.js";
+import type { StorePaths } from "../store/layout.js";
+import { type ReviewRecord, writeRecord } from "../store/records.js";
+
+/** What was sent, as the accept and import stages need it. */
+export interface SentBundle {
+  snapshot: Snapshot;
+  /** The manifest: what the worker was sent, so what it may touch and comment on. */
+  files: readonly ManifestFile[];
+  /** A work-tree snapshot's objects (in the export's scratch dir), until the run ends. */
+  snapshotObjects?: PrivateObjects | undefined;
+}
+
+export interface AcceptContext {
+  repo: Repo;
+  store: StorePaths;
+  sent: SentBundle;
+  request: Request;
+  branchPrefix: string;
+  forbiddenPaths: readonly string[];
+  signal: AbortSignal;
+}
+
+/** Writes the record's new state: every way out of a stage leaves it saying what happened. */
+export async function updateRecord(store: StorePaths, record: ReviewRecord, changes: Partial<ReviewRecord>) {
+  Object.assign(record, changes);
+  await writeRecord(store, record);
+}
+
+/** The objects the proposals apply to: a work-tree snapshot's (borrowing the repo's), or the repo's. */
+export function baseObjects(context: AcceptContext): string {
+  return context.sent.snapshotObjects?.objects ?? join(context.repo.commonDir, "objects");
+}

@@ -1,0 +1,67 @@
+// A result fetched out of band (`import <file> --request <id>`) enters at the accept stage: the same
+// validation layers and import as a result read from a worker's stdout, for a review that is still
+// waiting for its answer.
+import { readPolicy } from "../config/policy.js";
+import type { Settings } from "../config/settings.js";
+import { ReviewRemoteError } from "../errors.js";
+import type { ManifestFile } from "../export/archive.js";
+import { findCommit } from "../git/commits.js";
+import { messages } from "../messages.js";
+import { type Request, RequestSchema } from "../protocol/request.js";
+import type { Repo } from "../repo.js";
+import { readManifest } from "../store/bundles.js";
+import { type StorePaths, storePaths } from "../store/layout.js";
+import { findRecord, ReviewState, readReviewFile } from "../store/records.js";
+import { acceptResult } from "./accept.js";
+import type { PipelineReport } from "./outcome.js";
+import { forbiddenPaths } from "./request.js";
+
+const IMPORTABLE: ReadonlySet<string> = new Set([ReviewState.sent, ReviewState.failed, ReviewState.rejected]);
+
+/** The stored request of a review and the manifest of the bundle it sent. */
+async function readSent(store: StorePaths, id: string): Promise<{ request: Request; files: ManifestFile[] }> {
+  try {
+    const request = RequestSchema.parse(
+      JSON.parse((await readReviewFile(store, id, "request.json")) ?? "null"),
+    );
+    return { request, files: await readManifest(store, request.bundle.sha256) };
+  } catch (error) {
+    throw new ReviewRemoteError(messages.noStoredRequest(id), {
+      cause: error,
+      hints: [messages.hintReviewAgain],
+    });
+  }
+}
+
+export async function acceptOutOfBand(
+  repo: Repo,
+  settings: Settings,
+  reviewId: string,
+  readResult: () => Promise<Buffer>,
+): Promise<PipelineReport> {
+  const store = storePaths(repo);
+  const policy = await readPolicy(repo.top);
+  const record = await findRecord(store, reviewId);
+  if (!IMPORTABLE.has(record.state)) {
+    throw new ReviewRemoteError(messages.nothingToImportInto(record.id, record.state), {
+      hints: [messages.hintImportable],
+    });
+  }
+  const { request, files } = await readSent(store, record.id);
+  if ((await findCommit({ cwd: repo.cwd, env: repo.env }, request.snapshot.commit)) === undefined) {
+    throw new ReviewRemoteError(messages.snapshotGone(request.snapshot.commit, record.id), {
+      hints: [messages.hintSnapshotGone],
+    });
+  }
+  const context = {
+    repo,
+    store,
+    sent: { snapshot: record.snapshot, files },
+    request,
+    branchPrefix: settings.branchPrefix,
+    forbiddenPaths: forbiddenPaths(policy),
+    signal: new AbortController().signal,
+  };
+  const outcome = await acceptResult(context, record.worker, { ...record }, await readResult());
+  return { outcomes: [outcome], failures: [], cached: new Set() };
+}

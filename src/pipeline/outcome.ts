@@ -1,0 +1,36 @@
+// What one run of the pipeline hands to the report layer: the reviews that came back, the workers
+// that failed (as values: one failing worker loses nothing of the others), and which answers came
+// from the cache.
+import type { ReviewRemoteError } from "../errors.js";
+import type { ReviewComment } from "../protocol/result.js";
+import type { ReviewRecord } from "../store/records.js";
+import type { Worker } from "./workers.js";
+
+export interface ReviewOutcome {
+  record: ReviewRecord;
+  comments: ReviewComment[];
+  summary: string;
+  sandbox?: string | undefined;
+}
+
+export interface WorkerFailure {
+  worker: Worker;
+  error: ReviewRemoteError;
+}
+
+export interface PipelineReport {
+  outcomes: ReviewOutcome[];
+  failures: WorkerFailure[];
+  /** Ids of the outcomes answered from the store without contacting a worker. */
+  cached: Set<string>;
+}
+
+/** What the pipeline tells the user while it runs, through the report layer. */
+export interface PipelineEvents {
+  /** Bytes through a stage so far (the export's tar, the envelope sent). */
+  progress(stage: "export" | "send", bytes: number): void;
+  /** One sanitized stderr line of a worker. */
+  remoteLine(worker: Worker, line: string): void;
+  /** Something the user should know that does not stop the run. */
+  warning(text: string): void;
+}

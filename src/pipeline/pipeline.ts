@@ -1,0 +1,83 @@
+// The local pipeline (design §2), its stages in the order they run: target → cache → export once →
+// fan out (transport → accept → import on every worker at once). It returns what happened as a
+// value and prints nothing: the report layer shows it, the CLI turns failures into the exit code.
+
+import { readPolicy } from "../config/policy.js";
+import { DEFAULT_QUESTION, type Settings } from "../config/settings.js";
+import type { Repo } from "../repo.js";
+import { storePaths } from "../store/layout.js";
+import { readVersion } from "../version.js";
+import { answerFromCache, cacheKeys } from "./cache.js";
+import type { PipelineEvents, PipelineReport } from "./outcome.js";
+import { resolveTarget } from "./target.js";
+import { resolveWorker, type Worker } from "./workers.js";
+
+/** What the user asked for, as flags said it; no stage sees the argument bag itself. */
+export interface PipelineOptions {
+  /** `<rev>` or `<base>..<head>`; HEAD when absent. */
+  target?: string | undefined;
+  worktree: boolean;
+  question?: string | undefined;
+  /** Worker names; empty: review-remote.worker. */
+  workers: readonly string[];
+  noCache: boolean;
+  pathspecs: readonly string[];
+  signal: AbortSignal;
+}
+
+export async function runPipeline(
+  repo: Repo,
+  settings: Settings,
+  options: PipelineOptions,
+  events: PipelineEvents,
+): Promise<PipelineReport> {
+  const policy = await readPolicy(repo.top);
+  const names = [...new Set(options.workers.length > 0 ? options.workers : [settings.worker])];
+  const workers = names.map((name) => resolveWorker(name, settings));
+  const question = options.question ?? settings.question ?? policy.question ?? DEFAULT_QUESTION;
+  const store = storePaths(repo);
+  const report: PipelineReport = { outcomes: [], failures: [], cached: new Set() };
+  const target = await resolveTarget(repo, options.target, options.worktree);
+
+  let pending: readonly Worker[] = workers;
+  let keys = new Map<Worker, string>();
+  if (target.commit !== undefined) {
+    // Pathspecs are relative to the current directory: the same words elsewhere select other files.
+    const pathspecs = options.pathspecs.length > 0 ? [repo.prefix, ...options.pathspecs] : [];
+    const version = readVersion();
+    keys = cacheKeys(workers, {
+      commit: target.commit,
+      base: target.base,
+      pathspecs,
+      policy,
+      question,
+      version,
+    });
+    if (!options.noCache) {
+      const cached = await answerFromCache(store, workers, keys);
+      report.outcomes.push(...cached.outcomes);
+      for (const outcome of cached.outcomes) report.cached.add(outcome.record.id);
+      pending = cached.pending;
+    }
+  }
+  if (pending.length === 0) return report;
+
+  // Only now the heavy stages: a fully cached run (a re-push) never loads them.
+  const { exportAndFanOut } = await import("./fan-out.js");
+  const sent = await exportAndFanOut({
+    repo,
+    store,
+    settings,
+    policy,
+    target,
+    question,
+    options,
+    workers,
+    pending,
+    keys,
+    events,
+  });
+  report.outcomes.push(...sent.outcomes);
+  report.failures.push(...sent.failures);
+  return report;
+}

@@ -1,0 +1,55 @@
+// What `export` shows: the listing of `--list` (what would leave, what stays and why, what the scan
+// would say), or the stored bundle; as text or as one JSON document.
+import type { ExportListing, StoredBundle } from "../export/bundle.js";
+import { escapeForDisplay } from "../validate/sanitize.js";
+import { formatFinding } from "./finding.js";
+import { formatSize, type Output, paint } from "./output.js";
+
+export function printListing(listing: ExportListing, json: boolean, output: Output): void {
+  if (json) {
+    const { snapshot, files, excluded, findings } = listing;
+    output.raw(`${JSON.stringify({ snapshot, files, excluded, findings }, null, 2)}\n`);
+    return;
+  }
+  const total = listing.files.reduce((sum, file) => sum + file.size, 0);
+  output.out(
+    `Would send ${listing.files.length} files (${formatSize(total)}) from ${listing.snapshot.commit}:`,
+  );
+  // Paths are the repository's own, but a cloned repository's names may hold escape sequences.
+  for (const file of listing.files)
+    output.out(`${formatSize(file.size).padStart(11)}  ${escapeForDisplay(file.path)}`);
+  if (listing.excluded.length > 0) {
+    output.out(`Would keep back ${listing.excluded.length} paths:`);
+    const width = Math.min(48, Math.max(...listing.excluded.map((e) => e.path.length)));
+    for (const entry of listing.excluded) {
+      output.out(`  ${escapeForDisplay(entry.path).padEnd(width)}  ${escapeForDisplay(entry.reason)}`);
+    }
+  }
+  if (listing.findings.length > 0) {
+    output.out(paint(output, "red", `The content scan would stop the export (${listing.findings.length}):`));
+    for (const finding of listing.findings) output.out(`  ${formatFinding(finding)}`);
+  }
+}
+
+/** `export --json` when the content scan stopped it: the findings, redacted. */
+export function printRefusedExport(findings: readonly unknown[], output: Output): void {
+  output.raw(`${JSON.stringify({ findings }, null, 2)}\n`);
+}
+
+export function printBundle(bundle: StoredBundle, json: boolean, output: Output): void {
+  if (json) {
+    const { sha256, bytes, path, files, excluded, snapshot } = bundle;
+    output.raw(
+      `${JSON.stringify({ sha256, bytes, path, files: files.length, excluded, snapshot }, null, 2)}\n`,
+    );
+    return;
+  }
+  output.out(bundle.sha256);
+  output.out(bundle.path);
+  if (!output.quiet) {
+    output.err(
+      `Exported ${bundle.files.length} files (${formatSize(bundle.bytes)} compressed); ` +
+        `${bundle.excluded.length} paths kept back (git review-remote export --list shows why).`,
+    );
+  }
+}

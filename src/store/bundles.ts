@@ -1,0 +1,52 @@
+// Stored bundles: `bundles/<sha256>.tar.gz`, read-only, beside the manifest of what it holds.
+import { access, chmod, readFile, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { ReviewRemoteError } from "../errors.js";
+import type { ManifestFile } from "../export/archive.js";
+import { ensureDir, type StorePaths, storeError, writeFileAtomic } from "./layout.js";
+
+export function bundlePath(store: StorePaths, sha256: string): string {
+  return join(store.bundles, `${sha256}.tar.gz`);
+}
+
+function manifestPath(bundle: string): string {
+  return bundle.replace(/\.tar\.gz$/, ".manifest.json");
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Move the finished temp file to its content address, read-only, next to its manifest. */
+export async function storeBundle(
+  store: StorePaths,
+  tmp: string,
+  sha256: string,
+  files: readonly ManifestFile[],
+): Promise<string> {
+  const path = bundlePath(store, sha256);
+  try {
+    await ensureDir(store.bundles);
+    const manifest = `${JSON.stringify({ sha256, files }, null, 1)}\n`;
+    if (!(await exists(manifestPath(path)))) await writeFileAtomic(manifestPath(path), manifest, 0o444);
+    if (await exists(path)) {
+      await rm(tmp, { force: true });
+    } else {
+      await chmod(tmp, 0o444);
+      await rename(tmp, path);
+    }
+    return path;
+  } catch (error) {
+    if (error instanceof ReviewRemoteError) throw error;
+    throw storeError(store.bundles, error);
+  }
+}
+
+/** The manifest of a stored bundle: the files that were sent. Throws when it cannot be read. */
+export async function readManifest(store: StorePaths, sha256: string): Promise<ManifestFile[]> {
+  const text = await readFile(manifestPath(bundlePath(store, sha256)), "utf8");
+  return (JSON.parse(text) as { files: ManifestFile[] }).files;
+}

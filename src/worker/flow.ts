@@ -1,0 +1,163 @@
+// The worker's flow (design §8): envelope in → verify → unpack → review the tree (baseline →
+// reviewer → collect) → one result document out. Protocol and bundle errors print a message and exit
+// non-zero with nothing on stdout; whatever the reviewer does ends as a result. No temp file
+// survives, even on SIGTERM. The worker process's one mapping from errors to exit codes is here.
+
+import type { Readable, Writable } from "node:stream";
+import { debug } from "../debug.js";
+import { ExitCode, ReviewRemoteError, UsageError } from "../errors.js";
+import { readEnvelope } from "../protocol/envelope.js";
+import { EnvelopeError, EnvelopeErrorKind } from "../protocol/errors.js";
+import { workerGitEnv, writeWorkerGlobalConfig } from "./baseline.js";
+import { findSandbox, SandboxUnavailableError } from "./find-sandbox.js";
+import { renderResult } from "./result.js";
+import { type Reviewer, reviewTree } from "./review-tree.js";
+import type { SandboxMode } from "./sandbox.js";
+import { verifyAndUnpack } from "./unpack.js";
+import { BundleRefusedError } from "./verify-bundle.js";
+import { createWorkspace, removeStaleWorkspaces, type Workspace } from "./workspace.js";
+
+export interface WorkerOptions {
+  /** A built-in reviewer by name (`hygiene` when neither is given)... */
+  reviewer?: string | undefined;
+  /** ...or a command run through `sh -c` in the sandbox. */
+  reviewerCommand?: string | undefined;
+  /** As given: require, auto or off. */
+  sandbox: string;
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+}
+
+export const BUILTIN_REVIEWERS = ["hygiene"] as const;
+
+const PREFIX = "git-review-remote worker:";
+
+/**
+ * The worker process's exit code for an error: the request itself is bad (2), the bundle or the
+ * machine refused (1), or a bug of ours (70).
+ */
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof EnvelopeError) {
+    const requestKinds: string[] = [
+      EnvelopeErrorKind.invalidRequest,
+      EnvelopeErrorKind.noRequestLine,
+      EnvelopeErrorKind.requestLineTooLong,
+    ];
+    return requestKinds.includes(error.kind) ? ExitCode.usage : ExitCode.failure;
+  }
+  if (error instanceof UsageError) return ExitCode.usage;
+  if (error instanceof BundleRefusedError || error instanceof SandboxUnavailableError)
+    return ExitCode.failure;
+  if (error instanceof ReviewRemoteError) return ExitCode.failure;
+  return ExitCode.internal;
+}
+
+/** The reviewer the options name; a UsageError when they name none. */
+function selectReviewer(options: WorkerOptions): Reviewer {
+  if (options.reviewer !== undefined && options.reviewerCommand !== undefined) {
+    throw new UsageError("--reviewer and --reviewer-command cannot be used together");
+  }
+  if (options.reviewerCommand !== undefined) {
+    if (options.reviewerCommand.trim() === "") throw new UsageError("--reviewer-command is empty");
+    return { kind: "command", command: options.reviewerCommand };
+  }
+  const name = options.reviewer ?? "hygiene";
+  if (!(BUILTIN_REVIEWERS as readonly string[]).includes(name)) {
+    throw new UsageError(
+      `unknown reviewer ${JSON.stringify(name)} (built-in: ${BUILTIN_REVIEWERS.join(", ")})`,
+    );
+  }
+  return { kind: "builtin", name: "hygiene" };
+}
+
+function selectSandbox(mode: string): SandboxMode {
+  if (mode === "require" || mode === "auto" || mode === "off") return mode;
+  throw new UsageError(`--sandbox must be require, auto or off, not '${mode}'`);
+}
+
+/** Removes the workspace and kills the reviewer on SIGTERM/SIGINT/SIGHUP, then exits like the signal. */
+function installSignalCleanup(workspace: Workspace, killReviewer: () => void): () => void {
+  const signals = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
+  const handler = (signal: NodeJS.Signals) => {
+    killReviewer();
+    try {
+      workspace.remove();
+    } catch {}
+    process.exit(signal === "SIGINT" ? ExitCode.interrupted : 128 + (signal === "SIGTERM" ? 15 : 1));
+  };
+  for (const signal of signals) process.on(signal, handler);
+  return () => {
+    for (const signal of signals) process.off(signal, handler);
+  };
+}
+
+function write(stream: Writable, text: string): Promise<void> {
+  return new Promise((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve())));
+}
+
+/** One request: envelope → verify → unpack → review the tree → the result on stdout. Throws on refusal. */
+async function serve(
+  options: WorkerOptions,
+  reviewer: Reviewer,
+  mode: SandboxMode,
+  say: (line: string) => void,
+): Promise<void> {
+  removeStaleWorkspaces();
+  const workspace = createWorkspace();
+  let killReviewer = () => {};
+  const uninstall = installSignalCleanup(workspace, () => killReviewer());
+  try {
+    const { request, requestLine } = await readEnvelope(options.stdin, { bundlePath: workspace.bundle });
+    const deadline = Date.now() + request.limits.timeoutSeconds * 1000;
+    debug(`worker: request ${request.id} read, bundle ${request.bundle.bytes} bytes verified`);
+    const sandbox = findSandbox(mode, workspace.root, say);
+    const { bytes, files } = request.bundle;
+    const listing = await verifyAndUnpack(workspace.bundle, bytes, files, workspace.tree, sandbox);
+    debug(`worker: unpacked (sandbox ${sandbox.kind})`);
+    writeWorkerGlobalConfig(workspace.home);
+    const output = await reviewTree({
+      request,
+      requestLine,
+      listing,
+      workspace,
+      env: workerGitEnv(workspace.home),
+      sandbox,
+      reviewer,
+      deadline,
+      warn: say,
+      onOutput: (text) => options.stderr.write(text),
+      onSpawn: (kill) => {
+        killReviewer = kill;
+      },
+    });
+    debug(
+      `worker: review ${output.status}, ${output.commits.length} commits, ${output.comments.length} comments`,
+    );
+    const reported = reviewer.kind === "builtin" ? "none" : sandbox.kind;
+    await write(options.stdout, renderResult(request, reported, output));
+  } finally {
+    uninstall();
+    try {
+      workspace.remove();
+    } catch (error) {
+      say(`warning: could not remove ${workspace.root}: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** The worker process: its exit code, and every problem as a `git-review-remote worker:` line. */
+export async function runWorker(options: WorkerOptions): Promise<number> {
+  const say = (line: string) => options.stderr.write(`${PREFIX} ${line}\n`);
+  try {
+    await serve(options, selectReviewer(options), selectSandbox(options.sandbox), say);
+    return ExitCode.ok;
+  } catch (error) {
+    const code = exitCodeFor(error);
+    say(
+      code === ExitCode.internal ? `internal error: ${(error as Error).message}` : (error as Error).message,
+    );
+    if (error instanceof EnvelopeError) for (const detail of error.details) say(`  ${detail}`);
+    return code;
+  }
+}
