@@ -1,42 +1,15 @@
 // `git review-remote drop <id>`: delete the review branch and refs; the store keeps the record.
-import { ReviewRemoteError } from "../errors.js";
-import { findCommit } from "../git/commits.js";
-import { listRefs, type RefUpdate, updateRefs } from "../git/refs.js";
+import { dropReview } from "../merge/drop.js";
 import { resolveRepo } from "../repo.js";
+import { printDrop } from "../report/merge.js";
 import type { Output } from "../report/output.js";
 import { storePaths } from "../store/layout.js";
-import { findRecord, ReviewState, writeRecord } from "../store/records.js";
+import { findRecord } from "../store/records.js";
 
 export async function runDrop(args: { id: string }, output: Output): Promise<void> {
   const repo = await resolveRepo();
   const store = storePaths(repo);
   const record = await findRecord(store, args.id);
-  const run = { cwd: repo.cwd, env: repo.env };
-  const updates: RefUpdate[] = [];
-  if (record.branch) {
-    const current = await findCommit(run, `refs/heads/${record.branch}`);
-    // Delete only the branch as we made it: if someone committed on it, that work is theirs.
-    if (current !== undefined)
-      updates.push({ op: "delete", ref: `refs/heads/${record.branch}`, oldOid: record.tip ?? current });
-  }
-  for (const ref of await listRefs(run, `refs/review-remote/${record.id}/`))
-    updates.push({ op: "delete", ref });
-  const deleted = await updateRefs(run, updates);
-  if (!deleted.ok) {
-    throw new ReviewRemoteError(`cannot drop review ${record.id}: ${deleted.reason}`, {
-      hints: [
-        `the branch ${record.branch} has moved since the review; delete it yourself with: git branch -D ${record.branch}`,
-      ],
-    });
-  }
-  await writeRecord(store, { ...record, state: ReviewState.dropped });
-  output.out(
-    record.branch
-      ? `Dropped review ${record.id}: deleted branch ${record.branch}.`
-      : `Dropped review ${record.id}.`,
-  );
-  if (record.tip)
-    output.err(
-      `hint: the commits stay reachable until git gc; to restore: git branch ${record.branch} ${record.tip}`,
-    );
+  await dropReview(repo, store, record);
+  printDrop(record, output);
 }

@@ -1,52 +1,9 @@
 // `git review-remote install-hook`: the pre-push shim, where git looks for hooks, inside marker lines.
-import { chmod, readFile } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
-import { ReviewRemoteError } from "../errors.js";
-import { git } from "../git/run.js";
+import { installHook } from "../hooks/install.js";
 import { resolveRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
-import { writeFileAtomic } from "../store/layout.js";
-
-export const BEGIN_MARKER = "# >>> git-review-remote >>>";
-export const END_MARKER = "# <<< git-review-remote <<<";
-
-async function shim(): Promise<string> {
-  return readFile(new URL("../../hooks/pre-push", import.meta.url), "utf8");
-}
-
-function block(text: string): string {
-  const start = text.indexOf(BEGIN_MARKER);
-  const end = text.indexOf(END_MARKER);
-  return text.slice(start, end + END_MARKER.length);
-}
 
 export async function runInstallHook(args: { force: boolean }, output: Output): Promise<void> {
-  const repo = await resolveRepo();
-  const reported = (
-    await git(["rev-parse", "--git-path", "hooks"], { cwd: repo.cwd, env: repo.env })
-  ).stdout.trim();
-  const dir = isAbsolute(reported) ? reported : join(repo.cwd, reported);
-  if (/(^|\/)\.husky(\/_)?$/.test(dir)) {
-    throw new ReviewRemoteError("this repository runs its hooks through husky", {
-      hints: ['add a line to .husky/pre-push instead: git review-remote hook pre-push "$@"'],
-    });
-  }
-  const path = join(dir, "pre-push");
-  const fresh = await shim();
-  const existing = await readFile(path, "utf8").catch(() => undefined);
-  let text = fresh;
-  if (existing !== undefined && !args.force) {
-    if (!existing.includes(BEGIN_MARKER) || !existing.includes(END_MARKER)) {
-      throw new ReviewRemoteError(`${path} exists and is not ours; leaving it as it is`, {
-        hints: [
-          `add this line to it: git review-remote hook pre-push "$@" || exit $?`,
-          "or replace it: git review-remote install-hook --force",
-        ],
-      });
-    }
-    text = existing.replace(block(existing), block(fresh));
-  }
-  await writeFileAtomic(path, text, 0o755);
-  await chmod(path, 0o755);
-  output.out(`${existing === undefined ? "Installed" : "Updated"} the pre-push hook in ${path}`);
+  const { path, updated } = await installHook(await resolveRepo(), args.force);
+  output.out(`${updated ? "Updated" : "Installed"} the pre-push hook in ${path}`);
 }

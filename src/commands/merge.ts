@@ -4,6 +4,7 @@ import { ReviewRemoteError } from "../errors.js";
 import { mergeCommitSnapshot } from "../merge/commit.js";
 import { mergeWorktreeSnapshot } from "../merge/worktree.js";
 import { resolveRepo } from "../repo.js";
+import { printMerge } from "../report/merge.js";
 import type { Output } from "../report/output.js";
 import { storePaths } from "../store/layout.js";
 import { findRecord, ReviewState, writeRecord } from "../store/records.js";
@@ -16,6 +17,7 @@ export async function runMerge(args: { id: string }, output: Output): Promise<vo
     throw new ReviewRemoteError(`review ${record.id} has no proposals to merge (${record.state})`);
   }
   const merge = record.snapshot.kind === "worktree" ? mergeWorktreeSnapshot : mergeCommitSnapshot;
-  const previous = await merge(repo, record, record.tip, output);
-  await writeRecord(store, { ...record, state: ReviewState.merged, mergedFrom: previous });
+  const outcome = await merge(repo, record, record.tip);
+  printMerge(outcome, output);
+  await writeRecord(store, { ...record, state: ReviewState.merged, mergedFrom: outcome.previous });
 }

@@ -8,8 +8,8 @@ import { OBJECT_ID, privateObjectEnv } from "../git/objects.js";
 import { git } from "../git/run.js";
 import { createTempDir, MERGE_PREFIX } from "../os/tempdir.js";
 import { type Repo, requireWorkTree } from "../repo.js";
-import type { Output } from "../report/output.js";
 import type { ReviewRecord } from "../store/records.js";
+import { MergeKind, type MergeOutcome } from "./outcome.js";
 import { recordUndo } from "./undo.js";
 
 /** Refuse a dirty work tree: a merge must never mix the proposals with uncommitted work. */
@@ -50,15 +50,13 @@ export async function mergeCommitSnapshot(
   repo: Repo,
   record: ReviewRecord,
   tip: string,
-  output: Output,
-): Promise<string> {
+): Promise<MergeOutcome> {
   const run = { cwd: requireWorkTree(repo), env: repo.env };
   await verifyCleanWorkTree(run);
   const head = await readHead(run);
   if (head === undefined) throw new ReviewRemoteError("HEAD has no commit to merge the proposals into");
   if (await isAncestor(run, tip, head)) {
-    output.out(`Review ${record.id} is already merged into HEAD.`);
-    return head;
+    return { kind: MergeKind.alreadyMerged, reviewId: record.id, previous: head };
   }
   const conflicts = await previewMerge(repo, run, head, tip);
   if (conflicts.length > 0) {
@@ -89,7 +87,6 @@ export async function mergeCommitSnapshot(
   const merged = await git(args, { ...run, allowFailure: true });
   if (merged.exitCode !== 0)
     throw new ReviewRemoteError(`git merge failed: ${merged.stderr.trim().split("\n")[0]}`);
-  output.out(`Merged review ${record.id} into HEAD${fastForward ? " (fast-forward)" : ""}.`);
-  output.err(`hint: to undo: git reset --keep ${head}`);
-  return head;
+  const kind = fastForward ? MergeKind.fastForward : MergeKind.merged;
+  return { kind, reviewId: record.id, previous: head, undo: `git reset --keep ${head}` };
 }

@@ -9,12 +9,12 @@ import { nullOid, privateObjectEnv } from "../git/objects.js";
 import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type GitOptions, git, gitBuffer } from "../git/run.js";
 import { type IndexEntry, readTree, updateIndex, writeTree } from "../git/trees.js";
+import { shellQuote } from "../os/shell.js";
 import { createTempDir, MERGE_PREFIX } from "../os/tempdir.js";
-import { shellQuote } from "../pipeline/workers.js";
 import { type Repo, requireWorkTree } from "../repo.js";
-import type { Output } from "../report/output.js";
 import type { ReviewRecord } from "../store/records.js";
 import { quoteForDisplay } from "../validate/sanitize.js";
+import { MergeKind, type MergeOutcome } from "./outcome.js";
 import { recordUndo } from "./undo.js";
 
 /** `Promise.all` over a few items at a time: each may start git processes. */
@@ -357,8 +357,7 @@ export async function mergeWorktreeSnapshot(
   repo: Repo,
   record: ReviewRecord,
   tip: string,
-  output: Output,
-): Promise<string> {
+): Promise<MergeOutcome> {
   const run = { cwd: requireWorkTree(repo), env: repo.env };
   const head = await readHead(run);
   const dir = await createTempDir(MERGE_PREFIX);
@@ -368,8 +367,11 @@ export async function mergeWorktreeSnapshot(
     const scratchEnv = privateObjectEnv(run.env, { objects, alternates: [join(repo.commonDir, "objects")] });
     const planned = await planWorktreeMerge(repo, record, tip, { dir, run: { ...run, env: scratchEnv } });
     if (planned.length === 0) {
-      output.out(`Review ${record.id} is already applied to the work tree.`);
-      return head ?? record.snapshot.commit;
+      return {
+        kind: MergeKind.alreadyApplied,
+        reviewId: record.id,
+        previous: head ?? record.snapshot.commit,
+      };
     }
     const steps = await storeSteps(run, planned);
     const undo = await recordWorktreeUndo(run, nullOid(repo.objectFormat), dir, record, steps, head);
@@ -379,9 +381,7 @@ export async function mergeWorktreeSnapshot(
         hints: [`some files may have changed; to restore them: ${undoCommand(repo, undo)}`],
       });
     });
-    output.out(`Applied review ${record.id} to the work tree; review and commit the changes.`);
-    output.err(`hint: to undo: ${undoCommand(repo, undo)}`);
-    return undo;
+    return { kind: MergeKind.applied, reviewId: record.id, previous: undo, undo: undoCommand(repo, undo) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

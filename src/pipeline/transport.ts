@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createReadStream } from "node:fs";
 import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
 import type { Env } from "../git/run.js";
-import { killGroup } from "../os/tempdir.js";
+import { killGroup } from "../os/process.js";
 import { sanitizeLine } from "../validate/sanitize.js";
 
 export interface TransportOptions {

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { Settings } from "../config/settings.js";
 import { ConfigError } from "../errors.js";
 import { messages } from "../messages.js";
+import { shellQuote } from "../os/shell.js";
 
 export interface Worker {
   name: string;
@@ -10,11 +11,6 @@ export interface Worker {
 }
 
 export const LOCAL_WORKER = "local";
-
-/** Single-quote for `sh -c`. */
-export function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, "'\\''")}'`;
-}
 
 /** This package's own worker in a subprocess, sandboxed where the machine allows. */
 export function localWorkerCommand(): string {

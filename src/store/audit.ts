@@ -1,5 +1,8 @@
 // audit.jsonl: one line per send, append-only — what left this machine, when, and to which worker.
-import { appendFile, readFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { appendFile, readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { ensureDir, type StorePaths, storeError } from "./layout.js";
 
 export interface AuditEntry {
@@ -40,4 +43,26 @@ export async function readAudit(store: StorePaths): Promise<AuditEntry[]> {
     }
   }
   return entries;
+}
+
+async function hashFile(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/** One problem per stored bundle that no longer hashes to its name, and per sent one that is gone. */
+export async function verifyBundles(store: StorePaths, sent: ReadonlySet<string>): Promise<string[]> {
+  const names = await readdir(store.bundles).catch(() => [] as string[]);
+  const stored = names.filter((name) => name.endsWith(".tar.gz"));
+  const problems: string[] = [];
+  for (const name of stored) {
+    const expected = name.slice(0, -".tar.gz".length);
+    const actual = await hashFile(join(store.bundles, name));
+    if (actual !== expected) problems.push(`${name}: content hashes to ${actual}`);
+  }
+  const present = new Set(stored.map((name) => name.slice(0, -".tar.gz".length)));
+  for (const sha of sent)
+    if (!present.has(sha)) problems.push(`${sha}.tar.gz: sent, but no longer in the store`);
+  return problems;
 }

@@ -3,7 +3,7 @@
 
 import { spawn } from "node:child_process";
 import type { Writable } from "node:stream";
-import { killGroup } from "../os/tempdir.js";
+import { killGroup } from "../os/process.js";
 import type { Command } from "./sandbox.js";
 
 export interface RunOptions {

@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isAlive } from "../os/tempdir.js";
+import { isAlive } from "../os/process.js";
 
 export const WORKSPACE_PREFIX = "git-review-remote-worker-";
 

@@ -1,0 +1,20 @@
+// What `audit` shows: every send recorded in audit.jsonl, or the verdict of `--verify`.
+import type { AuditEntry } from "../store/audit.js";
+import { formatSize, type Output } from "./output.js";
+
+export function printAudit(entries: readonly AuditEntry[], json: boolean, output: Output): void {
+  if (json) {
+    output.raw(`${JSON.stringify(entries, null, 2)}\n`);
+    return;
+  }
+  if (entries.length === 0) output.out("Nothing has been sent from this repository.");
+  for (const entry of entries) {
+    output.out(
+      `${entry.time}  ${entry.worker}  ${entry.bundleSha256.slice(0, 16)}  ${entry.files} files, ${formatSize(entry.bytes)}  review ${entry.reviewId}  via: ${entry.command}`,
+    );
+  }
+}
+
+export function printAuditVerified(sends: number, output: Output): void {
+  output.out(`All stored bundles hash to their names (${sends} sends recorded).`);
+}

@@ -1,0 +1,63 @@
+// What `list` and `show` show: the reviews in the store, and one review in full (text, JSON, SARIF).
+import type { Result } from "../protocol/result.js";
+import type { ReviewRecord } from "../store/records.js";
+import { formatComment } from "./comment.js";
+import type { Output } from "./output.js";
+import { toSarif } from "./sarif.js";
+
+export function printRecords(records: readonly ReviewRecord[], json: boolean, output: Output): void {
+  if (json) {
+    output.raw(`${JSON.stringify(records, null, 2)}\n`);
+    return;
+  }
+  if (records.length === 0) {
+    output.out("No reviews yet. Start one with: git review-remote");
+    return;
+  }
+  for (const record of records) {
+    const snapshot = `${record.snapshot.kind === "worktree" ? "worktree@" : ""}${record.snapshot.commit.slice(0, 10)}`;
+    output.out(
+      [
+        record.id,
+        record.state.padEnd(8),
+        record.worker.name.padEnd(10),
+        snapshot.padEnd(19),
+        (record.branch ?? "-").padEnd(20),
+        `${record.comments} comments (${record.errors} errors), ${record.commits} commits`,
+      ].join("  "),
+    );
+  }
+}
+
+export const ShowFormat = { text: "text", json: "json", sarif: "sarif" } as const;
+export type ShowFormat = (typeof ShowFormat)[keyof typeof ShowFormat];
+
+/** One review: its record, its stored result (if readable), and each proposal's stat (text only). */
+export interface ShownReview {
+  record: ReviewRecord;
+  result: Result | undefined;
+  proposals: string | undefined;
+}
+
+export function printShow(shown: ShownReview, format: ShowFormat, output: Output): void {
+  const { record, result } = shown;
+  if (format === ShowFormat.json) {
+    output.raw(`${JSON.stringify({ review: record, result: result ?? null }, null, 2)}\n`);
+    return;
+  }
+  if (format === ShowFormat.sarif) {
+    output.raw(`${JSON.stringify(toSarif(result?.comments ?? [], record.worker.name), null, 2)}\n`);
+    return;
+  }
+  output.out(`review ${record.id} (${record.state}) by ${record.worker.name}`);
+  output.out(`snapshot ${record.snapshot.kind} ${record.snapshot.commit}`);
+  if (record.range) output.out(`range    ${record.range.base}..${record.range.head}`);
+  if (record.branch) output.out(`branch   ${record.branch}`);
+  for (const problem of record.problems ?? []) output.out(`problem  ${problem}`);
+  if (result?.summary) output.out(`\n${result.summary}`);
+  if (result && result.comments.length > 0) {
+    output.out("\nComments:");
+    for (const comment of result.comments) output.out(`  ${formatComment(comment)}`);
+  }
+  if (shown.proposals !== undefined) output.out(shown.proposals);
+}
