@@ -1,7 +1,8 @@
 // `git review-remote [<rev>|<base>..<head>]`: the pipeline (src/pipeline/), then its report.
 import { readSettings } from "../config/settings.js";
 import type { ReviewRemoteError } from "../errors.js";
-import { type PipelineOptions, runPipeline } from "../pipeline/pipeline.js";
+import type { PipelineOptions } from "../pipeline/outcome.js";
+import { runPipeline } from "../pipeline/pipeline.js";
 import { resolveRepo } from "../repo.js";
 import { createPipelineEvents } from "../report/events.js";
 import { type Output, useColor } from "../report/output.js";

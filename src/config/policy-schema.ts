@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { ConfigError } from "../errors.js";
 import { messages } from "../messages.js";
-import { POLICY_FILE } from "./policy.js";
 
 const GlobList = z.array(z.string().min(1, "must not be empty"));
 
@@ -27,7 +26,7 @@ const SecretAllowSchema = z
 
 const PositiveInt = z.number().int().positive();
 
-export const PolicySchema = z.strictObject({
+const PolicySchema = z.strictObject({
   exclude: GlobList.optional(),
   include: GlobList.optional(),
   forbiddenPaths: GlobList.optional(),
@@ -44,17 +43,16 @@ export const PolicySchema = z.strictObject({
   question: z.string().min(1).optional(),
 });
 export type Policy = z.infer<typeof PolicySchema>;
-export type SecretAllowEntry = z.infer<typeof SecretAllowSchema>;
 
 /** One `path: message` line per zod issue, never a raw zod dump. */
-export function formatIssues(error: z.ZodError): string[] {
+function formatIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) => {
     const path = issue.path.map(String).join(".");
     return `${path || "(top)"}: ${issue.message}`;
   });
 }
 
-export function parsePolicy(text: string, file = POLICY_FILE): Policy {
+export function parsePolicy(text: string, file: string): Policy {
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -5,9 +5,9 @@ import { ConfigError } from "../errors.js";
 import { messages } from "../messages.js";
 import type { Policy } from "./policy-schema.js";
 
-export type { Policy, SecretAllowEntry } from "./policy-schema.js";
+export type { Policy } from "./policy-schema.js";
 
-export const POLICY_FILE = ".review-remote.json";
+const POLICY_FILE = ".review-remote.json";
 
 /** Read the policy from the top of the work tree; no file means the empty policy. */
 export async function readPolicy(top: string | undefined): Promise<Policy> {
@@ -21,5 +21,5 @@ export async function readPolicy(top: string | undefined): Promise<Policy> {
   }
   // The schema library loads only for repositories that have a policy file.
   const { parsePolicy } = await import("./policy-schema.js");
-  return parsePolicy(text);
+  return parsePolicy(text, POLICY_FILE);
 }

@@ -4,8 +4,8 @@ import { git, splitNul } from "../git/run.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
 
-export const PrePushMode = { off: "off", warn: "warn", block: "block" } as const;
-export type PrePushMode = (typeof PrePushMode)[keyof typeof PrePushMode];
+const PrePushMode = { off: "off", warn: "warn", block: "block" } as const;
+type PrePushMode = (typeof PrePushMode)[keyof typeof PrePushMode];
 
 export interface Settings {
   worker: string;
@@ -28,7 +28,7 @@ export const DEFAULT_QUESTION =
  * `git config -z --get-regexp` prints `key\nvalue\0` per entry. Section and key names come back
  * lower-cased; the subsection (the worker name) keeps its case.
  */
-export async function readGitConfig(repo: Pick<Repo, "env" | "cwd">): Promise<Map<string, string>> {
+async function readGitConfig(repo: Pick<Repo, "env" | "cwd">): Promise<Map<string, string>> {
   const result = await git(["config", "-z", "--get-regexp", "^(review-remote\\.|color\\.ui$)"], {
     cwd: repo.cwd,
     env: repo.env,
@@ -75,7 +75,7 @@ function parsePrePush(value: string | undefined): PrePushMode {
   throw new ConfigError(messages.configInvalid("review-remote.prePush", value, "off, warn or block"));
 }
 
-export function parseSettings(values: Map<string, string>): Settings {
+function parseSettings(values: Map<string, string>): Settings {
   const workerCommands = new Map<string, string>();
   for (const [key, value] of values) {
     const match = /^review-remote\.(.+)\.command$/.exec(key);

@@ -23,7 +23,7 @@ export function nullOid(format: ObjectFormat): string {
  * entry is double-quoted (git(1), "GIT_ALTERNATE_OBJECT_DIRECTORIES"): a repository under
  * `/home/me/a:b` would otherwise borrow from `/home/me/a` and `b`.
  */
-export function quoteAlternate(dir: string): string {
+function quoteAlternate(dir: string): string {
   if (!/[:"\\\p{Cc}]/u.test(dir)) return dir;
   const escaped = dir.replace(/["\\]/g, "\\$&").replace(/\p{Cc}/gu, (c) => {
     return `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`;

@@ -21,7 +21,7 @@ export interface TreeEntry {
 }
 
 /** `ls-tree -r -z` prints `<mode> SP <type> SP <oid> TAB <path>`. */
-export function parseLsTree(record: string): TreeEntry {
+function parseLsTree(record: string): TreeEntry {
   const tab = record.indexOf("\t");
   const [mode = "", type = "", oid = ""] = record.slice(0, tab).split(" ");
   return { mode, type, oid, path: record.slice(tab + 1) };

@@ -7,8 +7,8 @@ import { git } from "../git/run.js";
 import type { Repo } from "../repo.js";
 import { writeFileAtomic } from "../store/layout.js";
 
-export const BEGIN_MARKER = "# >>> git-review-remote >>>";
-export const END_MARKER = "# <<< git-review-remote <<<";
+const BEGIN_MARKER = "# >>> git-review-remote >>>";
+const END_MARKER = "# <<< git-review-remote <<<";
 
 async function shim(): Promise<string> {
   return readFile(new URL("../../hooks/pre-push", import.meta.url), "utf8");

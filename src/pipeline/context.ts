@@ -9,7 +9,7 @@ import type { StorePaths } from "../store/layout.js";
 import { type ReviewRecord, writeRecord } from "../store/records.js";
 
 /** What was sent, as the accept and import stages need it. */
-export interface SentBundle {
+interface SentBundle {
   snapshot: Snapshot;
   /** The manifest: what the worker was sent, so what it may touch and comment on. */
   files: readonly ManifestFile[];

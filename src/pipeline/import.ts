@@ -17,7 +17,7 @@ import { sanitizeText } from "../validate/sanitize.js";
 import { type AcceptContext, baseObjects, updateRecord } from "./context.js";
 import type { Worker } from "./workers.js";
 
-export interface ImportOptions {
+interface ImportOptions {
   repo: Repo;
   /** Env that reads the quarantine's objects (and the snapshot's, for a work-tree snapshot). */
   quarantineEnv: Env;
@@ -35,7 +35,7 @@ export interface ImportOptions {
 const MAX_SUBJECT = 200;
 const MAX_MESSAGE = 16 * 1024;
 
-export function commitMessage(raw: string, trailers: ImportOptions["trailers"]): string {
+function commitMessage(raw: string, trailers: ImportOptions["trailers"]): string {
   const clean = sanitizeText(raw).replace(/\r/g, "").trim().slice(0, MAX_MESSAGE);
   const [subject = "", ...body] = clean.split("\n");
   const title = subject.trim().slice(0, MAX_SUBJECT) || "Proposed change";
@@ -66,7 +66,7 @@ async function placeObject(source: string, target: string): Promise<void> {
   }
 }
 
-export async function migrateObjects(from: string, to: string): Promise<void> {
+async function migrateObjects(from: string, to: string): Promise<void> {
   let dirs: string[];
   try {
     dirs = await readdir(from);
@@ -82,7 +82,7 @@ export async function migrateObjects(from: string, to: string): Promise<void> {
   }
 }
 
-export async function importProposals(options: ImportOptions): Promise<string> {
+async function importProposals(options: ImportOptions): Promise<string> {
   const { repo } = options;
   const env = { ...options.quarantineEnv, ...TOOL_AUTHOR };
   let parent = options.base;
@@ -102,10 +102,6 @@ export async function importProposals(options: ImportOptions): Promise<string> {
     throw new ReviewRemoteError(`cannot create branch ${options.branch}: ${created.reason}`);
   }
   return parent;
-}
-
-export async function removeDir(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
 }
 
 /** Import proposals that passed every layer, then record the review as imported. */

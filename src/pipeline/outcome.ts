@@ -1,6 +1,6 @@
-// What one run of the pipeline hands to the report layer: the reviews that came back, the workers
-// that failed (as values: one failing worker loses nothing of the others), and which answers came
-// from the cache.
+// What one run of the pipeline takes (the options, the event callbacks) and hands to the report
+// layer: the reviews that came back, the workers that failed (as values: one failing worker loses
+// nothing of the others), and which answers came from the cache.
 import type { ReviewRemoteError } from "../errors.js";
 import type { ReviewComment } from "../protocol/result.js";
 import type { ReviewRecord } from "../store/records.js";
@@ -33,4 +33,17 @@ export interface PipelineEvents {
   remoteLine(worker: Worker, line: string): void;
   /** Something the user should know that does not stop the run. */
   warning(text: string): void;
+}
+
+/** What the user asked for, as flags said it; no stage sees the argument bag itself. */
+export interface PipelineOptions {
+  /** `<rev>` or `<base>..<head>`; HEAD when absent. */
+  target?: string | undefined;
+  worktree: boolean;
+  question?: string | undefined;
+  /** Worker names; empty: review-remote.worker. */
+  workers: readonly string[];
+  noCache: boolean;
+  pathspecs: readonly string[];
+  signal: AbortSignal;
 }

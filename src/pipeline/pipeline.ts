@@ -8,22 +8,9 @@ import type { Repo } from "../repo.js";
 import { storePaths } from "../store/layout.js";
 import { readVersion } from "../version.js";
 import { answerFromCache, cacheKeys } from "./cache.js";
-import type { PipelineEvents, PipelineReport } from "./outcome.js";
+import type { PipelineEvents, PipelineOptions, PipelineReport } from "./outcome.js";
 import { resolveTarget } from "./target.js";
 import { resolveWorker, type Worker } from "./workers.js";
-
-/** What the user asked for, as flags said it; no stage sees the argument bag itself. */
-export interface PipelineOptions {
-  /** `<rev>` or `<base>..<head>`; HEAD when absent. */
-  target?: string | undefined;
-  worktree: boolean;
-  question?: string | undefined;
-  /** Worker names; empty: review-remote.worker. */
-  workers: readonly string[];
-  noCache: boolean;
-  pathspecs: readonly string[];
-  signal: AbortSignal;
-}
 
 export async function runPipeline(
   repo: Repo,

@@ -21,7 +21,7 @@ export function forbiddenPaths(policy: Policy): string[] {
 }
 
 /** A patch over this size is left out of the request: the reviewer still gets the changed paths. */
-export const MAX_RANGE_PATCH_BYTES = 512 * 1024;
+const MAX_RANGE_PATCH_BYTES = 512 * 1024;
 
 export function buildRequest(options: {
   bundle: StoredBundle;

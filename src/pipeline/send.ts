@@ -21,7 +21,7 @@ export interface SendContext extends AcceptContext {
   onProgress(worker: Worker, sentBytes: number): void;
 }
 
-export function newReviewId(requestId: string, worker: Worker): string {
+function newReviewId(requestId: string, worker: Worker): string {
   return createHash("sha256")
     .update(
       `${requestId}\n${worker.name}\n${worker.command}\n${Date.now()}\n${randomBytes(8).toString("hex")}`,

@@ -14,7 +14,7 @@ export interface Target {
   commit?: string;
 }
 
-export function parseTarget(spec: string | undefined): Target {
+function parseTarget(spec: string | undefined): Target {
   if (spec === undefined) return { rev: "HEAD" };
   if (spec.includes("...")) {
     throw new UsageError(messages.symmetricRange(spec), { hints: [messages.hintRange] });

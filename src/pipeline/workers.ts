@@ -10,10 +10,10 @@ export interface Worker {
   command: string;
 }
 
-export const LOCAL_WORKER = "local";
+const LOCAL_WORKER = "local";
 
 /** This package's own worker in a subprocess, sandboxed where the machine allows. */
-export function localWorkerCommand(): string {
+function localWorkerCommand(): string {
   const bin = fileURLToPath(new URL("../../bin/git-review-remote.js", import.meta.url));
   return `${shellQuote(process.execPath)} ${shellQuote(bin)} worker --sandbox=auto`;
 }

@@ -11,7 +11,7 @@ import { canonicalJson } from "./jcs.js";
 import { parseRequest } from "./parse-request.js";
 import { type Request, RequestSchema, verifyRequestId } from "./request.js";
 
-export const DEFAULT_MAX_REQUEST_LINE_BYTES = 1024 * 1024;
+const DEFAULT_MAX_REQUEST_LINE_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
 
 /**

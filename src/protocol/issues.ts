@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { formatPath, quoteForMessage } from "./quote.js";
 
 /** Lines beyond this are summarized, so a result with thousands of bad comments stays readable. */
-export const MAX_PROBLEM_LINES = 20;
+const MAX_PROBLEM_LINES = 20;
 
 type RawIssue = z.core.$ZodRawIssue;
 

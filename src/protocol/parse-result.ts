@@ -32,7 +32,7 @@ export function parseResult(bytes: Uint8Array, request: Request): ParseResultOut
 }
 
 /** A worker answers only what it was asked: no commits unless `propose`, no comments unless `comment`. */
-export function checkResultActions(result: Result, request: Request): string[] {
+function checkResultActions(result: Result, request: Request): string[] {
   const problems: string[] = [];
   if (result.commits.length > 0 && !request.actions.includes("propose")) {
     problems.push(`commits: ${result.commits.length} commits, but the request did not ask for proposals`);

@@ -15,7 +15,7 @@ export const Sha256HexSchema = z
   .regex(/^[0-9a-f]{64}$/, { error: "must be 64 lowercase hex digits" });
 
 /** SHA-1 or SHA-256 object id, as git prints it. */
-export const OidSchema = z
+const OidSchema = z
   .string()
   .regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, { error: "must be a 40- or 64-digit lowercase hex object id" });
 
@@ -26,11 +26,11 @@ export const PositiveIntSchema = z
   .int({ error: integerMessage("must be a positive integer") })
   .min(1, { error: "must be a positive integer" });
 
-export const NonNegativeIntSchema = z
+const NonNegativeIntSchema = z
   .int({ error: integerMessage("must be a non-negative integer") })
   .min(0, { error: "must be a non-negative integer" });
 
-export const LimitsSchema = z.strictObject({
+const LimitsSchema = z.strictObject({
   timeoutSeconds: PositiveIntSchema,
   maxResultBytes: PositiveIntSchema,
   maxCommits: PositiveIntSchema,
@@ -38,26 +38,26 @@ export const LimitsSchema = z.strictObject({
   maxPatchBytes: PositiveIntSchema,
 }) satisfies z.ZodType<Limits>;
 
-export const BundleSchema = z.strictObject({
+const BundleSchema = z.strictObject({
   sha256: Sha256HexSchema.describe("sha256 (hex) of the bundle bytes that follow the request line"),
   bytes: NonNegativeIntSchema.describe("exact length of the bundle in the envelope"),
   format: z.literal("tar+gzip"),
   files: NonNegativeIntSchema.describe("regular files and symlinks in the bundle"),
 });
 
-export const SnapshotSchema = z.strictObject({
+const SnapshotSchema = z.strictObject({
   commit: OidSchema.describe("the commit the proposals are based on"),
   kind: z.enum(["commit", "worktree"]),
 });
 
-export const RangeSchema = z.strictObject({
+const RangeSchema = z.strictObject({
   base: OidSchema,
   head: OidSchema,
   paths: z.array(z.string().min(1)).describe("changed paths inside the bundle"),
   patch: z.string().describe("unified diff of those paths"),
 });
 
-export const ActionSchema = z.enum(["comment", "propose"]);
+const ActionSchema = z.enum(["comment", "propose"]);
 
 const RequestShape = {
   schema: z.literal(REQUEST_SCHEMA),
@@ -78,10 +78,6 @@ const RequestShape = {
 
 export const RequestSchema = z.strictObject(RequestShape);
 export type Request = z.infer<typeof RequestSchema>;
-export type Action = z.infer<typeof ActionSchema>;
-export type Bundle = z.infer<typeof BundleSchema>;
-export type Snapshot = z.infer<typeof SnapshotSchema>;
-export type Range = z.infer<typeof RangeSchema>;
 
 /** The request without its id: what the id is computed over. */
 export type RequestBody = Omit<Request, "id">;

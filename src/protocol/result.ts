@@ -8,14 +8,14 @@ import { PositiveIntSchema, Sha256HexSchema } from "./request.js";
 export const RESULT_SCHEMA = "git-review-remote/result@1";
 
 /** Characters (UTF-16 code units) allowed in one free-text field: a summary, message or error. */
-export const MAX_TEXT_LENGTH = 65_536;
-export const MAX_PATH_LENGTH = 4096;
-export const MAX_NAME_LENGTH = 256;
+const MAX_TEXT_LENGTH = 65_536;
+const MAX_PATH_LENGTH = 4096;
+const MAX_NAME_LENGTH = 256;
 
 const text = z.string().max(MAX_TEXT_LENGTH);
 const name = z.string().min(1).max(MAX_NAME_LENGTH);
 
-export const SeveritySchema = z.enum(["error", "warning", "info"]);
+const SeveritySchema = z.enum(["error", "warning", "info"]);
 
 export const ReviewCommentSchema = z
   .strictObject({
@@ -38,12 +38,12 @@ export const ReviewCommentSchema = z
     }
   });
 
-export const ProposedCommitSchema = z.strictObject({
+const ProposedCommitSchema = z.strictObject({
   message: text.min(1),
   patch: z.string().min(1).describe("git diff output against the snapshot plus the commits before it"),
 });
 
-export const WorkerInfoSchema = z.strictObject({
+const WorkerInfoSchema = z.strictObject({
   name,
   version: name,
   sandbox: name.describe('what isolated the reviewer, e.g. "bwrap" or "none"'),
@@ -73,8 +73,6 @@ export const ResultSchema = z
 export type Result = z.infer<typeof ResultSchema>;
 export type ReviewComment = z.infer<typeof ReviewCommentSchema>;
 export type ProposedCommit = z.infer<typeof ProposedCommitSchema>;
-export type Severity = z.infer<typeof SeveritySchema>;
-export type WorkerInfo = z.infer<typeof WorkerInfoSchema>;
 
 /** Count and size limits that come from the request, as `path: message` lines (empty when within). */
 export function checkResultLimits(result: Result, limits: Limits): string[] {

@@ -4,7 +4,7 @@
 
 import { formatPath, quoteForMessage } from "./quote.js";
 
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** Why a document was refused, and where: `jsonPath` is like `commits.0`, `line`/`column` are 1-based. */
 export class StrictJsonError extends Error {

@@ -55,7 +55,7 @@ function printFailure({ worker, error }: WorkerFailure, output: Output): void {
   for (const line of error.details) output.err(`  ${line}`);
 }
 
-export function reviewJson(report: PipelineReport) {
+function reviewJson(report: PipelineReport) {
   const one = (outcome: ReviewOutcome) => ({
     id: outcome.record.id,
     status: outcome.record.state,

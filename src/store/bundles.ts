@@ -5,7 +5,7 @@ import { ReviewRemoteError } from "../errors.js";
 import type { ManifestFile } from "../export/archive.js";
 import { ensureDir, type StorePaths, storeError, writeFileAtomic } from "./layout.js";
 
-export function bundlePath(store: StorePaths, sha256: string): string {
+function bundlePath(store: StorePaths, sha256: string): string {
   return join(store.bundles, `${sha256}.tar.gz`);
 }
 

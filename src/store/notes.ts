@@ -8,7 +8,7 @@ import type { Repo } from "../repo.js";
 import { formatComment } from "../report/comment.js";
 import type { ReviewRecord } from "./records.js";
 
-export const NOTES_REF = "refs/notes/review-remote";
+const NOTES_REF = "refs/notes/review-remote";
 
 export async function writeNote(
   repo: Repo,

@@ -55,7 +55,7 @@ function isReviewRecord(value: unknown): value is ReviewRecord {
   );
 }
 
-export function reviewDir(store: StorePaths, id: string): string {
+function reviewDir(store: StorePaths, id: string): string {
   return join(store.reviews, id);
 }
 

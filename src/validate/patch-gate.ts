@@ -13,7 +13,7 @@ export interface PatchGateOptions {
   maxFiles?: number;
 }
 
-export const DEFAULT_MAX_FILES_PER_PATCH = 5000;
+const DEFAULT_MAX_FILES_PER_PATCH = 5000;
 const MAX_PROBLEMS = 20;
 
 /** Extended header lines of `git diff` (diff-generate-patch(5)), name-bearing ones handled apart. */

@@ -70,7 +70,7 @@ export function quarantineEnv(dir: string, objectsDir: string, repoEnv: Env): En
   });
 }
 
-export async function createQuarantine(): Promise<string> {
+async function createQuarantine(): Promise<string> {
   const dir = await createTempDir(QUARANTINE_PREFIX);
   await mkdir(join(dir, "objects", "info"), { recursive: true });
   await mkdir(join(dir, "objects", "pack"), { recursive: true });

@@ -36,7 +36,7 @@ export interface Collected {
   notes: ReviewComment[];
 }
 
-export const MAX_MESSAGE_CHARS = 65_536;
+const MAX_MESSAGE_CHARS = 65_536;
 const MAX_SKIPPED_PATHS = 1000;
 
 /** Git on the private git dir and the reviewer's tree, never the tree's own .git. */

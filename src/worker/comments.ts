@@ -5,7 +5,7 @@ import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { type ReviewComment, ReviewCommentSchema } from "../protocol/result.js";
 
-export const MAX_COMMENTS_FILE_BYTES = 16 * 1024 * 1024;
+const MAX_COMMENTS_FILE_BYTES = 16 * 1024 * 1024;
 const MAX_WARNINGS = 10;
 const FIELDS = ["path", "line", "endLine", "severity", "message", "rule"] as const;
 

@@ -29,7 +29,7 @@ export interface WorkerOptions {
   stderr: Writable;
 }
 
-export const BUILTIN_REVIEWERS = ["hygiene"] as const;
+const BUILTIN_REVIEWERS = ["hygiene"] as const;
 
 const PREFIX = "git-review-remote worker:";
 
@@ -37,7 +37,7 @@ const PREFIX = "git-review-remote worker:";
  * The worker process's exit code for an error: the request itself is bad (2), the bundle or the
  * machine refused (1), or a bug of ours (70).
  */
-export function exitCodeFor(error: unknown): number {
+function exitCodeFor(error: unknown): number {
   if (error instanceof EnvelopeError) {
     const requestKinds: string[] = [
       EnvelopeErrorKind.invalidRequest,

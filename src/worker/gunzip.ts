@@ -34,7 +34,7 @@ const FLAG_RESERVED = 0xe0;
 const MAX_HEADER_BYTES = 4096;
 
 /** Length of the gzip member header at the start of `head` (RFC 1952 §2.3). */
-export function parseGzipHeader(head: Buffer): number {
+function parseGzipHeader(head: Buffer): number {
   if (head.length < 18 || head[0] !== 0x1f || head[1] !== 0x8b)
     throw new GzipError("gzip-format", "not a gzip file");
   if (head[2] !== 8) throw new GzipError("gzip-format", "gzip compression method is not deflate");

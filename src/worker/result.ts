@@ -14,7 +14,7 @@ import {
 import { readVersion } from "../version.js";
 import type { SandboxKind } from "./sandbox.js";
 
-export const WORKER_NAME = "git-review-remote";
+const WORKER_NAME = "git-review-remote";
 
 export interface ReviewOutput {
   status: "ok" | "failed";

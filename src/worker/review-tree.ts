@@ -35,7 +35,7 @@ export interface ReviewTreeContext {
   onSpawn: (kill: () => void) => void;
 }
 
-export const LEFTOVER_MESSAGE = "Apply the reviewer's uncommitted changes";
+const LEFTOVER_MESSAGE = "Apply the reviewer's uncommitted changes";
 const MIN_FILE_SIZE_CAP = 64 * 1024 * 1024;
 const MAX_FILE_SIZE_CAP = 1024 * 1024 * 1024;
 

@@ -20,7 +20,7 @@ import { removeTree } from "./workspace.js";
  * GNU tar flags for a hostile archive: never restore owners, setuid bits, ACLs, SELinux labels or
  * xattrs; never replace an existing file or directory's metadata; refuse to overwrite.
  */
-export const TAR_EXTRACT_FLAGS = [
+const TAR_EXTRACT_FLAGS = [
   "--extract",
   "--no-same-owner", // files belong to us, not to the uid in the archive
   "--no-same-permissions", // apply our umask; mode bits beyond rwx were refused anyway
@@ -131,7 +131,7 @@ export function verifyTree(tree: string, listing: BundleListing): void {
 }
 
 /** Unpacks into `tree` (which must not exist) and verifies the result against the listing. */
-export async function unpackBundle(
+async function unpackBundle(
   bundle: string,
   tree: string,
   listing: BundleListing,

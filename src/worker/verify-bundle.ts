@@ -29,9 +29,9 @@ export const DEFAULT_BUNDLE_LIMITS: Readonly<BundleLimits> = Object.freeze({
   ratioFloorBytes: 4 * 1024 * 1024,
 });
 
-export type NodeKind = "file" | "directory" | "symlink";
+type NodeKind = "file" | "directory" | "symlink";
 
-export interface ListedNode {
+interface ListedNode {
   kind: NodeKind;
   /** False for a directory that only appears as the parent of an entry. */
   explicit: boolean;

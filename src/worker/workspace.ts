@@ -59,7 +59,7 @@ export function removeTree(path: string): void {
 }
 
 /** The directories workspaces are created in, best first. */
-export function workspaceParents(): string[] {
+function workspaceParents(): string[] {
   const override = process.env[WORKSPACE_ROOT_ENV];
   if (override) return [override];
   return isWritableDir("/dev/shm") ? ["/dev/shm", tmpdir()] : [tmpdir()];

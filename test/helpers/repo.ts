@@ -43,7 +43,7 @@ export interface TestRepo {
   cleanup(): void;
 }
 
-export interface RunResult {
+interface RunResult {
   status: number;
   stdout: string;
   stderr: string;
@@ -52,7 +52,7 @@ export interface RunResult {
 let binDir: string | undefined;
 
 /** A PATH entry holding `git-review-remote`, so `git review-remote` finds the built CLI. */
-export function binPath(): string {
+function binPath(): string {
   if (!binDir) {
     binDir = mkdtempSync(join(tmpdir(), "rr-bin-"));
     writeFileSync(join(binDir, "git-review-remote"), `#!/bin/sh\nexec "${BIN}" "$@"\n`, { mode: 0o755 });

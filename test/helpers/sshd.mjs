@@ -18,7 +18,7 @@ function freePort() {
   });
 }
 
-export function findSshd() {
+function findSshd() {
   return ["/usr/sbin/sshd", "/usr/bin/sshd", "/usr/local/sbin/sshd"].find((path) => existsSync(path));
 }
 

@@ -12,10 +12,10 @@ import { testEnv as sharedTestEnv } from "./repo.js";
 
 const execFileAsync = promisify(execFile);
 
-export const FIXTURE_DIFFS = fileURLToPath(new URL("../fixtures/diffs/", import.meta.url));
+const FIXTURE_DIFFS = fileURLToPath(new URL("../fixtures/diffs/", import.meta.url));
 
 /** The shared test environment, plus C messages and no prompts for the git output parsed here. */
-export function testEnv(home: string): Env {
+function testEnv(home: string): Env {
   return sharedTestEnv(home, { GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" });
 }
 
@@ -134,7 +134,7 @@ export async function readFixtureDiffs(): Promise<FixtureDiff[]> {
 }
 
 /** A git-style name for a patch header: C-quoted when git would quote it. */
-export function gitName(name: string): string {
+function gitName(name: string): string {
   const bytes = Buffer.from(name, "utf8");
   if (!bytes.some((byte) => byte < 0x20 || byte >= 0x7f || byte === 0x22 || byte === 0x5c)) return name;
   let quoted = "";

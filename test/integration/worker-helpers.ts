@@ -13,7 +13,7 @@ import { runWorker, type WorkerOptions } from "../../src/worker/flow.js";
 import { WORKSPACE_ROOT_ENV } from "../../src/worker/workspace.js";
 import type { TestRepo } from "../helpers/repo.js";
 
-export const FIXTURES = resolve(import.meta.dirname, "..", "fixtures");
+const FIXTURES = resolve(import.meta.dirname, "..", "fixtures");
 export const REVIEWERS = join(FIXTURES, "reviewers");
 export const TARS = join(FIXTURES, "tars");
 

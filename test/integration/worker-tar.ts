@@ -50,7 +50,7 @@ function pad(data: Buffer): Buffer {
   return rest === 0 ? data : Buffer.concat([data, Buffer.alloc(512 - rest)]);
 }
 
-export function paxRecords(records: Record<string, string>): Buffer {
+function paxRecords(records: Record<string, string>): Buffer {
   const parts = Object.entries(records).map(([key, value]) => {
     const body = ` ${key}=${value}\n`;
     let length = Buffer.byteLength(body) + 1;

@@ -9,7 +9,7 @@ import type { ReviewComment } from "../../protocol/result.js";
 import type { BundleListing } from "../verify-bundle.js";
 import { checkText, isBinary } from "./hygiene-text.js";
 
-export const HYGIENE_MAX_FILE_BYTES = 1024 * 1024;
+const HYGIENE_MAX_FILE_BYTES = 1024 * 1024;
 /** Files named in the commit body; the message must stay well under the result's 64 KiB per text. */
 const MAX_LISTED_FILES = 200;
 export const HYGIENE_COMMIT_TITLE = "Fix whitespace: trailing spaces and final newlines";
