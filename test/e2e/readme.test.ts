@@ -33,7 +33,8 @@ describe("the README", () => {
     execFileSync("git", ["clone", "-q", PROJECT_ROOT, clone], { env: testEnv(home) });
     const env = testEnv(home, {
       npm_config_prefix: prefix,
-      npm_config_cache: join(process.env.HOME ?? home, ".npm"),
+      // A cache of its own: the install must work from the registry, not from what the developer has.
+      npm_config_cache: join(root, "npm-cache"),
       npm_config_audit: "false",
       npm_config_fund: "false",
       PATH: `${join(prefix, "bin")}:${process.env.PATH}`,
