@@ -39,7 +39,7 @@ const common: Options = {
 
 function single(parsed: Parsed, name: string): string | undefined {
   if (parsed.positionals.length > 1) {
-    throw new UsageError(`too many arguments for ${name}: ${parsed.positionals.join(" ")}`, {
+    throw new UsageError(messages.tooManyArguments(name, parsed.positionals.join(" ")), {
       hints: [messages.hintHelp],
     });
   }
@@ -84,10 +84,7 @@ const reviewCommand: Command = {
 
 function requiredId(parsed: Parsed, name: string): string {
   const id = single(parsed, name);
-  if (!id)
-    throw new UsageError(`${name} needs a review id`, {
-      hints: ["list reviews with: git review-remote list"],
-    });
+  if (!id) throw new UsageError(messages.needsReviewId(name), { hints: [messages.hintListReviews] });
   return id;
 }
 
@@ -148,10 +145,7 @@ const COMMANDS: Record<string, Command> = {
     async run(parsed, output) {
       const { runImport } = await import("./commands/import.js");
       const file = single(parsed, "import");
-      if (!file)
-        throw new UsageError(
-          "import needs the result file: git review-remote import <result.json> --request <id>",
-        );
+      if (!file) throw new UsageError(messages.importNeedsFile);
       return runImport(
         { file, request: parsed.values.request as string | undefined, json: Boolean(parsed.values.json) },
         output,
@@ -203,8 +197,8 @@ const COMMANDS: Record<string, Command> = {
 function describeArgsError(error: Error): string {
   const option = /'(-[^']*)'/.exec(error.message)?.[1];
   const code = (error as NodeJS.ErrnoException).code;
-  if (option && code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option '${option}'`;
-  if (option && code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return `option '${option}' needs a value`;
+  if (option && code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return messages.unknownOption(option);
+  if (option && code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return messages.optionNeedsValue(option);
   return error.message.split("\n")[0] ?? "bad arguments";
 }
 

@@ -1,4 +1,7 @@
-// Every user-facing sentence lives here, so wording stays consistent and reviewable in one place.
+// Every sentence of an error or a hint the client raises lives here, so wording stays consistent and
+// reviewable in one place. What else the user reads has one home each: the lines of a command's
+// report in src/report/, a validation problem beside the layer that finds it (src/validate/,
+// src/paths/, src/protocol/), and what the worker says, shown as `remote:` lines, in src/worker/.
 
 export const messages = {
   notARepository: (cwd: string) => `not a git repository: ${cwd}`,
@@ -53,7 +56,53 @@ export const messages = {
   hintSnapshotGone: "a work-tree snapshot exists only during its review: run the review again",
   importNeedsRequest: "import needs --request <id>: the review the result answers",
   cannotRead: (file: string, reason: string) => `cannot read ${file}: ${reason}`,
+  gitConfigUnreadable: (reason: string) => `cannot read the git config: ${reason}`,
+  hooksThroughHusky: "this repository runs its hooks through husky",
+  hintHuskyLine: 'add a line to .husky/pre-push instead: git review-remote hook pre-push "$@"',
+  hookNotOurs: (path: string) => `${path} exists and is not ours; leaving it as it is`,
+  hintHookLine: 'add this line to it: git review-remote hook pre-push "$@" || exit $?',
+  hintHookForce: "or replace it: git review-remote install-hook --force",
+  interruptedBeforeSend: "interrupted; the worker was not contacted",
+  workerTimedOut: (worker: string, seconds: number) => `worker '${worker}' timed out after ${seconds}s`,
+  interruptedWorkerStopped: "interrupted; the worker was stopped and nothing was imported",
+  resultTooLarge: (worker: string, bytes: number) =>
+    `rejected the result of worker '${worker}': it sent more than ${bytes} bytes (limits.maxResultBytes); nothing was imported`,
+  workerNotStarted: (reason: string) => `cannot start the worker: ${reason}`,
+  workerExited: (worker: string, how: string) => `worker '${worker}' ${how}`,
+  hintCheckWorkerCommand: (worker: string) => `check the command: git config review-remote.${worker}.command`,
+  branchNotCreated: (branch: string, reason: string) => `cannot create branch ${branch}: ${reason}`,
+  unexpectedArchiveEntry: (type: string, path: string) => `unexpected ${type} entry in the archive: ${path}`,
+  tooManyArguments: (command: string, words: string) => `too many arguments for ${command}: ${words}`,
+  needsReviewId: (command: string) => `${command} needs a review id`,
+  hintListReviews: "list reviews with: git review-remote list",
+  importNeedsFile: "import needs the result file: git review-remote import <result.json> --request <id>",
+  noSuchReview: (prefix: string) => `no review matches '${prefix}'`,
+  ambiguousReview: (prefix: string) => `more than one review matches '${prefix}'`,
+  dropFailed: (id: string, reason: string) => `cannot drop review ${id}: ${reason}`,
+  hintBranchMoved: (branch: string | undefined) =>
+    `the branch ${branch} has moved since the review; delete it yourself with: git branch -D ${branch}`,
+  undoNotRecorded: (ref: string, reason: string) => `cannot record the undo point ${ref}: ${reason}`,
+  dirtyWorkTree: "your work tree has uncommitted changes; the merge would mix them in",
+  hintStash: "commit or stash them first (git stash), then run the merge again",
+  mergeTreeFailed: (reason: string) => `git merge-tree failed: ${reason}`,
+  noHeadToMergeInto: "HEAD has no commit to merge the proposals into",
+  conflictWithHead: (id: string) => `the proposals of review ${id} conflict with HEAD; nothing was changed`,
+  hintInspectRange: (range: string) => `inspect them with: git diff ${range}`,
+  hintMergeByHand: (branch: string | undefined) => `or merge by hand: git merge ${branch}`,
+  mergeFailed: (reason: string) => `git merge failed: ${reason}`,
+  nothingToMerge: (id: string, state: string) => `review ${id} has no proposals to merge (${state})`,
+  unexpectedChange: (status: string, path: string) => `unexpected change ${status} to ${path}`,
+  changedDuringMerge: (path: string) => `${path} changed while the merge ran; nothing was changed`,
+  hintMergeAgain: "run the merge again",
+  conflictWithWorkTree: (id: string) =>
+    `the proposals of review ${id} conflict with your work tree; nothing was changed`,
+  hintApplyByHand: "and apply by hand what you want to keep",
+  workTreeUnwritable: (reason: string) => `cannot write the work tree: ${reason}`,
+  hintRestoreWorkTree: (undo: string) => `some files may have changed; to restore them: ${undo}`,
+  badShowFormat: (format: string) => `--format must be text, json or sarif, not '${format}'`,
+  bundlesFailedVerification: (count: number) => `${count} bundle(s) failed verification`,
+  unknownOption: (option: string) => `unknown option '${option}'`,
+  optionNeedsValue: (option: string) => `option '${option}' needs a value`,
   internalError: "internal error: this is a bug in git-review-remote; please report it with the output above",
-  unknownCommand: (name: string) => `'${name}' is not a git review-remote command`,
   hintHelp: "see 'git review-remote -h'",
 } as const;

@@ -1,6 +1,7 @@
 // `git review-remote audit`: what left this machine, when, and to which worker; `--verify` re-hashes
 // every stored bundle against its name.
 import { ReviewRemoteError } from "../errors.js";
+import { messages } from "../messages.js";
 import { resolveRepo } from "../repo.js";
 import { printAudit, printAuditVerified } from "../report/audit.js";
 import type { Output } from "../report/output.js";
@@ -17,7 +18,7 @@ export async function runAudit(args: { json: boolean; verify: boolean }, output:
   }
   const problems = await verifyBundles(store, new Set(entries.map((entry) => entry.bundleSha256)));
   if (problems.length > 0) {
-    throw new ReviewRemoteError(`${problems.length} bundle(s) failed verification`, { details: problems });
+    throw new ReviewRemoteError(messages.bundlesFailedVerification(problems.length), { details: problems });
   }
   printAuditVerified(entries.length, output);
 }

@@ -3,6 +3,7 @@
 import { ReviewRemoteError } from "../errors.js";
 import { mergeCommitSnapshot } from "../merge/commit.js";
 import { mergeWorktreeSnapshot } from "../merge/worktree.js";
+import { messages } from "../messages.js";
 import { resolveRepo } from "../repo.js";
 import { printMerge } from "../report/merge.js";
 import type { Output } from "../report/output.js";
@@ -14,7 +15,7 @@ export async function runMerge(args: { id: string }, output: Output): Promise<vo
   const store = storePaths(repo);
   const record = await findRecord(store, args.id);
   if (!record.branch || !record.tip || record.state === ReviewState.dropped) {
-    throw new ReviewRemoteError(`review ${record.id} has no proposals to merge (${record.state})`);
+    throw new ReviewRemoteError(messages.nothingToMerge(record.id, record.state));
   }
   const merge = record.snapshot.kind === "worktree" ? mergeWorktreeSnapshot : mergeCommitSnapshot;
   const outcome = await merge(repo, record, record.tip);

@@ -1,6 +1,7 @@
 // `git review-remote show <id>`: summary, comments and each proposal's stat; or JSON / SARIF.
 import { UsageError } from "../errors.js";
 import { git } from "../git/run.js";
+import { messages } from "../messages.js";
 import { type Result, ResultSchema } from "../protocol/result.js";
 import { type Repo, resolveRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
@@ -20,7 +21,7 @@ function parseStored(text: string): Result | undefined {
 
 function parseFormat(format: string): ShowFormat {
   if (format === "text" || format === "json" || format === "sarif") return format;
-  throw new UsageError(`--format must be text, json or sarif, not '${format}'`);
+  throw new UsageError(messages.badShowFormat(format));
 }
 
 /** Each proposal's subject and stat, oldest first; undefined once dropped or when git cannot tell. */

@@ -36,7 +36,7 @@ async function readGitConfig(repo: Pick<Repo, "env" | "cwd">): Promise<Map<strin
   });
   // Exit 1 means no key is set; anything else is a config file git cannot read.
   if (result.exitCode !== 0 && result.exitCode !== 1) {
-    throw new ConfigError(`cannot read the git config: ${result.stderr.trim().split("\n")[0]}`);
+    throw new ConfigError(messages.gitConfigUnreadable(result.stderr.trim().split("\n")[0] ?? ""));
   }
   const { stdout } = result;
   const values = new Map<string, string>();

@@ -69,7 +69,7 @@ function inspectTar(options: ArchiveOptions, result: ArchiveListing): Transform 
     entry(entry) {
       if (entry.type === TarType.directory) return undefined;
       if (entry.type !== TarType.file && entry.type !== TarType.symlink) {
-        throw new ExportRefusedError(`unexpected ${entry.type} entry in the archive: ${entry.path}`);
+        throw new ExportRefusedError(messages.unexpectedArchiveEntry(entry.type, entry.path));
       }
       const rule = matchSecretName(entry.path);
       if (rule) throw new ExportRefusedError(messages.secretNameInBundle(entry.path, rule.id));

@@ -4,6 +4,7 @@ import { chmod, readFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
 import { git } from "../git/run.js";
+import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
 import { writeFileAtomic } from "../store/layout.js";
 
@@ -27,9 +28,7 @@ export async function installHook(repo: Repo, force: boolean): Promise<{ path: s
   ).stdout.trim();
   const dir = isAbsolute(reported) ? reported : join(repo.cwd, reported);
   if (/(^|\/)\.husky(\/_)?$/.test(dir)) {
-    throw new ReviewRemoteError("this repository runs its hooks through husky", {
-      hints: ['add a line to .husky/pre-push instead: git review-remote hook pre-push "$@"'],
-    });
+    throw new ReviewRemoteError(messages.hooksThroughHusky, { hints: [messages.hintHuskyLine] });
   }
   const path = join(dir, "pre-push");
   const fresh = await shim();
@@ -37,11 +36,8 @@ export async function installHook(repo: Repo, force: boolean): Promise<{ path: s
   let text = fresh;
   if (existing !== undefined && !force) {
     if (!existing.includes(BEGIN_MARKER) || !existing.includes(END_MARKER)) {
-      throw new ReviewRemoteError(`${path} exists and is not ours; leaving it as it is`, {
-        hints: [
-          `add this line to it: git review-remote hook pre-push "$@" || exit $?`,
-          "or replace it: git review-remote install-hook --force",
-        ],
+      throw new ReviewRemoteError(messages.hookNotOurs(path), {
+        hints: [messages.hintHookLine, messages.hintHookForce],
       });
     }
     text = existing.replace(block(existing), block(fresh));

@@ -6,6 +6,7 @@ import { MergeConflictError, ReviewRemoteError } from "../errors.js";
 import { type GitRun, isAncestor, readHead } from "../git/commits.js";
 import { OBJECT_ID, privateObjectEnv } from "../git/objects.js";
 import { git } from "../git/run.js";
+import { messages } from "../messages.js";
 import { createTempDir, MERGE_PREFIX } from "../os/tempdir.js";
 import { type Repo, requireWorkTree } from "../repo.js";
 import type { ReviewRecord } from "../store/records.js";
@@ -16,9 +17,7 @@ import { recordUndo } from "./undo.js";
 async function verifyCleanWorkTree(run: GitRun): Promise<void> {
   const status = await git(["--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=no"], run);
   if (status.stdout.trim() !== "") {
-    throw new ReviewRemoteError("your work tree has uncommitted changes; the merge would mix them in", {
-      hints: ["commit or stash them first (git stash), then run the merge again"],
-    });
+    throw new ReviewRemoteError(messages.dirtyWorkTree, { hints: [messages.hintStash] });
   }
 }
 
@@ -43,7 +42,7 @@ async function previewMerge(repo: Repo, run: GitRun, head: string, tip: string):
     return files.filter(Boolean);
   }
   const why = preview.stderr.trim().split("\n")[0] || `exit code ${preview.exitCode}`;
-  throw new ReviewRemoteError(`git merge-tree failed: ${why}`);
+  throw new ReviewRemoteError(messages.mergeTreeFailed(why));
 }
 
 export async function mergeCommitSnapshot(
@@ -54,22 +53,16 @@ export async function mergeCommitSnapshot(
   const run = { cwd: requireWorkTree(repo), env: repo.env };
   await verifyCleanWorkTree(run);
   const head = await readHead(run);
-  if (head === undefined) throw new ReviewRemoteError("HEAD has no commit to merge the proposals into");
+  if (head === undefined) throw new ReviewRemoteError(messages.noHeadToMergeInto);
   if (await isAncestor(run, tip, head)) {
     return { kind: MergeKind.alreadyMerged, reviewId: record.id, previous: head };
   }
   const conflicts = await previewMerge(repo, run, head, tip);
   if (conflicts.length > 0) {
-    throw new MergeConflictError(
-      `the proposals of review ${record.id} conflict with HEAD; nothing was changed`,
-      {
-        details: conflicts.map((file) => `conflict: ${file}`),
-        hints: [
-          `inspect them with: git diff HEAD...${record.branch}`,
-          `or merge by hand: git merge ${record.branch}`,
-        ],
-      },
-    );
+    throw new MergeConflictError(messages.conflictWithHead(record.id), {
+      details: conflicts.map((file) => `conflict: ${file}`),
+      hints: [messages.hintInspectRange(`HEAD...${record.branch}`), messages.hintMergeByHand(record.branch)],
+    });
   }
   await recordUndo(run, record, head);
   const fastForward = await isAncestor(run, head, tip);
@@ -86,7 +79,7 @@ export async function mergeCommitSnapshot(
       ];
   const merged = await git(args, { ...run, allowFailure: true });
   if (merged.exitCode !== 0)
-    throw new ReviewRemoteError(`git merge failed: ${merged.stderr.trim().split("\n")[0]}`);
+    throw new ReviewRemoteError(messages.mergeFailed(merged.stderr.trim().split("\n")[0] ?? ""));
   const kind = fastForward ? MergeKind.fastForward : MergeKind.merged;
   return { kind, reviewId: record.id, previous: head, undo: `git reset --keep ${head}` };
 }

@@ -2,6 +2,7 @@
 import { ReviewRemoteError } from "../errors.js";
 import { findCommit } from "../git/commits.js";
 import { listRefs, type RefUpdate, updateRefs } from "../git/refs.js";
+import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
 import type { StorePaths } from "../store/layout.js";
 import { type ReviewRecord, ReviewState, writeRecord } from "../store/records.js";
@@ -19,10 +20,8 @@ export async function dropReview(repo: Repo, store: StorePaths, record: ReviewRe
     updates.push({ op: "delete", ref });
   const deleted = await updateRefs(run, updates);
   if (!deleted.ok) {
-    throw new ReviewRemoteError(`cannot drop review ${record.id}: ${deleted.reason}`, {
-      hints: [
-        `the branch ${record.branch} has moved since the review; delete it yourself with: git branch -D ${record.branch}`,
-      ],
+    throw new ReviewRemoteError(messages.dropFailed(record.id, deleted.reason), {
+      hints: [messages.hintBranchMoved(record.branch)],
     });
   }
   await writeRecord(store, { ...record, state: ReviewState.dropped });

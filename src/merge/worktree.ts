@@ -9,6 +9,7 @@ import { nullOid, privateObjectEnv } from "../git/objects.js";
 import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type GitOptions, git, gitBuffer } from "../git/run.js";
 import { type IndexEntry, readTree, updateIndex, writeTree } from "../git/trees.js";
+import { messages } from "../messages.js";
 import { shellQuote } from "../os/shell.js";
 import { createTempDir, MERGE_PREFIX } from "../os/tempdir.js";
 import { type Repo, requireWorkTree } from "../repo.js";
@@ -59,7 +60,7 @@ async function readFileChanges(run: GitOptions, from: string, to: string): Promi
   );
   if (unexpected)
     throw new ReviewRemoteError(
-      `unexpected change ${unexpected.status} to ${quoteForDisplay(unexpected.path)}`,
+      messages.unexpectedChange(unexpected.status, quoteForDisplay(unexpected.path)),
     );
   return changes;
 }
@@ -251,10 +252,9 @@ async function storeSteps(run: GitOptions, planned: readonly (Step | MergedStep)
   );
   const changed = existing.find((step, i) => now[i] !== step.before);
   if (changed)
-    throw new ReviewRemoteError(
-      `${quoteForDisplay(changed.change.path)} changed while the merge ran; nothing was changed`,
-      { hints: ["run the merge again"] },
-    );
+    throw new ReviewRemoteError(messages.changedDuringMerge(quoteForDisplay(changed.change.path)), {
+      hints: [messages.hintMergeAgain],
+    });
   const merged = planned.filter((step): step is MergedStep => "merged" in step);
   const oids = await hashFiles(
     run,
@@ -332,18 +332,15 @@ async function planWorktreeMerge(
     (verdict): verdict is Conflict => verdict !== undefined && "conflict" in verdict,
   );
   if (conflicts.length > 0) {
-    throw new MergeConflictError(
-      `the proposals of review ${record.id} conflict with your work tree; nothing was changed`,
-      {
-        details: conflicts.map(
-          ({ change, conflict }) => `conflict: ${quoteForDisplay(change.path)} (${conflict})`,
-        ),
-        hints: [
-          `inspect them with: git diff ${record.snapshot.commit} ${record.branch}`,
-          "and apply by hand what you want to keep",
-        ],
-      },
-    );
+    throw new MergeConflictError(messages.conflictWithWorkTree(record.id), {
+      details: conflicts.map(
+        ({ change, conflict }) => `conflict: ${quoteForDisplay(change.path)} (${conflict})`,
+      ),
+      hints: [
+        messages.hintInspectRange(`${record.snapshot.commit} ${record.branch}`),
+        messages.hintApplyByHand,
+      ],
+    });
   }
   return verdicts.filter((verdict): verdict is Step | MergedStep => verdict !== undefined);
 }
@@ -376,9 +373,9 @@ export async function mergeWorktreeSnapshot(
     const steps = await storeSteps(run, planned);
     const undo = await recordWorktreeUndo(run, nullOid(repo.objectFormat), dir, record, steps, head);
     await writeSteps(run, run.cwd, steps).catch((error: unknown) => {
-      throw new ReviewRemoteError(`cannot write the work tree: ${(error as Error).message}`, {
+      throw new ReviewRemoteError(messages.workTreeUnwritable((error as Error).message), {
         cause: error,
-        hints: [`some files may have changed; to restore them: ${undoCommand(repo, undo)}`],
+        hints: [messages.hintRestoreWorkTree(undoCommand(repo, undo))],
       });
     });
     return { kind: MergeKind.applied, reviewId: record.id, previous: undo, undo: undoCommand(repo, undo) };

@@ -99,7 +99,7 @@ async function importProposals(options: ImportOptions): Promise<string> {
     [...refs].map(([ref, oid]) => ({ op: "create" as const, ref, oid })),
   );
   if (!created.ok) {
-    throw new ReviewRemoteError(`cannot create branch ${options.branch}: ${created.reason}`);
+    throw new ReviewRemoteError(messages.branchNotCreated(options.branch, created.reason));
   }
   return parent;
 }

@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createReadStream } from "node:fs";
 import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
 import type { Env } from "../git/run.js";
+import { messages } from "../messages.js";
 import { killGroup } from "../os/process.js";
 import { sanitizeLine } from "../validate/sanitize.js";
 
@@ -46,7 +47,7 @@ function streamEnvelope(child: ChildProcess, options: TransportOptions): void {
 export function runTransport(options: TransportOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
-      reject(new InterruptedError("interrupted; the worker was not contacted"));
+      reject(new InterruptedError(messages.interruptedBeforeSend));
       return;
     }
     const child = spawn("sh", ["-c", options.command], {
@@ -74,23 +75,17 @@ export function runTransport(options: TransportOptions): Promise<Buffer> {
     };
 
     const timer = setTimeout(
-      () =>
-        stop(new WorkerError(`worker '${options.workerName}' timed out after ${options.timeoutSeconds}s`)),
+      () => stop(new WorkerError(messages.workerTimedOut(options.workerName, options.timeoutSeconds))),
       options.timeoutSeconds * 1000,
     );
-    const onAbort = () =>
-      stop(new InterruptedError("interrupted; the worker was stopped and nothing was imported"));
+    const onAbort = () => stop(new InterruptedError(messages.interruptedWorkerStopped));
     options.signal?.addEventListener("abort", onAbort, { once: true });
 
     child.stdout?.on("data", (chunk: Buffer) => {
       stdoutBytes += chunk.length;
       if (stdoutBytes > options.maxResultBytes) {
         // Validation layer 1, applied while reading: an oversized result is an invalid result.
-        stop(
-          new InvalidResultError(
-            `rejected the result of worker '${options.workerName}': it sent more than ${options.maxResultBytes} bytes (limits.maxResultBytes); nothing was imported`,
-          ),
-        );
+        stop(new InvalidResultError(messages.resultTooLarge(options.workerName, options.maxResultBytes)));
         return;
       }
       stdout.push(chunk);
@@ -107,7 +102,7 @@ export function runTransport(options: TransportOptions): Promise<Buffer> {
       }
     });
     child.on("error", (error) =>
-      stop(new WorkerError(`cannot start the worker: ${error.message}`, { cause: error })),
+      stop(new WorkerError(messages.workerNotStarted(error.message), { cause: error })),
     );
     child.on("close", (code, signal) => {
       clearTimeout(timer);
@@ -117,9 +112,9 @@ export function runTransport(options: TransportOptions): Promise<Buffer> {
       if (code !== 0) {
         const how = signal ? `was killed by ${signal}` : `exited with status ${code}`;
         return reject(
-          new WorkerError(`worker '${options.workerName}' ${how}`, {
+          new WorkerError(messages.workerExited(options.workerName, how), {
             details: lastLines.map((line) => `remote: ${line}`),
-            hints: [`check the command: git config review-remote.${options.workerName}.command`],
+            hints: [messages.hintCheckWorkerCommand(options.workerName)],
           }),
         );
       }

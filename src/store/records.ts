@@ -2,6 +2,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
+import { messages } from "../messages.js";
 import { type StorePaths, writeFileAtomic } from "./layout.js";
 
 export const ReviewState = {
@@ -117,8 +118,6 @@ export async function findRecord(store: StorePaths, idOrPrefix: string): Promise
   const records = await listRecords(store);
   const matches = records.filter((record) => record.id.startsWith(idOrPrefix));
   if (matches.length === 1) return matches[0] as ReviewRecord;
-  const reason = matches.length === 0 ? "no review" : "more than one review";
-  throw new ReviewRemoteError(`${reason} matches '${idOrPrefix}'`, {
-    hints: ["list reviews with: git review-remote list"],
-  });
+  const message = matches.length === 0 ? messages.noSuchReview : messages.ambiguousReview;
+  throw new ReviewRemoteError(message(idOrPrefix), { hints: [messages.hintListReviews] });
 }
