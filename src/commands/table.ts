@@ -1,0 +1,191 @@
+// The subcommands: each one's options, and how its parsed arguments become the plain value its
+// command function takes. Every command module loads lazily, on its first use.
+import type { ParseArgsConfig } from "node:util";
+import type { ReviewRemoteError } from "../errors.js";
+import { UsageError } from "../errors.js";
+import { messages } from "../messages.js";
+import type { Output } from "../report/output.js";
+
+export type Options = NonNullable<ParseArgsConfig["options"]>;
+export type Values = Record<string, string | boolean | string[] | undefined>;
+
+export interface Parsed {
+  values: Values;
+  positionals: string[];
+  /** Arguments after `--`. */
+  rest: string[];
+}
+
+/**
+ * What a command hands back: nothing, the failures its report already showed (workers that did not
+ * answer, a blocked push), or the worker process's own exit code.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: a command with nothing to hand back returns Promise<void>
+export type CommandResult = void | readonly ReviewRemoteError[] | { workerExitCode: number };
+
+export interface Command {
+  options: Options;
+  run(parsed: Parsed, output: Output): Promise<CommandResult>;
+}
+
+const common: Options = {
+  help: { type: "boolean", short: "h" },
+  quiet: { type: "boolean", short: "q" },
+  json: { type: "boolean" },
+};
+
+function single(parsed: Parsed, name: string): string | undefined {
+  if (parsed.positionals.length > 1) {
+    throw new UsageError(messages.tooManyArguments(name, parsed.positionals.join(" ")), {
+      hints: [messages.hintHelp],
+    });
+  }
+  return parsed.positionals[0];
+}
+
+const REVIEW_OPTIONS: Options = {
+  ...common,
+  worktree: { type: "boolean" },
+  question: { type: "string", short: "m" },
+  worker: { type: "string", multiple: true },
+  "no-cache": { type: "boolean" },
+};
+
+/** Ctrl-C stops the worker and exits 130 with nothing imported. */
+function interruptSignal(): AbortSignal {
+  const controller = new AbortController();
+  process.once("SIGINT", () => controller.abort());
+  process.once("SIGTERM", () => controller.abort());
+  return controller.signal;
+}
+
+export const reviewCommand: Command = {
+  options: REVIEW_OPTIONS,
+  async run(parsed, output) {
+    const { runReviewCommand } = await import("./review.js");
+    return runReviewCommand(
+      {
+        target: single(parsed, "review"),
+        worktree: Boolean(parsed.values.worktree),
+        question: parsed.values.question as string | undefined,
+        workers: (parsed.values.worker as string[] | undefined) ?? [],
+        noCache: Boolean(parsed.values["no-cache"]),
+        json: Boolean(parsed.values.json),
+        pathspecs: parsed.rest,
+        signal: interruptSignal(),
+      },
+      output,
+    );
+  },
+};
+
+function requiredId(parsed: Parsed, name: string): string {
+  const id = single(parsed, name);
+  if (!id) throw new UsageError(messages.needsReviewId(name), { hints: [messages.hintListReviews] });
+  return id;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  audit: {
+    options: { ...common, verify: { type: "boolean" } },
+    async run(parsed, output) {
+      const { runAudit } = await import("./audit.js");
+      return runAudit({ json: Boolean(parsed.values.json), verify: Boolean(parsed.values.verify) }, output);
+    },
+  },
+  "install-hook": {
+    options: { ...common, force: { type: "boolean" } },
+    async run(parsed, output) {
+      const { runInstallHook } = await import("./install-hook.js");
+      return runInstallHook({ force: Boolean(parsed.values.force) }, output);
+    },
+  },
+  hook: {
+    options: common,
+    async run(parsed, output) {
+      const { runHook } = await import("./hook.js");
+      const [name, remote] = parsed.positionals;
+      return runHook({ name, remote, stdin: process.stdin }, output);
+    },
+  },
+  list: {
+    options: common,
+    async run(parsed, output) {
+      const { runList } = await import("./list.js");
+      return runList({ json: Boolean(parsed.values.json) }, output);
+    },
+  },
+  show: {
+    options: { ...common, format: { type: "string" } },
+    async run(parsed, output) {
+      const { runShow } = await import("./show.js");
+      const format = parsed.values.format as string | undefined;
+      return runShow({ id: requiredId(parsed, "show"), format, json: Boolean(parsed.values.json) }, output);
+    },
+  },
+  merge: {
+    options: common,
+    async run(parsed, output) {
+      const { runMerge } = await import("./merge.js");
+      return runMerge({ id: requiredId(parsed, "merge") }, output);
+    },
+  },
+  drop: {
+    options: common,
+    async run(parsed, output) {
+      const { runDrop } = await import("./drop.js");
+      return runDrop({ id: requiredId(parsed, "drop") }, output);
+    },
+  },
+  import: {
+    options: { ...common, request: { type: "string" } },
+    async run(parsed, output) {
+      const { runImport } = await import("./import.js");
+      const file = single(parsed, "import");
+      if (!file) throw new UsageError(messages.importNeedsFile);
+      return runImport(
+        { file, request: parsed.values.request as string | undefined, json: Boolean(parsed.values.json) },
+        output,
+      );
+    },
+  },
+  worker: {
+    options: {
+      help: { type: "boolean", short: "h" },
+      reviewer: { type: "string" },
+      "reviewer-command": { type: "string" },
+      sandbox: { type: "string" },
+    },
+    async run(parsed) {
+      const { runWorkerCommand } = await import("./worker.js");
+      const workerExitCode = await runWorkerCommand({
+        reviewer: parsed.values.reviewer as string | undefined,
+        reviewerCommand: parsed.values["reviewer-command"] as string | undefined,
+        sandbox: (parsed.values.sandbox as string | undefined) ?? "auto",
+      });
+      return { workerExitCode };
+    },
+  },
+  export: {
+    options: {
+      ...common,
+      worktree: { type: "boolean" },
+      list: { type: "boolean" },
+      output: { type: "string", short: "o" },
+    },
+    async run(parsed, output) {
+      const { runExport } = await import("./export.js");
+      return runExport(
+        {
+          rev: single(parsed, "export"),
+          worktree: Boolean(parsed.values.worktree),
+          list: Boolean(parsed.values.list),
+          json: Boolean(parsed.values.json),
+          output: parsed.values.output as string | undefined,
+          pathspecs: parsed.rest,
+        },
+        output,
+      );
+    },
+  },
+};
