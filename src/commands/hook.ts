@@ -2,7 +2,8 @@
 // review-remote.prePush says; quiet and fast when the result is cached.
 import { readSettings } from "../config/settings.js";
 import { PushBlockedError, type ReviewRemoteError, UsageError } from "../errors.js";
-import { countPushFindings, parsePushUpdates, pushTargets, reviewPush } from "../hooks/pre-push.js";
+import { parsePushUpdates, pushTargets } from "../hooks/pre-push.js";
+import { countPushFindings, reviewPush } from "../hooks/review-push.js";
 import { messages } from "../messages.js";
 import { resolveRepo } from "../repo.js";
 import { printPushBlocked, printPushReviews } from "../report/hook.js";

@@ -121,18 +121,14 @@ export async function listExport(repo: Repo, options: ExportOptions): Promise<Ex
 }
 
 /**
- * Builds, scans and stores the bundle. The scratch dir (with a work-tree snapshot's objects) goes
- * to `keep` when given, for the caller to dispose of; otherwise it is removed here.
+ * Builds, scans and stores the bundle. A caller that needs the snapshot's objects afterwards (a
+ * work-tree snapshot lives only in the scratch dir) passes a scratch dir of its own and disposes
+ * of it; otherwise the export makes one and removes it.
  */
-export async function createBundle(
-  repo: Repo,
-  options: ExportOptions,
-  keep?: (scratch: Scratch) => void,
-): Promise<StoredBundle> {
+export async function createBundle(repo: Repo, options: ExportOptions, own?: Scratch): Promise<StoredBundle> {
   const store = storePaths(repo);
-  const scratch = await createScratch(repo);
+  const scratch = own ?? (await createScratch(repo));
   let tmp: string | undefined;
-  let kept = false;
   try {
     const filtered = await filterSnapshot(repo, scratch, options);
     if (filtered.kept.length === 0) {
@@ -147,17 +143,13 @@ export async function createBundle(
     if (complete.findings.length > 0) throw new SecretsFoundError(complete.findings);
     const path = await storeBundle(store, tmp, digest.sha256, complete.files);
     tmp = undefined;
-    if (keep) {
-      keep(scratch);
-      kept = true;
-    }
     return { ...complete, sha256: digest.sha256, bytes: digest.bytes, path };
   } catch (error) {
     if (error instanceof ReviewRemoteError || !isDiskError(error)) throw error;
     throw storeError(store.root, error);
   } finally {
     if (tmp) await rm(tmp, { force: true });
-    if (!kept) await scratch.dispose();
+    if (!own) await scratch.dispose();
   }
 }
 

@@ -5,7 +5,7 @@ import type { Policy } from "../config/policy.js";
 import type { Settings } from "../config/settings.js";
 import { ReviewRemoteError } from "../errors.js";
 import { createBundle } from "../export/bundle.js";
-import type { Scratch } from "../git/scratch.js";
+import { createScratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
 import type { StorePaths } from "../store/layout.js";
@@ -36,21 +36,18 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
   failures: WorkerFailure[];
 }> {
   const { repo, settings, policy, options, events } = fan;
-  let scratch: Scratch | undefined;
-  const bundle = await createBundle(
-    repo,
-    {
+  // A work-tree snapshot's objects live in the export's scratch dir until the import is done.
+  const scratch = options.worktree ? await createScratch(repo) : undefined;
+  try {
+    const exportOptions = {
       rev: fan.target.rev,
       base: fan.target.base,
       worktree: options.worktree,
       pathspecs: options.pathspecs,
       policy,
-      onProgress: (bytes) => events.progress("export", bytes),
-    },
-    // A work-tree snapshot's objects live in the export's scratch dir until the import is done.
-    options.worktree ? (kept) => (scratch = kept) : undefined,
-  );
-  try {
+      onProgress: (bytes: number) => events.progress("export", bytes),
+    };
+    const bundle = await createBundle(repo, exportOptions, scratch);
     const limits = effectiveLimits(settings.timeoutSeconds, policy);
     const { request, patchOmitted } = buildRequest({ bundle, question: fan.question, policy, limits });
     if (patchOmitted)

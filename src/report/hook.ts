@@ -1,6 +1,6 @@
 // What the pre-push hook prints: `review-remote:` lines on stderr for each pushed target, and the
 // verdict when the push is blocked.
-import type { TargetReview } from "../hooks/pre-push.js";
+import type { TargetReview } from "../hooks/review-push.js";
 import { formatComment } from "./comment.js";
 import type { Output } from "./output.js";
 
