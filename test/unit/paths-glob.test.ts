@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import ignore from "ignore";
 import { describe, expect, it } from "vitest";
 import { globSource, matchGlob, matchGlobList } from "../../src/paths/glob.js";
@@ -44,6 +45,21 @@ describe("matchGlob (gitignore semantics)", () => {
 
   it("keeps a file inside an excluded directory excluded, as git does", () => {
     expect(matchGlobList(["build/", "!build/keep.txt"], "build/keep.txt")).toBe("build/");
+  });
+
+  it("loads the ignore library only when a glob is first matched", () => {
+    const glob = new URL("../../dist/paths/glob.js", import.meta.url).href;
+    const script = [
+      'import { createRequire } from "node:module";',
+      "const cache = createRequire(import.meta.url).cache;",
+      'const loaded = () => Object.keys(cache).some((file) => file.includes("/node_modules/ignore/"));',
+      `const { matchGlob } = await import(${JSON.stringify(glob)});`,
+      "const before = loaded();",
+      'matchGlob("*.pem", "a.pem");',
+      "console.log(JSON.stringify([before, loaded()]));",
+    ].join("\n");
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(JSON.parse(out)).toEqual([false, true]);
   });
 
   it("matches nothing for a path no checkout could hold", () => {
