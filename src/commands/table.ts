@@ -34,6 +34,18 @@ const common: Options = {
   json: { type: "boolean" },
 };
 
+/** A string option's value (parseArgs has checked its type against the options). */
+function text(parsed: Parsed, name: string): string | undefined {
+  const value = parsed.values[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** A repeatable string option's values. */
+function texts(parsed: Parsed, name: string): string[] {
+  const value = parsed.values[name];
+  return Array.isArray(value) ? value : [];
+}
+
 function single(parsed: Parsed, name: string): string | undefined {
   if (parsed.positionals.length > 1) {
     throw new UsageError(messages.tooManyArguments(name, parsed.positionals.join(" ")), {
@@ -67,8 +79,8 @@ export const reviewCommand: Command = {
       {
         target: single(parsed, "review"),
         worktree: Boolean(parsed.values.worktree),
-        question: parsed.values.question as string | undefined,
-        workers: (parsed.values.worker as string[] | undefined) ?? [],
+        question: text(parsed, "question"),
+        workers: texts(parsed, "worker"),
         noCache: Boolean(parsed.values["no-cache"]),
         json: Boolean(parsed.values.json),
         pathspecs: parsed.rest,
@@ -119,7 +131,7 @@ export const COMMANDS: Record<string, Command> = {
     options: { ...common, format: { type: "string" } },
     async run(parsed, output) {
       const { runShow } = await import("./show.js");
-      const format = parsed.values.format as string | undefined;
+      const format = text(parsed, "format");
       return runShow({ id: requiredId(parsed, "show"), format, json: Boolean(parsed.values.json) }, output);
     },
   },
@@ -143,10 +155,7 @@ export const COMMANDS: Record<string, Command> = {
       const { runImport } = await import("./import.js");
       const file = single(parsed, "import");
       if (!file) throw new UsageError(messages.importNeedsFile);
-      return runImport(
-        { file, request: parsed.values.request as string | undefined, json: Boolean(parsed.values.json) },
-        output,
-      );
+      return runImport({ file, request: text(parsed, "request"), json: Boolean(parsed.values.json) }, output);
     },
   },
   worker: {
@@ -159,9 +168,9 @@ export const COMMANDS: Record<string, Command> = {
     async run(parsed) {
       const { runWorkerCommand } = await import("./worker.js");
       const workerExitCode = await runWorkerCommand({
-        reviewer: parsed.values.reviewer as string | undefined,
-        reviewerCommand: parsed.values["reviewer-command"] as string | undefined,
-        sandbox: (parsed.values.sandbox as string | undefined) ?? "auto",
+        reviewer: text(parsed, "reviewer"),
+        reviewerCommand: text(parsed, "reviewer-command"),
+        sandbox: text(parsed, "sandbox") ?? "auto",
       });
       return { workerExitCode };
     },
@@ -181,7 +190,7 @@ export const COMMANDS: Record<string, Command> = {
           worktree: Boolean(parsed.values.worktree),
           list: Boolean(parsed.values.list),
           json: Boolean(parsed.values.json),
-          output: parsed.values.output as string | undefined,
+          output: text(parsed, "output"),
           pathspecs: parsed.rest,
         },
         output,
