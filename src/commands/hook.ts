@@ -3,7 +3,7 @@
 import { readSettings } from "../config/settings.js";
 import { PushBlockedError, type ReviewRemoteError, UsageError } from "../errors.js";
 import { parsePushUpdates, pushTargets } from "../hooks/pre-push.js";
-import { countPushFindings, reviewPush } from "../hooks/review-push.js";
+import { pushVerdict, reviewPush } from "../hooks/review-push.js";
 import { messages } from "../messages.js";
 import { resolveRepo } from "../repo.js";
 import { printPushBlocked, printPushReviews } from "../report/hook.js";
@@ -38,13 +38,7 @@ export async function runHook(
     clearTimeout(timer),
   );
   printPushReviews(reviews, settings.prePushTimeoutSeconds, output);
-  const { errors, unreviewed } = countPushFindings(reviews);
-  const blocked =
-    settings.prePush === "block" && errors > 0
-      ? "errors"
-      : unreviewed > 0 && settings.failClosed
-        ? "unreviewed"
-        : undefined;
+  const { blocked, errors } = pushVerdict(reviews, settings);
   if (blocked === undefined) return [];
   printPushBlocked(blocked, errors, output);
   return [new PushBlockedError(messages.pushBlocked)];

@@ -44,7 +44,7 @@ export async function reviewPush(
 }
 
 /** Error-severity findings (a refused export counts as one) and targets left without a review. */
-export function countPushFindings(reviews: readonly TargetReview[]): { errors: number; unreviewed: number } {
+function countPushFindings(reviews: readonly TargetReview[]): { errors: number; unreviewed: number } {
   let errors = 0;
   let unreviewed = 0;
   for (const review of reviews) {
@@ -62,4 +62,15 @@ export function countPushFindings(reviews: readonly TargetReview[]): { errors: n
     unreviewed += review.report.failures.length;
   }
   return { errors, unreviewed };
+}
+
+/** Why review-remote.prePush=block or failClosed stops the push, or undefined when it goes. */
+export function pushVerdict(
+  reviews: readonly TargetReview[],
+  settings: Pick<Settings, "prePush" | "failClosed">,
+): { blocked: "errors" | "unreviewed" | undefined; errors: number } {
+  const { errors, unreviewed } = countPushFindings(reviews);
+  if (settings.prePush === "block" && errors > 0) return { blocked: "errors", errors };
+  if (unreviewed > 0 && settings.failClosed) return { blocked: "unreviewed", errors };
+  return { blocked: undefined, errors };
 }
