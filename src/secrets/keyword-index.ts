@@ -1,11 +1,10 @@
 // Finds every occurrence of many short keywords in one pass over the bytes, so the cost of the
-// content scan does not grow with the number of rules. Keywords have at least 3 bytes, so any
-// occurrence covers a byte pair at an even offset, either its first pair or its second: the scan looks
-// up only the pairs at even offsets (half the work of a byte-by-byte loop), checks the byte before or
-// after against a per-pair set, and only then compares candidate keywords.
+// content scan does not grow with the number of rules: an Aho-Corasick automaton compiled to a DFA
+// over case-folded byte classes. Each byte costs one table step; keywords with an upper-case letter
+// are also compared byte for byte where the folded automaton reports them.
 
 export interface Keyword {
-  /** At least 3 characters, latin1. */
+  /** At least one character, latin1. */
   text: string;
   /** Compare byte for byte; otherwise ASCII letters match in either case. */
   exact: boolean;
@@ -22,116 +21,165 @@ const FOLD = Uint8Array.from({ length: 256 }, (_, byte) =>
   byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte,
 );
 
-function caseVariants(byte: number, exact: boolean): number[] {
-  const lower = FOLD[byte] as number;
-  if (exact || lower < 0x61 || lower > 0x7a) return [byte];
-  return [lower, lower - 0x20];
+interface Trie {
+  children: Map<number, number>[];
+  /** Keyword ids ending at each node. */
+  ends: number[][];
 }
 
-/** A 256-bit set per slot, 8 words each. */
-function addToSet(sets: Int32Array, slot: number, byte: number): void {
-  const word = slot * 8 + (byte >>> 5);
-  sets[word] = (sets[word] as number) | (1 << (byte & 31));
+function buildTrie(folded: readonly Uint8Array[]): Trie {
+  const trie: Trie = { children: [new Map()], ends: [[]] };
+  folded.forEach((bytes, id) => {
+    let node = 0;
+    for (const cls of bytes) {
+      let child = trie.children[node]?.get(cls);
+      if (child === undefined) {
+        child = trie.children.push(new Map()) - 1;
+        trie.ends.push([]);
+        trie.children[node]?.set(cls, child);
+      }
+      node = child;
+    }
+    trie.ends[node]?.push(id);
+  });
+  return trie;
+}
+
+/** Breadth-first order and failure links; each node's ends grow by its failure node's. */
+function linkFailures(trie: Trie): { order: number[]; fail: number[] } {
+  const fail = new Array<number>(trie.children.length).fill(0);
+  const order = [0];
+  for (let at = 0; at < order.length; at++) {
+    const node = order[at] as number;
+    for (const [cls, child] of trie.children[node] as Map<number, number>) {
+      let link = fail[node] as number;
+      while (node !== 0 && link !== 0 && !trie.children[link]?.has(cls)) link = fail[link] as number;
+      const target = node === 0 ? 0 : (trie.children[link]?.get(cls) ?? 0);
+      fail[child] = target === child ? 0 : target;
+      trie.ends[child]?.push(...(trie.ends[fail[child] as number] as number[]));
+      order.push(child);
+    }
+  }
+  return { order, fail };
 }
 
 export class KeywordIndex {
-  private readonly bytes: Uint8Array[];
+  private readonly raw: Uint8Array[];
   private readonly exact: boolean[];
-  /** A byte pair (as written) → slot, 0 when the pair is neither the first nor the second of a keyword. */
-  private readonly slots = new Uint16Array(65536);
-  /** Per slot: the bytes that may follow the pair for a keyword starting with it... */
-  private after = new Int32Array(8);
-  /** ...and the bytes that may precede it for a keyword whose second pair it is. */
-  private before = new Int32Array(8);
-  /** Per slot: the keywords starting at the pair, and those starting one byte earlier. */
-  private readonly startingAt: number[][] = [[]];
-  private readonly startingBefore: number[][] = [[]];
+  /** Byte → class (0 for bytes no keyword has, letters folded). */
+  private readonly classOf = new Uint8Array(256);
+  private readonly classes: number;
+  /** Row offset (state × classes) + class → the next state's row offset. */
+  private readonly delta: Int32Array;
+  /** States are numbered so that those ending a keyword come last: one compare tells them. */
+  private readonly firstOutputRow: number;
+  /** Per state (row offset / classes): the keywords ending there. */
+  private readonly outputs: number[][];
 
   constructor(keywords: readonly Keyword[]) {
-    this.exact = keywords.map((keyword) => keyword.exact);
-    this.bytes = keywords.map((keyword, id) => {
-      const raw = Uint8Array.from(Buffer.from(keyword.text, "latin1"));
-      if (raw.length < 3) throw new Error(`keyword too short for the index: ${JSON.stringify(keyword.text)}`);
-      const [first, second, third] = [0, 1, 2].map((at) =>
-        caseVariants(raw[at] as number, keyword.exact),
-      ) as [number[], number[], number[]];
-      for (const a of first) {
-        for (const b of second) {
-          const slot = this.slotFor((a << 8) | b);
-          this.startingAt[slot]?.push(id);
-          for (const c of third) addToSet(this.after, slot, c);
-        }
-      }
-      for (const b of second) {
-        for (const c of third) {
-          const slot = this.slotFor((b << 8) | c);
-          this.startingBefore[slot]?.push(id);
-          for (const a of first) addToSet(this.before, slot, a);
-        }
-      }
-      return keyword.exact ? raw : raw.map((byte) => FOLD[byte] as number);
+    this.raw = keywords.map((keyword) => {
+      if (keyword.text.length === 0) throw new Error("empty keyword");
+      return Uint8Array.from(Buffer.from(keyword.text, "latin1"));
     });
+    this.exact = keywords.map((keyword) => keyword.exact);
+    let classes = 1;
+    const folded = this.raw.map((bytes) =>
+      bytes.map((byte) => {
+        const lower = FOLD[byte] as number;
+        if (this.classOf[lower] === 0) this.classOf[lower] = classes++;
+        return this.classOf[lower] as number;
+      }),
+    );
+    for (let byte = 0; byte < 256; byte++) this.classOf[byte] = this.classOf[FOLD[byte] as number] as number;
+    this.classes = classes;
+    const trie = buildTrie(folded);
+    const { order, fail } = linkFailures(trie);
+    // Renumber: states without output first, in breadth-first order, then the output states.
+    const numbered = [
+      ...order.filter((node) => trie.ends[node]?.length === 0),
+      ...order.filter((node) => (trie.ends[node]?.length ?? 0) > 0),
+    ];
+    const number = new Int32Array(numbered.length);
+    numbered.forEach((node, index) => {
+      number[node] = index;
+    });
+    this.firstOutputRow =
+      (numbered.length - numbered.filter((node) => (trie.ends[node]?.length ?? 0) > 0).length) * classes;
+    this.outputs = numbered.map((node) => trie.ends[node] as number[]);
+    this.delta = this.compile(trie, order, fail, number);
   }
 
-  private slotFor(pair: number): number {
-    let slot = this.slots[pair] as number;
-    if (slot === 0) {
-      slot = this.startingAt.push([]) - 1;
-      this.startingBefore.push([]);
-      this.slots[pair] = slot;
-      const size = (slot + 1) * 8;
-      const after = new Int32Array(size);
-      after.set(this.after);
-      this.after = after;
-      const before = new Int32Array(size);
-      before.set(this.before);
-      this.before = before;
+  /** The full transition table: a missing edge follows the failure link's (computed earlier, BFS). */
+  private compile(
+    trie: Trie,
+    order: readonly number[],
+    fail: readonly number[],
+    number: Int32Array,
+  ): Int32Array {
+    const { classes } = this;
+    const next = new Int32Array(order.length * classes);
+    for (const node of order) {
+      for (let cls = 0; cls < classes; cls++) {
+        const child = trie.children[node]?.get(cls);
+        const target =
+          child !== undefined
+            ? child
+            : node === 0
+              ? 0
+              : (next[(fail[node] as number) * classes + cls] as number);
+        next[node * classes + cls] = target;
+      }
     }
-    return slot;
+    const delta = new Int32Array(order.length * classes);
+    for (let node = 0; node < order.length; node++) {
+      for (let cls = 0; cls < classes; cls++) {
+        delta[(number[node] as number) * classes + cls] =
+          (number[next[node * classes + cls] as number] as number) * classes;
+      }
+    }
+    return delta;
   }
 
   /** Every occurrence of every keyword in `data`, in offset order. */
   scan(data: Uint8Array): KeywordHits {
     const hits: KeywordHits = { ids: [], offsets: [] };
-    const { slots, after, before } = this;
-    const pairs = data.length - 1;
-    for (let i = 0; i < pairs; i += 2) {
-      const slot = slots[((data[i] as number) << 8) | (data[i + 1] as number)] as number;
-      if (slot === 0) continue;
-      if (i > 0) {
-        const previous = data[i - 1] as number;
-        if (((before[(slot << 3) | (previous >>> 5)] as number) & (1 << (previous & 31))) !== 0) {
-          this.verify(this.startingBefore[slot] as number[], data, i - 1, hits);
-        }
-      }
-      if (i + 2 < data.length) {
-        const next = data[i + 2] as number;
-        if (((after[(slot << 3) | (next >>> 5)] as number) & (1 << (next & 31))) !== 0) {
-          this.verify(this.startingAt[slot] as number[], data, i, hits);
-        }
-      }
+    const { delta, classOf, firstOutputRow } = this;
+    let row = 0;
+    let sorted = true;
+    for (let i = 0; i < data.length; i++) {
+      row = delta[row + (classOf[data[i] as number] as number)] as number;
+      if (row >= firstOutputRow) sorted = this.report(row, data, i, hits) && sorted;
     }
-    return hits;
+    return sorted ? hits : sortHits(hits);
   }
 
-  private verify(candidates: readonly number[], data: Uint8Array, offset: number, hits: KeywordHits): void {
-    for (const id of candidates) {
-      if (this.occursAt(id, data, offset)) {
-        hits.ids.push(id);
-        hits.offsets.push(offset);
-      }
+  /** Records the keywords ending at `end`; false when one starts before an earlier recorded hit. */
+  private report(row: number, data: Uint8Array, end: number, hits: KeywordHits): boolean {
+    let sorted = true;
+    for (const id of this.outputs[row / this.classes] as number[]) {
+      const keyword = this.raw[id] as Uint8Array;
+      const offset = end + 1 - keyword.length;
+      if (this.exact[id] && !occursAt(keyword, data, offset)) continue;
+      const last = hits.offsets[hits.offsets.length - 1];
+      if (last !== undefined && last > offset) sorted = false;
+      hits.ids.push(id);
+      hits.offsets.push(offset);
     }
+    return sorted;
   }
+}
 
-  private occursAt(id: number, data: Uint8Array, offset: number): boolean {
-    const keyword = this.bytes[id] as Uint8Array;
-    if (offset + keyword.length > data.length) return false;
-    if (this.exact[id]) {
-      for (let k = 0; k < keyword.length; k++) if (data[offset + k] !== keyword[k]) return false;
-    } else {
-      for (let k = 0; k < keyword.length; k++)
-        if (FOLD[data[offset + k] as number] !== keyword[k]) return false;
-    }
-    return true;
-  }
+function occursAt(keyword: Uint8Array, data: Uint8Array, offset: number): boolean {
+  for (let k = 0; k < keyword.length; k++) if (data[offset + k] !== keyword[k]) return false;
+  return true;
+}
+
+function sortHits(hits: KeywordHits): KeywordHits {
+  const order = hits.offsets
+    .map((_, index) => index)
+    .sort((a, b) => (hits.offsets[a] as number) - (hits.offsets[b] as number));
+  return {
+    ids: order.map((index) => hits.ids[index] as number),
+    offsets: order.map((index) => hits.offsets[index] as number),
+  };
 }
