@@ -1,8 +1,9 @@
 // Runs the content rules over one window: one keyword pass over the bytes, then each rule's regex
 // only where one of its keywords starts (every match starts with a keyword, see content-rules.ts).
-import { type ContentRule, isExactKeyword } from "./content-rules.js";
+
 import { shannonEntropy } from "./entropy.js";
 import { type Keyword, KeywordIndex } from "./keyword-index.js";
+import { type ContentRule, isExactKeyword, isRejected } from "./rules/rule.js";
 
 export interface RuleHit {
   /** Offset of the secret in the window. */
@@ -95,7 +96,7 @@ function collectHits(
     const span = match.indices?.[group];
     const secret = match[group];
     if (span === undefined || secret === undefined || span[0] < from || span[0] >= to) continue;
-    if (isCredential(rule, secret)) hits.push({ index: span[0], rule, secret });
+    if (isCredential(rule, secret, match)) hits.push({ index: span[0], rule, secret });
   }
 }
 
@@ -105,7 +106,7 @@ function secretGroupOf(rule: ContentRule, match: RegExpExecArray): number {
   return 0;
 }
 
-function isCredential(rule: ContentRule, secret: string): boolean {
-  if (rule.reject?.test(secret)) return false;
+function isCredential(rule: ContentRule, secret: string, match: RegExpExecArray): boolean {
+  if (isRejected(rule, secret, match)) return false;
   return rule.entropy === undefined || shannonEntropy(secret) >= rule.entropy;
 }

@@ -2,20 +2,15 @@ import { describe, expect, test } from "vitest";
 import { CONTENT_RULES, isExactKeyword, MAX_MATCH_LENGTH } from "../../src/secrets/content-rules.js";
 import { createContentScanner } from "../../src/secrets/scanner.js";
 import { ALNUM, BASE32, BASE64, fake, fakeChars, HEX } from "../fixtures/secrets/fake-tokens.js";
-
-interface RuleCases {
-  /** Path the texts are scanned as (some rules apply to some files only). */
-  path?: string;
-  positive: string[];
-  negative: string[];
-}
+import { PASSWORD_VECTORS } from "../fixtures/secrets/password-vectors.js";
+import { PROVIDER_VECTORS, type RuleCases } from "../fixtures/secrets/rule-vectors.js";
 
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 /** A `${NAME}` variable reference, as shells, Compose, Terraform and JS templates write it. */
 const ref = (name: string) => `\${${name}}`;
 
 /** Per rule: texts that must give a finding of that rule, and near misses that must give no finding. */
-const CASES: Record<string, RuleCases> = {
+const LOCAL_CASES: Record<string, RuleCases> = {
   "aws-access-token": {
     positive: [
       `export const accessKeyId = "${fake.awsKeyId()}";`,
@@ -312,6 +307,23 @@ const CASES: Record<string, RuleCases> = {
   },
 };
 
+/** The cases of every source, concatenated per rule. */
+function mergeCases(...sources: Record<string, RuleCases>[]): Record<string, RuleCases> {
+  const merged: Record<string, RuleCases> = {};
+  for (const source of sources) {
+    for (const [id, cases] of Object.entries(source)) {
+      const into = merged[id] ?? { positive: [], negative: [] };
+      merged[id] = {
+        path: into.path ?? cases.path,
+        positive: [...into.positive, ...cases.positive],
+        negative: [...into.negative, ...cases.negative],
+      };
+    }
+  }
+  return merged;
+}
+
+const CASES = mergeCases(LOCAL_CASES, PROVIDER_VECTORS, PASSWORD_VECTORS);
 const scanner = createContentScanner();
 const rulesIn = (path: string, text: string) => scanner.scanText(path, text).map((finding) => finding.rule);
 

@@ -1,0 +1,146 @@
+// Credentials of payment, banking, trading, shipping and shop platforms.
+import { isPlaceholderOrWord, NOT_MIXED } from "./placeholders.js";
+import type { ContentRule } from "./rule.js";
+import { namedValue, prefixedToken } from "./shape.js";
+
+const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
+export const COMMERCE_RULES: readonly ContentRule[] = [
+  // Test-mode keys (sk_test_) reach no money and fill every integration guide: not refused.
+  prefixedToken({
+    id: "stripe-access-token",
+    description: "Stripe live secret or restricted key",
+    prefixes: ["sk_live_", "rk_live_", "sk_prod_", "rk_prod_"],
+    body: "[A-Za-z0-9]{16,247}",
+    entropy: 3,
+  }),
+  prefixedToken({
+    id: "square-access-token",
+    description: "Square access token or OAuth secret",
+    prefixes: ["EAAA", "sq0atp-", "sq0csp-"],
+    body: String.raw`[\w-]{22,60}`,
+    entropy: 3,
+    reject: NOT_MIXED,
+  }),
+  namedValue({
+    id: "plaid-api-token",
+    description: "Plaid access token or secret",
+    names: ["plaid"],
+    value: `access-(?:sandbox|development|production)-${UUID}|[A-Za-z0-9]{30}`,
+    entropy: 3.5,
+    reject: isPlaceholderOrWord,
+  }),
+  namedValue({
+    id: "gocardless-api-token",
+    description: "GoCardless live access token",
+    names: ["gocardless"],
+    value: "live_[A-Za-z0-9_=-]{40}",
+    entropy: 3,
+  }),
+  prefixedToken({
+    id: "flutterwave-secret-key",
+    description: "Flutterwave secret or encryption key",
+    prefixes: ["FLWSECK_TEST-", "FLWSECK-", "FLWSECK_TEST", "FLWSECK"],
+    body: "[a-hA-H0-9]{12}(?:[a-hA-H0-9]{20}-X)?",
+    entropy: 2,
+  }),
+  namedValue({
+    id: "coinbase-access-token",
+    description: "Coinbase API secret",
+    names: ["coinbase"],
+    value: "[A-Za-z0-9_-]{64}",
+    entropy: 3.5,
+    reject: isPlaceholderOrWord,
+  }),
+  namedValue({
+    id: "kraken-access-token",
+    description: "Kraken API secret",
+    names: ["kraken"],
+    value: "[A-Za-z0-9/=_+-]{80,90}",
+    entropy: 4,
+    reject: isPlaceholderOrWord,
+  }),
+  namedValue({
+    id: "kucoin-access-token",
+    description: "KuCoin API key or secret",
+    names: ["kucoin"],
+    value: `${UUID}|[a-f0-9]{24}`,
+    entropy: 3,
+    reject: NOT_MIXED,
+  }),
+  namedValue({
+    id: "bittrex-access-key",
+    description: "Bittrex API key or secret",
+    names: ["bittrex"],
+    value: "[A-Za-z0-9]{32}",
+    entropy: 3.5,
+    reject: isPlaceholderOrWord,
+  }),
+  namedValue({
+    id: "finnhub-access-token",
+    description: "Finnhub API token",
+    names: ["finnhub"],
+    value: "[A-Za-z0-9]{20}",
+    entropy: 3.5,
+    reject: isPlaceholderOrWord,
+  }),
+  namedValue({
+    id: "finicity-client-secret",
+    description: "Finicity API token or client secret",
+    names: ["finicity"],
+    value: "[a-f0-9]{32}|[A-Za-z0-9]{20}",
+    entropy: 3.2,
+    reject: isPlaceholderOrWord,
+  }),
+  namedValue({
+    id: "freshbooks-access-token",
+    description: "FreshBooks access token",
+    names: ["freshbooks"],
+    value: "[A-Za-z0-9]{64}",
+    entropy: 3.5,
+    reject: isPlaceholderOrWord,
+  }),
+  prefixedToken({
+    id: "duffel-api-token",
+    description: "Duffel API token",
+    prefixes: ["duffel_test_", "duffel_live_"],
+    body: "[A-Za-z0-9_=-]{43}",
+    entropy: 3,
+  }),
+  prefixedToken({
+    id: "shopify-token",
+    description: "Shopify access, custom app, private app or shared secret token",
+    prefixes: ["shpat_", "shpca_", "shppa_", "shpss_"],
+    body: "[a-fA-F0-9]{32}",
+    entropy: 3,
+  }),
+  prefixedToken({
+    id: "shippo-api-token",
+    description: "Shippo API token",
+    prefixes: ["shippo_live_", "shippo_test_"],
+    body: "[a-fA-F0-9]{40}",
+    entropy: 3,
+  }),
+  prefixedToken({
+    id: "easypost-api-token",
+    description: "EasyPost production or test API key",
+    prefixes: ["EZAK", "EZTK"],
+    body: "[A-Za-z0-9]{54}",
+    entropy: 3.5,
+  }),
+  namedValue({
+    id: "lob-api-key",
+    description: "Lob secret API key",
+    names: ["lob"],
+    value: "(?:live|test)_[a-f0-9]{35}",
+    entropy: 3,
+  }),
+  {
+    id: "freemius-secret-key",
+    description: "Freemius secret key in PHP",
+    keywords: ["secret_key"],
+    pattern: /(?<=["'])secret_key["']\s{0,8}=>\s{0,8}["'](sk_[^\s"']{29})["']/,
+    entropy: 3,
+    paths: /\.php$/i,
+  },
+];

@@ -1,0 +1,131 @@
+// Passwords and user:password pairs written next to the names that announce them: URLs, curl command
+// lines, configuration files, Terraform, Kubernetes Secret manifests, NuGet and Bundler settings.
+// Each judges its value with the shared placeholder rules, so documentation examples pass.
+import { isPlaceholder, isPlaceholderOrWord, isPlaceholderPair } from "./placeholders.js";
+import type { ContentRule } from "./rule.js";
+import { anyCase, namedValue } from "./shape.js";
+
+/** Configuration text: .properties, INI, YAML, TOML, dotenv and friends. */
+const CONFIG_PATHS =
+  /(?:^|\/)(?:[^/]*\.(?:properties|ini|cfg|conf|cnf|ya?ml|toml|env)|\.env(?:\.[^/]*)?|[^/]*\.env\.[^/]*)$/i;
+
+const YAML_PATHS = /\.ya?ml$/i;
+
+/** `user:` of a curl `-u`/`--user` argument inside a match. */
+const CURL_USER = /(?:-u|--user)(?:=|[ \t]{1,4})["']?([^\s"':]{0,128}):/;
+
+/** A URL, an ARN, a path, a dotted name or a file name: configuration values that are not secrets. */
+const NOT_A_SECRET_VALUE = /^(?:[a-z][\w+.-]*:|[.~]?\/)|^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)+$/i;
+
+/** The text of a base64 value when it decodes to printable text, else undefined. */
+function decodeBase64Text(value: string): string | undefined {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || value.length % 4 !== 0) return undefined;
+  const text = Buffer.from(value, "base64").toString("latin1");
+  return /^[\x20-\x7e]*$/.test(text) ? text : undefined;
+}
+
+/** A Basic credential (`Basic dXNlcjpwYXNz`) whose decoded `user:password` is a placeholder pair. */
+function isPlaceholderBasic(encoded: string): boolean {
+  const text = decodeBase64Text(encoded);
+  if (text === undefined) return false;
+  const colon = text.indexOf(":");
+  return colon === -1 ? isPlaceholder(text) : isPlaceholderPair(text.slice(0, colon), text.slice(colon + 1));
+}
+
+/** Password-like names a configuration value is assigned to. */
+const SECRET_NAMES = [
+  "password",
+  "passwd",
+  "passphrase",
+  "pwd",
+  "secret",
+  "token",
+  "api_key",
+  "apikey",
+  "api-key",
+];
+
+/** YAML line skipping that stays inside one document. */
+const LINE = String.raw`(?!---)[^\r\n]{0,500}\r?\n`;
+/** One `key: value` entry of a Secret's data; the value is group 1 of the entry (no template, no quote). */
+const DATA_ENTRY = String.raw`[ \t]{1,12}["']?[\w.-]{1,253}["']?:[ \t]{0,4}(?:[|>][-+]?[ \t]{0,4}\r?\n[ \t]{1,16})?["']?((?![$<{])[^\s"'#]{6,4096})`;
+const DATA_BLOCK = String.raw`(?:data|stringData):[ \t]{0,4}\r?\n(?:[ \t]{1,12}[^\r\n]{0,300}\r?\n){0,20}?${DATA_ENTRY}`;
+
+export const PASSWORD_RULES: readonly ContentRule[] = [
+  {
+    id: "url-credentials",
+    description: "Password in a URL (scheme://user:password@host)",
+    keywords: ["://"],
+    // User (1), password (2, differs from the user) and, looked ahead, the host (3).
+    pattern:
+      /:\/\/([^\s:@/?#[\]'"`<>\\]{0,128}):(?!\1@)([^\s:@/?[\]'"`<>\\]{4,256})@(?=([^\s@/"'`<>\\?#]{1,253}))/,
+    secretGroup: 2,
+    reject: (secret, match) => isPlaceholderPair(match[1], secret, match[3]),
+  },
+  {
+    id: "curl-auth-user",
+    description: "Password in a curl -u/--user argument",
+    keywords: ["curl"],
+    pattern:
+      /\bcurl\b(?:[^\r\n]|\\\r?\n){0,400}?[ \t](?:-u|--user)(?:=|[ \t]{1,4})(?:"[^"\r\n:]{0,128}:([^"\r\n]{3,256})"|'[^'\r\n:]{0,128}:([^'\r\n]{3,256})'|[^\s"':]{0,128}:([^\s"']{3,256}))/,
+    reject: (secret, match) => isPlaceholderPair(CURL_USER.exec(match[0])?.[1], secret),
+  },
+  {
+    id: "curl-auth-header",
+    description: "Credential in a curl Authorization or API-key header",
+    keywords: ["curl"],
+    pattern:
+      /\bcurl\b(?:[^\r\n]|\\\r?\n){0,400}?[ \t](?:-H|--header)(?:=|[ \t]{1,4})["']?(?:Authorization:[ \t]{0,5}(?:Basic|Bearer|Token|Api-Token)[ \t]{1,4}|(?:X-)?(?:Api-?Key|Auth-?Token|Access-?Token)[ \t]{0,3}:[ \t]{0,5})([\w=~@.+/-]{8,512})/i,
+    entropy: 2.75,
+    reject: (secret, match) =>
+      isPlaceholder(secret) || (/Basic/i.test(match[0]) && isPlaceholderBasic(secret)),
+  },
+  {
+    id: "config-password",
+    description: "Password, secret or token with a random value in a configuration file",
+    keywords: SECRET_NAMES,
+    pattern: new RegExp(
+      String.raw`(?:${SECRET_NAMES.map(anyCase).join("|")})[\w.-]{0,30}?["']?[ \t]{0,4}[:=][ \t]{0,4}["']?([^\s"'#;,]{10,256})`,
+    ),
+    entropy: 3.2,
+    reject: (secret) => isPlaceholderOrWord(secret) || NOT_A_SECRET_VALUE.test(secret),
+    paths: CONFIG_PATHS,
+  },
+  {
+    id: "hashicorp-tf-password",
+    description: "Hard-coded password in Terraform/HCL",
+    keywords: ["password", "passwd", "pwd"],
+    pattern: /(?:password|passwd|pwd)"?[ \t]{0,8}[=:][ \t]{0,8}"((?:[^"\\\r\n]|\\.){6,256})"/i,
+    entropy: 2.5,
+    reject: isPlaceholder,
+    paths: /\.(?:tf|tfvars|hcl|nomad)(?:\.json)?$/i,
+  },
+  {
+    id: "kubernetes-secret-yaml",
+    description: "Value in the data or stringData of a Kubernetes Secret manifest",
+    keywords: ["kind:", "data:", "stringdata:"],
+    // `kind: Secret` then the data, or the data then `kind: Secret` (kubectl writes keys in order).
+    pattern: new RegExp(
+      String.raw`kind:[ \t]{0,8}["']?Secret["']?[ \t]{0,8}\r?\n(?:${LINE}){0,60}?[ \t]{0,8}${DATA_BLOCK}|${DATA_BLOCK}["']?[ \t]{0,8}\r?\n(?:${LINE}){0,40}?kind:[ \t]{0,8}["']?Secret\b`,
+    ),
+    reject: (secret) => {
+      const text = decodeBase64Text(secret);
+      return isPlaceholder(secret) || (text !== undefined && (text.length < 4 || isPlaceholder(text)));
+    },
+    paths: YAML_PATHS,
+  },
+  {
+    id: "nuget-config-password",
+    description: "Password in a NuGet configuration",
+    keywords: ["<add key="],
+    pattern: /<add key="(?:ClearText)?Password"\s{1,8}value="([^"]{8,256})"/i,
+    reject: isPlaceholder,
+    paths: /(?:^|\/)nuget\.config$/i,
+  },
+  namedValue({
+    id: "sidekiq-secret",
+    description: "Sidekiq Pro/Enterprise gem server credentials",
+    names: ["BUNDLE_ENTERPRISE__CONTRIBSYS__COM", "BUNDLE_GEMS__CONTRIBSYS__COM"],
+    value: "[a-f0-9]{8}:[a-f0-9]{8}",
+  }),
+];
