@@ -52,7 +52,14 @@ export const NAME_RULES: readonly NameRule[] = [
       "id_ed25519_sk",
       "secring.*",
       "*.agekey",
+      "*.keytab",
+      "*.jceks",
     ],
+  },
+  {
+    id: "vpn-config",
+    description: "OpenVPN configuration (carries inline keys)",
+    globs: ["*.ovpn"],
   },
   {
     id: "ssh-dir",
@@ -136,11 +143,24 @@ const COMPILED = NAME_RULES.map((rule) => ({
   except: rule.except ? new RegExp(rule.except.map(globSource).join("|"), "is") : undefined,
 }));
 
+/**
+ * `path` as Windows (and Samba, and git for Windows) names its files: trailing dots and spaces of each
+ * component dropped, so `.env `, `.env.` and `id_rsa. ` are the files they look like. A component of
+ * dots and spaces only (`.`, `..`) is kept.
+ */
+export function foldSecretName(path: string): string {
+  return path
+    .split("/")
+    .map((component) => component.replace(/[. ]+$/, "") || component)
+    .join("/");
+}
+
 /** The rule that keeps `path` out, or undefined. `path` is relative to the top, `/`-separated. */
 export function matchSecretName(path: string): NameRule | undefined {
+  const folded = foldSecretName(path);
   for (const { rule, match, except } of COMPILED) {
-    if (!match.test(path)) continue;
-    if (except?.test(path.slice(path.lastIndexOf("/") + 1))) continue;
+    if (!match.test(folded)) continue;
+    if (except?.test(folded.slice(folded.lastIndexOf("/") + 1))) continue;
     return rule;
   }
   return undefined;
