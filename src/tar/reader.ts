@@ -1,5 +1,7 @@
 // A strict streaming tar reader: ustar, pax ('x' and 'g') and GNU long names, nothing buffered but
-// headers. Used on the export side (our own `git archive` output) and the worker side (hostile input).
+// headers. Used on the export side (our own `git archive` output and archives in the user's tree)
+// and the worker side (hostile input). GNU sparse files are refused: a reader that does not expand
+// the sparse map sees other bytes than one that does, so what was scanned would not be what lands.
 
 export const TarType = {
   file: "file",
@@ -115,6 +117,16 @@ export function parsePax(data: Buffer): Map<string, string> {
   return records;
 }
 
+/** GNU's old sparse entry type; pax sparse files carry `GNU.sparse.*` records instead. */
+const SPARSE = "S";
+
+function refuseSparse(records: Map<string, string>): Map<string, string> {
+  for (const key of records.keys()) {
+    if (key.startsWith("GNU.sparse.")) throw new TarFormatError(`GNU sparse tar entry (pax ${key}) refused`);
+  }
+  return records;
+}
+
 type Meta = { kind: "pax" | "global" | "longname" | "longlink"; chunks: Buffer[]; size: number };
 
 export class TarReader {
@@ -212,9 +224,9 @@ export class TarReader {
   private finishMeta(meta: Meta): void {
     const data = Buffer.concat(meta.chunks, meta.size);
     if (meta.kind === "pax") {
-      this.pax = parsePax(data);
+      this.pax = refuseSparse(parsePax(data));
     } else if (meta.kind === "global") {
-      this.handlers.globalHeader?.(parsePax(data));
+      this.handlers.globalHeader?.(refuseSparse(parsePax(data)));
     } else {
       const nul = data.indexOf(0);
       const name = (nul === -1 ? data : data.subarray(0, nul)).toString("utf8");
@@ -251,6 +263,7 @@ export class TarReader {
   }
 
   private entryHeader(block: Buffer, typeflag: string, headerSize: number): void {
+    if (typeflag === SPARSE) throw new TarFormatError("GNU sparse tar entry (type S) refused");
     const magic = block.toString("latin1", 257, 262);
     const prefix = magic === "ustar" ? readString(block, 345, 155) : "";
     const nameEnd = fieldEnd(block, 0, 100);

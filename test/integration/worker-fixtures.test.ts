@@ -81,8 +81,9 @@ describe("worker on the fixture bundles", () => {
 });
 
 describe("worker against parser differences with GNU tar", () => {
+  // GNU sparse records are refused by the tar reader itself, before anything is extracted.
   it.each([
-    [{ "GNU.sparse.name": "evil.txt" }, "extract-mismatch"],
+    [{ "GNU.sparse.name": "evil.txt" }, "tar-format"],
     [
       {
         "GNU.sparse.major": "1",
@@ -90,7 +91,7 @@ describe("worker against parser differences with GNU tar", () => {
         "GNU.sparse.name": "x",
         "GNU.sparse.realsize": "9",
       },
-      "extract-failed",
+      "tar-format",
     ],
   ])("refuses an archive GNU tar reads differently (pax %j)", async (pax, rule) => {
     const bundle = gzipSync(makeTar([{ name: "a.txt", content: "hello\n", pax }]));
@@ -100,6 +101,7 @@ describe("worker against parser differences with GNU tar", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain(`(rule: ${rule})`);
+    expect(run.stderr).toContain("GNU sparse");
     expect(workspaces.leftovers()).toEqual([]);
   });
 });
