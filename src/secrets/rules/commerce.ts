@@ -1,9 +1,7 @@
 // Credentials of payment, banking, trading, shipping and shop platforms.
 import { isPlaceholderOrWord, NOT_MIXED } from "./placeholders.js";
 import type { ContentRule } from "./rule.js";
-import { namedValue, prefixedToken } from "./shape.js";
-
-const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+import { namedValue, prefixedToken, UUID } from "./shape.js";
 
 export const COMMERCE_RULES: readonly ContentRule[] = [
   // Test-mode keys (sk_test_) reach no money and fill every integration guide: not refused.

@@ -1,9 +1,8 @@
-// Credentials of source forges, package registries, CI services and developer tools.
-import { isPlaceholderOrWord, NOT_MIXED } from "./placeholders.js";
+// Credentials of source forges, package registries and CI services.
+import { isPlaceholderOrWord } from "./placeholders.js";
 import type { ContentRule } from "./rule.js";
 import { namedValue, prefixedToken } from "./shape.js";
 
-const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 /** GitLab's routable token suffix: `.01.` then a base-36 CRC. */
 const GITLAB_ROUTABLE = String.raw`(?:\.[0-9a-z]{2}\.[0-9a-z]{7,9})?`;
 
@@ -144,29 +143,6 @@ export const FORGE_RULES: readonly ContentRule[] = [
     entropy: 3,
   }),
   namedValue({
-    id: "sonar-api-token",
-    description: "SonarQube / SonarCloud token",
-    names: ["sonar"],
-    value: "(?:sq[upa]_)?[A-Za-z0-9=_-]{40}",
-    entropy: 3.5,
-    reject: isPlaceholderOrWord,
-  }),
-  namedValue({
-    id: "snyk-api-token",
-    description: "Snyk API token",
-    names: ["snyk"],
-    value: UUID,
-    entropy: 3,
-  }),
-  namedValue({
-    id: "codecov-access-token",
-    description: "Codecov upload or access token",
-    names: ["codecov"],
-    value: `${UUID}|[A-Za-z0-9]{32}`,
-    entropy: 3,
-    reject: isPlaceholderOrWord,
-  }),
-  namedValue({
     id: "travisci-access-token",
     description: "Travis CI access token",
     names: ["travis"],
@@ -179,133 +155,6 @@ export const FORGE_RULES: readonly ContentRule[] = [
     description: "Drone CI access token",
     names: ["droneci", "drone_token", "drone-token"],
     value: "[A-Za-z0-9]{32}",
-    entropy: 3.5,
-    reject: isPlaceholderOrWord,
-  }),
-  prefixedToken({
-    id: "sourcegraph-access-token",
-    description: "Sourcegraph access token",
-    prefixes: ["sgp_"],
-    body: "(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}",
-    entropy: 3,
-  }),
-  prefixedToken({
-    id: "readme-api-token",
-    description: "ReadMe API token",
-    prefixes: ["rdme_"],
-    body: "[a-z0-9]{70}",
-    entropy: 3,
-  }),
-  prefixedToken({
-    id: "postman-api-token",
-    description: "Postman API key",
-    prefixes: ["PMAK-"],
-    body: "[a-fA-F0-9]{24}-[a-fA-F0-9]{34}",
-    entropy: 3,
-  }),
-  prefixedToken({
-    id: "harness-api-key",
-    description: "Harness personal or service account token",
-    prefixes: ["pat.", "sat."],
-    body: String.raw`[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}`,
-    entropy: 3,
-  }),
-  prefixedToken({
-    id: "prefect-api-token",
-    description: "Prefect API key",
-    prefixes: ["pnu_"],
-    body: "[A-Za-z0-9]{36}",
-    entropy: 3,
-    reject: NOT_MIXED,
-  }),
-  prefixedToken({
-    id: "linear-api-key",
-    description: "Linear API key",
-    prefixes: ["lin_api_"],
-    body: "[A-Za-z0-9]{40}",
-    entropy: 3,
-  }),
-  namedValue({
-    id: "linear-client-secret",
-    description: "Linear OAuth client secret",
-    names: ["linear"],
-    value: "[a-f0-9]{32}",
-    entropy: 3,
-    reject: NOT_MIXED,
-  }),
-  prefixedToken({
-    id: "intra42-client-secret",
-    description: "42 Intra API client secret",
-    prefixes: ["s-s4t2ud-", "s-s4t2af-"],
-    body: "[a-f0-9]{64}",
-    entropy: 3,
-  }),
-  prefixedToken({
-    id: "settlemint-access-token",
-    description: "SettleMint application, personal or service access token",
-    prefixes: ["sm_aat_", "sm_pat_", "sm_sat_"],
-    body: "[A-Za-z0-9]{16}",
-    entropy: 3,
-  }),
-  prefixedToken({
-    id: "authress-service-client-access-key",
-    description: "Authress service client access key",
-    prefixes: ["sc_", "ext_", "scauth_", "authress_"],
-    body: String.raw`[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}`,
-    entropy: 2,
-  }),
-  namedValue({
-    id: "looker-client-secret",
-    description: "Looker API client secret",
-    names: ["looker"],
-    value: "[A-Za-z0-9]{24}",
-    entropy: 3.5,
-    reject: isPlaceholderOrWord,
-  }),
-  namedValue({
-    id: "airtable-api-key",
-    description: "Airtable API key or personal access token",
-    names: ["airtable"],
-    value: String.raw`pat[A-Za-z0-9]{14}\.[a-f0-9]{64}|[A-Za-z0-9]{17}`,
-    entropy: 3.5,
-    reject: isPlaceholderOrWord,
-  }),
-  prefixedToken({
-    id: "typeform-api-token",
-    description: "Typeform personal access token",
-    prefixes: ["tfp_"],
-    body: "[A-Za-z0-9_.=-]{59}",
-    entropy: 3,
-  }),
-  namedValue({
-    id: "adafruit-api-key",
-    description: "Adafruit IO key",
-    names: ["adafruit"],
-    value: "[A-Za-z0-9_-]{32}",
-    entropy: 3.5,
-    reject: isPlaceholderOrWord,
-  }),
-  prefixedToken({
-    id: "adobe-client-secret",
-    description: "Adobe client secret",
-    prefixes: ["p8e-"],
-    body: "[A-Za-z0-9]{32}",
-    entropy: 3,
-    reject: NOT_MIXED,
-  }),
-  namedValue({
-    id: "cisco-meraki-api-key",
-    description: "Cisco Meraki API key",
-    names: ["meraki"],
-    value: "[0-9a-f]{40}",
-    entropy: 3,
-    reject: NOT_MIXED,
-  }),
-  namedValue({
-    id: "rapidapi-access-token",
-    description: "RapidAPI key",
-    names: ["rapidapi"],
-    value: "[A-Za-z0-9_-]{50}",
     entropy: 3.5,
     reject: isPlaceholderOrWord,
   }),

@@ -56,9 +56,6 @@ export function isPlaceholderPair(user: string | undefined, password: string, ho
   return host !== undefined && isExampleHost(host) && WEAK.test(password);
 }
 
-/** Random keys mix cases; an all-lowercase or all-uppercase value is a word, a hex digest or a name. */
-export const ONE_CASE = /^[^A-Z]*$|^[^a-z]*$/;
-
 /** A value without a digit or without a letter: a word, a name or a number, not a generated key. */
 export const NOT_MIXED = /^[^0-9]*$|^[^A-Za-z]*$/;
 

@@ -5,6 +5,9 @@ import type { ContentRule } from "./rule.js";
 /** Where a token ends: anything but a word character or a hyphen (a longer run is another token). */
 export const END = String.raw`(?![\w-])`;
 
+/** A UUID in any case: the shape of many providers' keys (only a provider's name tells them apart). */
+export const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
 /** An assignment after a name: more name characters, then `=`, `:`, `=>`, `:=`, `?=` or `,`, then quotes. */
 const ASSIGN = String.raw`[\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5}`;
 
