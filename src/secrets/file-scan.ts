@@ -1,181 +1,109 @@
-// The content scan of one file, streaming, in bounded memory.
-//
-// Content arrives in arbitrary chunks and is scanned in windows of WINDOW bytes. Each window is
-// prefixed with the end of the previous one: CONTEXT characters that are only read (so a regex starts
-// in step with the tokens) and TAIL characters that were not yet accepted (so a token split across
-// windows is seen whole). A hit is accepted in exactly one window: the one where its secret starts
-// before the cut. Bytes are decoded as latin1, one character per byte, so invalid UTF-8 cannot throw.
-import {
-  INLINE_ALLOW_MARKER,
-  type InlineAllow,
-  isAllowedByPolicy,
-  isAllowedInline,
-  parseInlineAllow,
-} from "./allow.js";
-import { type ContentRule, MAX_MATCH_LENGTH } from "./content-rules.js";
-import type { RuleMatcher } from "./matcher.js";
-import { fingerprintSecret, redactSecret } from "./redact.js";
-import type { FileScan, Finding, SecretAllow } from "./scanner.js";
+// The content scan of one exported file (or archive member), whatever form its bytes take: the first
+// bytes decide between text, UTF-16/32 text, an archive to open, or binary content; key material is
+// recognised by its bytes in every case. A single pass: bytes are routed as they arrive.
+import { openArchive } from "./archive-scan.js";
+import { findBinaryKey, keyHeadLength } from "./binary/keys.js";
+import { detectForm, type Form } from "./decode/detect.js";
+import type { ExpansionBudget } from "./decode/limits.js";
+import { createFinding, type ScanSite } from "./scan-settings.js";
+import type { FileScan, Finding } from "./scanner.js";
+import { DecodingSink, DiscardSink, TeeSink } from "./sinks.js";
+import { TextScan } from "./text-scan.js";
 
-const WINDOW = 256 * 1024;
-const CONTEXT = MAX_MATCH_LENGTH;
-const TAIL = MAX_MATCH_LENGTH + 512;
-/** git's own test: a NUL byte in the first 8000 bytes makes a file binary; we look a little further. */
-const BINARY_PROBE = 8192;
-/** How much of a marker's line is read for its rule list. */
-const MARKER_LIST_LENGTH = 512;
+/** git's own test reads 8000 bytes for a NUL; the form shows in this much. */
+const HEAD = 8192;
 
-export interface ScanSettings {
-  allow: readonly SecretAllow[];
-  matchPath: (glob: string, path: string) => boolean;
-  matcherFor(path: string): RuleMatcher;
+/** A scan inside an export: where it is, how deep in archives, and the expansion left. */
+export interface NestedSite extends ScanSite {
+  depth: number;
+  budget: ExpansionBudget;
+  /** The name the rules see (a member's own name), when it is not `path`. */
+  rulePath?: string;
 }
 
-export class StreamingFileScan implements FileScan {
-  private readonly matcher: RuleMatcher;
+export class ContentFileScan implements FileScan {
+  /** Bytes that arrived before the form was known (fewer than HEAD). */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private probed = false;
-  private binary = false;
+  /** The first bytes, for the key-material check at the end; how many is known after 4 bytes. */
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private headLimit: number | undefined;
+  private size = 0;
+  private sink: FileScan | undefined;
   private ended = false;
-  /** Bytes kept from the previous window, and where their not-yet-accepted part starts. */
-  private carry: Buffer = Buffer.alloc(0);
-  private carryAccept = 0;
-  /** Newlines before the start of `carry`. */
-  private linesBeforeCarry = 0;
-  private readonly findings: Finding[] = [];
-  private readonly seen = new Set<string>();
-  /** Inline markers by line, kept only for lines that have a finding or may still get one. */
-  private readonly markers = new Map<number, InlineAllow[]>();
 
-  constructor(
-    private readonly path: string,
-    private readonly settings: ScanSettings,
-  ) {
-    this.matcher = settings.matcherFor(path);
-  }
+  constructor(private readonly site: NestedSite) {}
 
   write(chunk: Buffer): void {
-    if (this.ended) throw new Error(`content scan of ${this.path} written after end`);
-    if (this.binary || chunk.length === 0) return;
-    let offset = 0;
-    while (offset < chunk.length && !this.binary) {
-      const take = Math.min(WINDOW - this.pendingBytes, chunk.length - offset);
+    if (this.ended) throw new Error(`content scan of ${this.site.path} written after end`);
+    this.size += chunk.length;
+    if (this.headBytes < (this.headLimit ?? 4)) this.keepHead(chunk);
+    if (this.sink) {
+      this.sink.write(chunk);
+    } else if (this.pendingBytes + chunk.length >= HEAD) {
+      this.route([...this.pending, chunk]);
+    } else {
       // Copy: the caller may hand the same memory on (tar chunks go on to gzip) or reuse it.
-      this.pending.push(Buffer.from(chunk.subarray(offset, offset + take)));
-      this.pendingBytes += take;
-      offset += take;
-      if (this.pendingBytes === WINDOW) this.flush(false);
+      this.pending.push(Buffer.from(chunk));
+      this.pendingBytes += chunk.length;
     }
   }
 
   end(): Finding[] {
-    if (this.ended) throw new Error(`content scan of ${this.path} ended twice`);
-    if (!this.binary) this.flush(true);
+    if (this.ended) throw new Error(`content scan of ${this.site.path} ended twice`);
     this.ended = true;
+    if (!this.sink) this.route(this.pending);
+    const findings = (this.sink as FileScan).end();
+    const key = this.headLimit ? this.binaryKeyFinding(Buffer.concat(this.head)) : undefined;
+    this.head = [];
+    return key ? [key, ...findings] : findings;
+  }
+
+  private binaryKeyFinding(head: Buffer): Finding | undefined {
+    const key = findBinaryKey(head, this.size);
+    if (!key) return undefined;
+    const secret = head.toString("hex", 0, 64);
+    return createFinding(this.site, { line: 1, rule: key.rule, description: key.description, secret });
+  }
+
+  /** Keeps the first bytes while they may start key material (the first 4 decide). */
+  private keepHead(chunk: Buffer): void {
+    const take = chunk.subarray(0, (this.headLimit ?? 4) - this.headBytes);
+    this.head.push(Buffer.from(take));
+    this.headBytes += take.length;
+    if (this.headLimit === undefined && this.headBytes >= 4) {
+      this.headLimit = keyHeadLength(Buffer.concat(this.head));
+      if (this.headLimit === 0) this.head = [];
+      else this.keepHead(chunk.subarray(take.length));
+    }
+  }
+
+  /** Chooses the sink from the first bytes and hands it everything that arrived so far. */
+  private route(chunks: Buffer[]): void {
+    const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
     this.pending = [];
-    this.carry = Buffer.alloc(0);
-    if (this.binary) return [];
-    return this.findings.filter((finding) => !isAllowedInline(this.markers.get(finding.line) ?? [], finding));
+    this.sink = this.sinkFor(detectForm(bytes.subarray(0, HEAD)));
+    if (bytes.length > 0) this.sink.write(bytes);
   }
 
-  private flush(final: boolean): void {
-    const bytes =
-      this.carry.length === 0 && this.pending.length === 1
-        ? (this.pending[0] as Buffer)
-        : Buffer.concat([this.carry, ...this.pending]);
-    this.pending = [];
-    this.pendingBytes = 0;
-    if (!this.probed) {
-      this.probed = true;
-      if (bytes.subarray(0, BINARY_PROBE).includes(0)) {
-        this.binary = true;
-        return;
-      }
-    }
-    this.scanWindow(bytes, final);
-  }
-
-  private scanWindow(bytes: Buffer, final: boolean): void {
-    const text = bytes.toString("latin1");
-    const from = this.carryAccept;
-    const cut = final ? text.length : Math.max(from, text.length - TAIL);
-    const keepFrom = Math.max(0, cut - CONTEXT);
-    const { hits, markers } = this.matcher.findMatches(bytes, text, from, cut);
-    const marks = parseMarkers(text, markers);
-    const lines = lineNumbers(text, this.linesBeforeCarry, [
-      ...hits.map((hit) => hit.index),
-      ...marks.map((mark) => mark.index),
-      keepFrom,
-      cut,
-    ]);
-    const lineOf = (offset: number) => lines.get(offset) as number;
-    for (const hit of hits) this.addFinding(lineOf(hit.index), hit.rule, hit.secret);
-    for (const mark of marks) {
-      const line = lineOf(mark.index);
-      this.markers.set(line, [...(this.markers.get(line) ?? []), mark.allow]);
-    }
-    this.pruneMarkers(lineOf(cut));
-    this.linesBeforeCarry = lineOf(keepFrom) - 1;
-    this.carry = bytes.subarray(keepFrom);
-    this.carryAccept = cut - keepFrom;
-  }
-
-  private addFinding(line: number, rule: ContentRule, secret: string): void {
-    const fingerprint = fingerprintSecret(this.path, rule.id, secret);
-    const key = `${line}:${fingerprint}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    const finding: Finding = {
-      path: this.path,
-      line,
-      rule: rule.id,
-      description: rule.description,
-      redacted: redactSecret(secret),
-      fingerprint,
-    };
-    if (!isAllowedByPolicy(this.settings.allow, finding, this.settings.matchPath))
-      this.findings.push(finding);
-  }
-
-  /** Markers on finished lines matter only where there is a finding. */
-  private pruneMarkers(openLine: number): void {
-    for (const line of this.markers.keys()) {
-      if (line < openLine && !this.findings.some((finding) => finding.line === line))
-        this.markers.delete(line);
+  private sinkFor(form: Form): FileScan {
+    const text = () => new TextScan(this.site, this.site.rulePath);
+    switch (form) {
+      case "text":
+        return text();
+      case "binary":
+        return new DiscardSink();
+      case "utf16le-or-text":
+        return new TeeSink([new DecodingSink("utf16le", text()), text()]);
+      case "utf16be-or-text":
+        return new TeeSink([new DecodingSink("utf16be", text()), text()]);
+      case "gzip":
+      case "zip":
+      case "tar":
+        return openArchive(form, this.site, (site) => new ContentFileScan(site));
+      default:
+        return new DecodingSink(form, text());
     }
   }
-}
-
-interface Marker {
-  index: number;
-  allow: InlineAllow;
-}
-
-/** The allow each marker occurrence expresses, read from the rest of its line. */
-function parseMarkers(text: string, offsets: readonly number[]): Marker[] {
-  const marks: Marker[] = [];
-  for (const offset of offsets) {
-    const listStart = offset + INLINE_ALLOW_MARKER.length;
-    const lineEnd = text.indexOf("\n", listStart);
-    const listEnd = Math.min(lineEnd === -1 ? text.length : lineEnd, listStart + MARKER_LIST_LENGTH);
-    const allow = parseInlineAllow(text.slice(listStart, listEnd));
-    if (allow) marks.push({ index: offset, allow });
-  }
-  return marks;
-}
-
-/** 1-based line number of each offset, given the newlines before the text; one pass over the text. */
-function lineNumbers(text: string, linesBefore: number, offsets: number[]): Map<number, number> {
-  const lines = new Map<number, number>();
-  let line = linesBefore + 1;
-  let newline = text.indexOf("\n");
-  for (const offset of offsets.sort((a, b) => a - b)) {
-    while (newline !== -1 && newline < offset) {
-      line++;
-      newline = text.indexOf("\n", newline + 1);
-    }
-    lines.set(offset, line);
-  }
-  return lines;
 }

@@ -1,10 +1,15 @@
 // Scans the exact bytes of every bundled file for credentials (design §7, content scan): the public
-// API. The rules are in content-rules.ts; the streaming, windowed scan of one file in file-scan.ts.
+// API. The rules are in content-rules.ts; how one file's bytes are read (text, UTF-16/32, archives,
+// binary key material) in file-scan.ts; the windowed text scan in text-scan.ts.
 import { matchGlob } from "../paths/glob.js";
 import { INLINE_ALLOW_MARKER } from "./allow.js";
 import { CONTENT_RULES, type ContentRule } from "./content-rules.js";
-import { type ScanSettings, StreamingFileScan } from "./file-scan.js";
+import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, ExpansionBudget } from "./decode/limits.js";
+import { ContentFileScan } from "./file-scan.js";
+import { matchLinkTarget, secretNameFindings } from "./link-target.js";
 import { RuleMatcher } from "./matcher.js";
+import type { ScanSettings } from "./scan-settings.js";
+import { TextScan } from "./text-scan.js";
 
 export interface SecretAllow {
   rule?: string;
@@ -15,7 +20,9 @@ export interface SecretAllow {
 
 export interface Finding {
   path: string;
-  /** 1-based line of the start of the secret. */
+  /** Inside an archive at `path`: the member, nested members joined by `!/`. */
+  member?: string;
+  /** 1-based line of the start of the secret (in the member, when there is one). */
   line: number;
   rule: string;
   description: string;
@@ -33,6 +40,11 @@ export interface FileScan {
 export interface ContentScanner {
   scanFile(path: string): FileScan;
   scanText(path: string, text: string): Finding[];
+  /**
+   * A symbolic link at `path` whose target is `target`: the target string leaves with the bundle, so
+   * it is scanned as text, and a target that names a secret file (`../.env`, `id_rsa`) is a finding.
+   */
+  scanLinkTarget(path: string, target: string): Finding[];
 }
 
 export interface ContentScannerOptions {
@@ -41,31 +53,44 @@ export interface ContentScannerOptions {
   matchPath?: (glob: string, path: string) => boolean;
   /** Replaces the built-in rules (benchmarks, tests). */
   rules?: readonly ContentRule[];
+  /** Replaces some of the archive limits (tests). */
+  limits?: Partial<ArchiveLimits>;
 }
 
 export function createContentScanner(options: ContentScannerOptions = {}): ContentScanner {
   const rules = options.rules ?? CONTENT_RULES;
+  const everywhere = rules.filter((rule) => rule.paths === undefined);
+  const somewhere = rules.filter((rule) => rule.paths !== undefined);
   const matchers = new Map<string, RuleMatcher>();
   const settings: ScanSettings = {
     allow: options.allow ?? [],
     matchPath: options.matchPath ?? matchGlob,
+    limits: { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits },
     matcherFor(path) {
-      const active = rules.filter((rule) => rule.paths === undefined || rule.paths.test(path));
-      const key = active.map((rule) => rule.id).join("\0");
+      const here = somewhere.filter((rule) => rule.paths?.test(path));
+      const key = here.map((rule) => rule.id).join("\0");
       let matcher = matchers.get(key);
       if (!matcher) {
-        matcher = new RuleMatcher(active, INLINE_ALLOW_MARKER);
+        matcher = new RuleMatcher([...everywhere, ...here], INLINE_ALLOW_MARKER);
         matchers.set(key, matcher);
       }
       return matcher;
     },
   };
+  const scanFile = (path: string): FileScan =>
+    new ContentFileScan({ settings, path, depth: 0, budget: new ExpansionBudget(settings.limits) });
   return {
-    scanFile: (path) => new StreamingFileScan(path, settings),
+    scanFile,
     scanText(path, text) {
-      const scan = new StreamingFileScan(path, settings);
+      const scan = scanFile(path);
       scan.write(Buffer.from(text, "utf8"));
       return scan.end();
+    },
+    scanLinkTarget(path, target) {
+      const site = { settings, path };
+      const text = new TextScan(site);
+      text.write(Buffer.from(target, "utf8"));
+      return [...secretNameFindings(site, target, matchLinkTarget(path, target)), ...text.end()];
     },
   };
 }

@@ -1,0 +1,151 @@
+// Archives in the export (gzip, zip and its kin, tar) are opened and every member is scanned as a
+// file of its own, one nesting level deeper: by name and by content. An archive that cannot be read
+// within the limits is one finding, uninspectable-archive, that names the reason.
+
+import { TarFormatError, TarReader, TarType } from "../tar/reader.js";
+import { gunzipWithin, gzipMemberName } from "./decode/gzip.js";
+import { UninspectableError } from "./decode/limits.js";
+import { readZipEntries } from "./decode/zip.js";
+import type { NestedSite } from "./file-scan.js";
+import { matchLinkTarget, secretNameFindings } from "./link-target.js";
+import { createFinding } from "./scan-settings.js";
+import type { FileScan, Finding } from "./scanner.js";
+
+const UNINSPECTABLE_RULE = "uninspectable-archive";
+const CHUNK = 64 * 1024;
+
+type NewScan = (site: NestedSite) => FileScan;
+
+function uninspectable(site: NestedSite, reason: string): Finding[] {
+  const finding = createFinding(site, {
+    line: 1,
+    rule: UNINSPECTABLE_RULE,
+    description: `archive not inspected: ${reason}`,
+    secret: site.member ?? "",
+  });
+  return finding ? [finding] : [];
+}
+
+function memberSite(site: NestedSite, name: string): NestedSite {
+  return {
+    ...site,
+    member: site.member === undefined ? name : `${site.member}!/${name}`,
+    depth: site.depth + 1,
+    rulePath: name,
+  };
+}
+
+/** Name and content findings of one member held in memory. */
+function scanMember(site: NestedSite, name: string, data: Buffer, newScan: NewScan): Finding[] {
+  const inner = memberSite(site, name);
+  const scan = newScan(inner);
+  for (let at = 0; at < data.length; at += CHUNK) scan.write(data.subarray(at, at + CHUNK));
+  return [...secretNameFindings(inner, name), ...scan.end()];
+}
+
+/** A gzip or zip file: held (bounded) until its end, then expanded member by member. */
+class BufferedArchiveScan implements FileScan {
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+
+  constructor(
+    private readonly form: "gzip" | "zip",
+    private readonly site: NestedSite,
+    private readonly newScan: NewScan,
+  ) {}
+
+  write(chunk: Buffer): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.site.settings.limits.maxArchiveBytes) this.chunks = [];
+    else this.chunks.push(Buffer.from(chunk));
+  }
+
+  end(): Finding[] {
+    const { maxArchiveBytes } = this.site.settings.limits;
+    if (this.bytes > maxArchiveBytes) return uninspectable(this.site, `larger than ${maxArchiveBytes} bytes`);
+    const data = Buffer.concat(this.chunks);
+    this.chunks = [];
+    const findings: Finding[] = [];
+    try {
+      if (this.form === "gzip") {
+        const name = gzipMemberName(data, this.site.rulePath ?? this.site.path);
+        findings.push(...scanMember(this.site, name, gunzipWithin(data, this.site.budget), this.newScan));
+      } else {
+        for (const entry of readZipEntries(data, this.site.budget)) {
+          findings.push(...scanMember(this.site, entry.name, entry.data, this.newScan));
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof UninspectableError)) throw error;
+      findings.push(...uninspectable(this.site, error.message));
+    }
+    return findings;
+  }
+}
+
+/** A tar, read as it streams: each file member goes to a scan of its own, link targets are judged. */
+class TarArchiveScan implements FileScan {
+  private readonly reader: TarReader;
+  private readonly findings: Finding[] = [];
+  private member: FileScan | undefined;
+  private failure: string | undefined;
+
+  constructor(
+    private readonly site: NestedSite,
+    newScan: NewScan,
+  ) {
+    this.reader = new TarReader({
+      entry: (entry) => {
+        if (entry.index >= site.settings.limits.maxEntries) {
+          throw new UninspectableError(`more than ${site.settings.limits.maxEntries} entries`);
+        }
+        const inner = memberSite(site, entry.path);
+        this.findings.push(...secretNameFindings(inner, entry.path));
+        if (entry.type === TarType.symlink || entry.type === TarType.hardlink) {
+          this.findings.push(
+            ...secretNameFindings(inner, entry.linkpath, matchLinkTarget(entry.path, entry.linkpath)),
+          );
+        }
+        if (entry.type !== TarType.file) return undefined;
+        const scan = newScan(inner);
+        this.member = scan;
+        return (chunk) => scan.write(chunk);
+      },
+      entryEnd: () => {
+        if (this.member) this.findings.push(...this.member.end());
+        this.member = undefined;
+      },
+    });
+  }
+
+  write(chunk: Buffer): void {
+    if (this.failure === undefined) this.guard(() => this.reader.write(chunk));
+  }
+
+  end(): Finding[] {
+    if (this.failure === undefined) this.guard(() => this.reader.end());
+    if (this.failure !== undefined) this.findings.push(...uninspectable(this.site, this.failure));
+    return this.findings;
+  }
+
+  private guard(step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      if (!(error instanceof UninspectableError || error instanceof TarFormatError)) throw error;
+      this.failure = error.message;
+    }
+  }
+}
+
+/** What opens an archive of `form` found at `site`; past the nesting limit, a refusal. */
+export function openArchive(form: "gzip" | "zip" | "tar", site: NestedSite, newScan: NewScan): FileScan {
+  const { maxDepth } = site.settings.limits;
+  if (site.depth >= maxDepth) {
+    return {
+      write: () => undefined,
+      end: () => uninspectable(site, `nested deeper than ${maxDepth} archives`),
+    };
+  }
+  return form === "tar" ? new TarArchiveScan(site, newScan) : new BufferedArchiveScan(form, site, newScan);
+}

@@ -1,0 +1,31 @@
+// Names that leave without content: a symbolic link's target and an archive member's name. A link
+// `config -> ../.env` or a zip holding `id_rsa` says where a secret is, and is refused as one.
+import { posix } from "node:path";
+import { matchSecretName, type NameRule } from "./names.js";
+import { createFinding, type ScanSite } from "./scan-settings.js";
+import type { Finding } from "./scanner.js";
+
+const SECRET_FILE_RULE = "secret-file-name";
+
+/** The finding for a name that a secret-name rule matches, or nothing. */
+export function secretNameFindings(site: ScanSite, name: string, rule = matchSecretName(name)): Finding[] {
+  if (!rule) return [];
+  const finding = createFinding(site, {
+    line: 1,
+    rule: SECRET_FILE_RULE,
+    description: `names a ${rule.description} (${rule.id})`,
+    secret: name,
+  });
+  return finding ? [finding] : [];
+}
+
+/**
+ * The secret-name rule that the target of the link at `linkPath` matches: the target resolved
+ * against the link's directory, with any climb above the top or leading `/` dropped, so that
+ * `../.env`, `/home/me/.ssh/id_rsa` and `id_rsa` are judged by what they name.
+ */
+export function matchLinkTarget(linkPath: string, target: string): NameRule | undefined {
+  const joined = target.startsWith("/") ? target : posix.join(posix.dirname(linkPath), target);
+  const resolved = posix.normalize(joined).replace(/^(?:\.\.\/|\/)+/, "");
+  return matchSecretName(resolved) ?? matchSecretName(target.replace(/^(?:\.\.?\/|\/)+/, ""));
+}

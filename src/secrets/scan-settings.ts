@@ -1,0 +1,45 @@
+// What every scan of one export shares, and the one way a finding is made from a hit: redacted,
+// fingerprinted, and dropped when a policy allow covers it.
+import { isAllowedByPolicy } from "./allow.js";
+import type { ArchiveLimits } from "./decode/limits.js";
+import type { RuleMatcher } from "./matcher.js";
+import { fingerprintSecret, redactSecret } from "./redact.js";
+import type { Finding, SecretAllow } from "./scanner.js";
+
+export interface ScanSettings {
+  allow: readonly SecretAllow[];
+  matchPath: (glob: string, path: string) => boolean;
+  /** The matcher of the rules that apply to files named like `path`. */
+  matcherFor(path: string): RuleMatcher;
+  limits: ArchiveLimits;
+}
+
+/** Where content comes from: the exported file and, inside an archive, the member. */
+export interface ScanSite {
+  settings: ScanSettings;
+  path: string;
+  /** `dir/name`, nested members joined by `!/` (`lib/inner.jar!/config.properties`). */
+  member?: string;
+}
+
+export interface FindingSpec {
+  line: number;
+  rule: string;
+  description: string;
+  /** The value, as decoded (latin1); only its redaction and its fingerprint leave. */
+  secret: string;
+}
+
+/** The finding for `spec` at `site`, or undefined when a policy allow covers it. */
+export function createFinding(site: ScanSite, spec: FindingSpec): Finding | undefined {
+  const finding: Finding = {
+    path: site.path,
+    ...(site.member === undefined ? {} : { member: site.member }),
+    line: spec.line,
+    rule: spec.rule,
+    description: spec.description,
+    redacted: redactSecret(spec.secret),
+    fingerprint: fingerprintSecret(site.path, spec.rule, spec.secret),
+  };
+  return isAllowedByPolicy(site.settings.allow, finding, site.settings.matchPath) ? undefined : finding;
+}
