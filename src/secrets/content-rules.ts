@@ -4,6 +4,7 @@
 import { AI_RULES } from "./rules/ai.js";
 import { CLOUD_RULES } from "./rules/cloud.js";
 import { COMMERCE_RULES } from "./rules/commerce.js";
+import { DATA_SERVICE_RULES } from "./rules/data-services.js";
 import { DEVTOOL_RULES } from "./rules/devtools.js";
 import { FORGE_RULES } from "./rules/forges.js";
 import { INFRASTRUCTURE_RULES } from "./rules/infrastructure.js";
@@ -21,6 +22,7 @@ export const CONTENT_RULES: readonly ContentRule[] = [
   ...INFRASTRUCTURE_RULES,
   ...FORGE_RULES,
   ...DEVTOOL_RULES,
+  ...DATA_SERVICE_RULES,
   ...MESSAGING_RULES,
   ...SOCIAL_RULES,
   ...OBSERVABILITY_RULES,

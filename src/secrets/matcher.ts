@@ -95,7 +95,11 @@ function collectHits(
     const group = secretGroupOf(rule, match);
     const span = match.indices?.[group];
     const secret = match[group];
-    if (span === undefined || secret === undefined || span[0] < from || span[0] >= to) continue;
+    if (span === undefined || secret === undefined) continue;
+    // A hit belongs to the window where its secret starts, or its keyword when the secret is
+    // captured in a lookbehind before it: each text offset is in one window's accept range.
+    const owner = Math.max(span[0], offset);
+    if (owner < from || owner >= to) continue;
     if (isCredential(rule, secret, match)) hits.push({ index: span[0], rule, secret });
   }
 }

@@ -9,7 +9,7 @@ export const MESSAGING_RULES: readonly ContentRule[] = [
     description: "Slack bot, user, app-level, configuration or refresh token",
     keywords: ["xox"],
     pattern:
-      /\b(xox[abeoprs]-(?:[0-9]{1,16}-){1,4}[A-Za-z0-9][A-Za-z0-9-]{15,255}|xoxe\.xox[bp]-\d-[A-Za-z0-9]{163,166})(?![A-Za-z0-9-])/,
+      /\b(xox[abeoprs]-(?:[0-9]{1,16}-){1,4}[A-Za-z0-9][A-Za-z0-9-]{15,255}|xox[ar]-(?=[A-Za-z]{0,47}[0-9])[0-9A-Za-z]{8,48}|xoxe\.xox[bp]-\d-[A-Za-z0-9]{163,166})(?![A-Za-z0-9-])/,
     entropy: 3,
   },
   {

@@ -6,7 +6,8 @@
 //   exactly; an all-lower-case keyword matches in any case;
 // - a match is at most MAX_MATCH_LENGTH characters (every quantifier is bounded), so a window overlap
 //   of that size finds tokens split across chunks;
-// - the secret is capture group `secretGroup`, or the first capture group that took part, or the match.
+// - the secret is capture group `secretGroup`, or the first capture group that took part, or the match;
+//   a format whose only fixed part is its end (`…_mmk`) may capture it in a lookbehind.
 // Content is decoded as latin1 (one character per byte): patterns describe ASCII tokens.
 
 export interface ContentRule {
