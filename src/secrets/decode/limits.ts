@@ -19,7 +19,7 @@ const MiB = 1024 * 1024;
 
 export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
   maxArchiveBytes: 64 * MiB,
-  maxExpandedBytes: 256 * MiB,
+  maxExpandedBytes: 128 * MiB,
   maxRatio: 200,
   ratioFloor: 1 * MiB,
   maxEntries: 10_000,
