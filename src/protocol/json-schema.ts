@@ -1,7 +1,8 @@
-// JSON Schema (draft 2020-12) of the v1 request and result, generated from the zod schemas for
-// third-party worker authors. Rules zod refinements express are added by hand where JSON Schema can.
+// JSON Schema (draft 2020-12) of the v1 request, result and receipt statement, generated from the zod
+// schemas for third-party worker authors. Rules zod refinements express are added by hand where it can.
 
 import { z } from "zod";
+import { RECEIPT_NAMESPACE, RESULT_PREDICATE_TYPE, StatementSchema } from "../receipt/statement.js";
 import { REQUEST_SCHEMA, RequestSchema } from "./request.js";
 import { RESULT_SCHEMA, ResultSchema } from "./result.js";
 
@@ -37,6 +38,16 @@ export function resultJsonSchema(): JsonObject {
     // biome-ignore lint/suspicious/noThenProperty: JSON Schema's conditional keyword is named "then".
     then: { required: ["error"] },
     else: { not: { required: ["error"] } },
+  };
+}
+
+export function statementJsonSchema(): JsonObject {
+  const schema = z.toJSONSchema(StatementSchema) as JsonObject;
+  return {
+    $schema: schema.$schema,
+    title: RESULT_PREDICATE_TYPE,
+    description: `git-review-remote receipt: the in-toto Statement v1 in a result's receipt.statement, signed with ssh-keygen -Y sign -n ${RECEIPT_NAMESPACE}. Subjects: "bundle.tar.gz" (sha256 of the bundle), "request" (sha256: the request id) and "snapshot" (gitCommit: the request's snapshot.commit). Unknown fields of the statement and its subjects are ignored, as in-toto's parsing rules say; the predicate is closed.`,
+    ...withoutKey(schema, "$schema"),
   };
 }
 

@@ -10,7 +10,7 @@ export const RESULT_SCHEMA = "git-review-remote/result@1";
 /** Characters (UTF-16 code units) allowed in one free-text field: a summary, message or error. */
 const MAX_TEXT_LENGTH = 65_536;
 const MAX_PATH_LENGTH = 4096;
-const MAX_NAME_LENGTH = 256;
+export const MAX_NAME_LENGTH = 256;
 
 const text = z.string().max(MAX_TEXT_LENGTH);
 const name = z.string().min(1).max(MAX_NAME_LENGTH);
@@ -43,7 +43,28 @@ const ProposedCommitSchema = z.strictObject({
   patch: z.string().min(1).describe("git diff output against the snapshot plus the commits before it"),
 });
 
-const WorkerInfoSchema = z.strictObject({
+/** Bytes of a receipt's statement and of its armored signature (a few KiB each in practice). */
+export const MAX_STATEMENT_BYTES = 65_536;
+export const MAX_SIGNATURE_BYTES = 16_384;
+
+/** What `ssh-keygen -Y sign` writes: the armor lines around base64 wrapped at 70 columns. */
+export const ARMORED_SIGNATURE =
+  /^-----BEGIN SSH SIGNATURE-----\n(?:[A-Za-z0-9+/=]{1,76}\n)+-----END SSH SIGNATURE-----\n?$/;
+
+const ReceiptSchema = z.strictObject({
+  statement: z
+    .string()
+    .min(1)
+    .max(MAX_STATEMENT_BYTES)
+    .describe("the exact bytes signed: an in-toto Statement v1 (schemas/statement.schema.json)"),
+  signature: z
+    .string()
+    .max(MAX_SIGNATURE_BYTES)
+    .regex(ARMORED_SIGNATURE, { error: "must be an armored SSH signature (ssh-keygen -Y sign)" })
+    .describe("ssh-keygen -Y sign -n git-review-remote@v1 over the statement's UTF-8 bytes"),
+});
+
+export const WorkerInfoSchema = z.strictObject({
   name,
   version: name,
   sandbox: name.describe('what isolated the reviewer, e.g. "bwrap" or "none"'),
@@ -60,6 +81,7 @@ export const ResultSchema = z
     comments: z.array(ReviewCommentSchema),
     commits: z.array(ProposedCommitSchema),
     error: text.min(1).optional().describe('required when status is "failed", absent otherwise'),
+    receipt: ReceiptSchema.optional().describe("the worker's signed statement about this result"),
   })
   .superRefine((result, ctx) => {
     if (result.status === "failed" && result.error === undefined) {
@@ -73,6 +95,7 @@ export const ResultSchema = z
 export type Result = z.infer<typeof ResultSchema>;
 export type ReviewComment = z.infer<typeof ReviewCommentSchema>;
 export type ProposedCommit = z.infer<typeof ProposedCommitSchema>;
+export type Receipt = z.infer<typeof ReceiptSchema>;
 
 /** Count and size limits that come from the request, as `path: message` lines (empty when within). */
 export function checkResultLimits(result: Result, limits: Limits): string[] {

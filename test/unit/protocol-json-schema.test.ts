@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { requestJsonSchema, resultJsonSchema } from "../../src/protocol/json-schema.js";
+import { requestJsonSchema, resultJsonSchema, statementJsonSchema } from "../../src/protocol/json-schema.js";
 
 const committed = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../schemas/${name}`, import.meta.url), "utf8"));
@@ -12,6 +12,19 @@ describe("published JSON Schemas", () => {
 
   it("schemas/result.schema.json matches the zod schema (run npm run build && npm run schemas)", () => {
     expect(committed("result.schema.json")).toEqual(resultJsonSchema());
+  });
+
+  it("schemas/statement.schema.json matches the zod schema (run npm run build && npm run schemas)", () => {
+    expect(committed("statement.schema.json")).toEqual(statementJsonSchema());
+  });
+
+  it("closes the receipt predicate, and leaves the in-toto statement open as in-toto's parsing rules say", () => {
+    const statement = statementJsonSchema() as {
+      additionalProperties: unknown;
+      properties: { predicate: { additionalProperties: unknown } };
+    };
+    expect(statement.properties.predicate.additionalProperties).toBe(false);
+    expect(statement.additionalProperties).toEqual({});
   });
 
   it("closes every object to unknown keys", () => {
