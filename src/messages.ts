@@ -103,6 +103,50 @@ export const messages = {
   bundlesFailedVerification: (count: number) => `${count} bundle(s) failed verification`,
   unknownOption: (option: string) => `unknown option '${option}'`,
   optionNeedsValue: (option: string) => `option '${option}' needs a value`,
+  signKeyMissing: (file: string) => `signing key ${file} does not exist`,
+  signKeyUnreadable: (file: string, reason: string) => `cannot read signing key ${file}: ${reason}`,
+  signKeyInvalid: (file: string) => `signing key ${file} is not a key ssh-keygen can use`,
+  signKeyNoPrivateHalf: (file: string) =>
+    `no private key for ${file}: it is neither beside it nor loaded in ssh-agent`,
+  hintSignKeyAgent:
+    "load it with `ssh-add <private key>` (SSH_AUTH_SOCK must reach that agent), or pass the private key file",
+  signKeyPassphrase: (file: string) =>
+    `signing key ${file} is protected by a passphrase, and nothing can type it here`,
+  hintSignKeyPassphrase: (file: string) =>
+    `load it into ssh-agent (ssh-add ${file}) and pass its public key file: --sign-key ${file}.pub`,
+  signKeyTooOpen: (file: string) => `ssh-keygen ignores signing key ${file}: others can read it`,
+  hintSignKeyTooOpen: (file: string) => `chmod 600 ${file}`,
+  sshKeygenMissing: "ssh-keygen was not found in PATH",
+  hintSshKeygenMissing: "install OpenSSH's client tools (Debian and Ubuntu: apt-get install openssh-client)",
+  sshKeygenTimedOut: (operation: string, seconds: number) =>
+    `ssh-keygen -Y ${operation} did not finish within ${seconds} s`,
+  sshKeygenFailed: (operation: string, reason: string) => `ssh-keygen -Y ${operation} failed: ${reason}`,
+  allowedSignersUnreadable: (file: string, reason: string) =>
+    `cannot read allowed signers file ${file}: ${reason}`,
+  hintAllowedSigners:
+    'one line per key, as for git\'s gpg.ssh.allowedSignersFile: "<worker name> ssh-ed25519 AAAA..."',
+  receiptGood: (principal: string, key: string) => `Good signature from worker "${principal}" with ${key}`,
+  receiptUnsigned: (principal: string) => `the result of worker '${principal}' carries no signed receipt`,
+  receiptTooLarge: (part: string, bytes: number, max: number) =>
+    `the receipt's ${part} is ${bytes} bytes, over the limit of ${max}`,
+  receiptNotArmored: "the receipt's signature is not an armored SSH signature",
+  receiptBadSignature: (reason: string) => `the receipt's signature does not verify: ${reason}`,
+  receiptKeyNotAllowed: (principal: string, key: string) =>
+    `the receipt is signed with ${key}, which is not an allowed signer for worker '${principal}'`,
+  signerKey: (keyType: string, fingerprint: string) => `${keyType} key ${fingerprint}`,
+  unnamedKey: "a key",
+  receiptKeyRefused: (principal: string, reason: string) =>
+    `the receipt's key is not accepted for worker '${principal}': ${reason}`,
+  receiptBadStatement: (problem: string) => `the receipt's statement is not valid: ${problem}`,
+  receiptSubjectMismatch: (subject: string, expected: string) =>
+    `the receipt is about another ${subject}: it does not name ${expected}`,
+  receiptResultMismatch:
+    "the result differs from the one the receipt vouches for: it was changed after signing",
+  receiptWorkerMismatch: "the receipt names another worker program than the result does",
+  receiptRejected: (principal: string) =>
+    `rejected the result of worker '${principal}': it has no valid receipt; nothing was imported`,
+  hintReceiptRequired: (principal: string) =>
+    `the worker must sign its results (git review-remote worker --sign-key <key>), or set review-remote.${principal}.requireSignature false`,
   internalError: "internal error: this is a bug in git-review-remote; please report it with the output above",
   hintHelp: "see 'git review-remote -h'",
 } as const;

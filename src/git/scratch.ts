@@ -2,13 +2,7 @@
 // synthetic commits, work-tree blobs) goes here, so the user's object store stays as it was.
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  createTempDir,
-  MERGE_PREFIX,
-  QUARANTINE_PREFIX,
-  removeStale,
-  SCRATCH_PREFIX,
-} from "../os/tempdir.js";
+import { createTempDir, LOCAL_PREFIXES, removeStale, SCRATCH_PREFIX } from "../os/tempdir.js";
 import type { Repo } from "../repo.js";
 import { NO_CONVERSIONS, SYNTHETIC_IDENTITY } from "./identity.js";
 import { ObjectFormat, type PrivateObjects } from "./objects.js";
@@ -35,7 +29,7 @@ function repositoryConfig(format: ObjectFormat): string {
 }
 
 export async function createScratch(repo: Pick<Repo, "commonDir" | "objectFormat">): Promise<Scratch> {
-  await removeStale([SCRATCH_PREFIX, QUARANTINE_PREFIX, MERGE_PREFIX]);
+  await removeStale(LOCAL_PREFIXES);
   const dir = await createTempDir(SCRATCH_PREFIX);
   const gitDir = join(dir, "git");
   const objectsDir = join(gitDir, "objects");

@@ -8,6 +8,9 @@ import { isAlive } from "./process.js";
 export const SCRATCH_PREFIX = "review-remote-export-";
 export const QUARANTINE_PREFIX = "review-remote-quarantine-";
 export const MERGE_PREFIX = "review-remote-merge-";
+export const RECEIPT_PREFIX = "review-remote-receipt-";
+/** Every local temp dir kind, for removeStale. */
+export const LOCAL_PREFIXES = [SCRATCH_PREFIX, QUARANTINE_PREFIX, MERGE_PREFIX, RECEIPT_PREFIX] as const;
 
 export function createTempDir(prefix: string, parent: string = tmpdir()): Promise<string> {
   return mkdtemp(join(parent, `${prefix}${process.pid}-`));
