@@ -1,7 +1,8 @@
 // Every sentence of an error or a hint the client raises lives here, so wording stays consistent and
 // reviewable in one place. What else the user reads has one home each: the lines of a command's
 // report in src/report/, a validation problem beside the layer that finds it (src/validate/,
-// src/paths/, src/protocol/), and what the worker says, shown as `remote:` lines, in src/worker/.
+// src/paths/, src/protocol/), and what the worker says in its reviewer phase, shown as `remote:`
+// lines or carried in the result, in src/worker/messages.ts.
 
 export const messages = {
   notARepository: (cwd: string) => `not a git repository: ${cwd}`,

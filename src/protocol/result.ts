@@ -8,7 +8,7 @@ import { PositiveIntSchema, Sha256HexSchema } from "./request.js";
 export const RESULT_SCHEMA = "git-review-remote/result@1";
 
 /** Characters (UTF-16 code units) allowed in one free-text field: a summary, message or error. */
-const MAX_TEXT_LENGTH = 65_536;
+export const MAX_TEXT_LENGTH = 65_536;
 const MAX_PATH_LENGTH = 4096;
 export const MAX_NAME_LENGTH = 256;
 
@@ -94,6 +94,7 @@ export const ResultSchema = z
 
 export type Result = z.infer<typeof ResultSchema>;
 export type ReviewComment = z.infer<typeof ReviewCommentSchema>;
+export type Severity = z.infer<typeof SeveritySchema>;
 export type ProposedCommit = z.infer<typeof ProposedCommitSchema>;
 export type Receipt = z.infer<typeof ReceiptSchema>;
 

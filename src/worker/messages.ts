@@ -1,0 +1,65 @@
+// Every sentence of the worker's reviewer phase (its `remote:` warnings, the comments it adds, a
+// reviewer's error and the summary of what ran) lives here, so reviewers, report formats and the fix
+// applier speak one vocabulary.
+
+import { quoteForMessage } from "../protocol/quote.js";
+
+/** `1 fix`, `2 fixes`. */
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export const workerMessages = {
+  // A report that cannot be used at all: the reviewer counts as failed.
+  tooLargeToParse: (format: string, max: number) =>
+    `${format}: the report is over ${max} bytes; a JSON document cannot be read in part`,
+  notJson: (format: string, where: string, detail: string) => `${format}: ${where}not valid JSON: ${detail}`,
+  invalid: (format: string, where: string, problem: string) => `${format}: ${where}${problem}`,
+  notUtf8: (format: string) => `${format}: the report is not valid UTF-8 text`,
+  noDiff: "diff: no file header (--- a/<path>) found in the reviewer's output",
+  bothDevNull: "both sides are /dev/null",
+  plainRename: "--- and +++ name different files (a rename needs git diff output)",
+  unreadable: (format: string, detail: string) => `${format}: the report could not be read: ${detail}`,
+
+  // Parts of a report dropped or cut: warnings, the rest still counts.
+  truncated: (format: string, max: number) =>
+    `${format}: the report is over ${max} bytes; read up to the last whole line`,
+  truncatedDiff: (max: number) => `diff: the report is over ${max} bytes; the last file in it was left out`,
+  outsideTree: (format: string, n: number, first: string, reason: string) =>
+    `${format}: ${count(n, "location")} outside the tree dropped (first: ${quoteForMessage(first)}: ${reason})`,
+  commentsOverLimit: (format: string, dropped: number, max: number) =>
+    `${format}: ${count(dropped, "comment")} over the limit of ${max} dropped`,
+  fixesOverLimit: (format: string, dropped: number, max: number) =>
+    `${format}: ${count(dropped, "fix", "fixes")} over the limit of ${max} dropped`,
+  badFix: (format: string, reason: string) => `${format}: a fix was dropped: ${reason}`,
+  skippedText: (format: string, line: number) => `${format}: line ${line}: text outside the diff ignored`,
+  filesOverPatchLimit: (n: number, max: number) =>
+    `diff: ${count(n, "file")} left out: the patch would be over ${max} bytes`,
+  editsOverLimit: (n: number, maxEdits: number, maxBytes: number) =>
+    `${count(n, "fix", "fixes")} not applied: over the limit of ${maxEdits} edits or ${maxBytes} inserted bytes`,
+  moreWarnings: (n: number) => `... and ${count(n, "more warning")}`,
+
+  // Why one fix was not applied: a comment at the fix's place, prefixed by fixNotApplied.
+  fixNotApplied: (reason: string) => `fix not applied: ${reason}`,
+  overlapsEarlier: "overlaps an earlier fix",
+  overlapsItself: "its edits overlap each other",
+  noSuchFile: (path: string) => `no file ${quoteForMessage(path)} in the tree`,
+  notText: (path: string) => `${quoteForMessage(path)} is not UTF-8 text`,
+  fileTooLarge: (path: string, max: number) => `${quoteForMessage(path)} is over ${max} bytes`,
+  lineOutOfRange: (line: number, lines: number) =>
+    `line ${line} is past the end of the file (${count(lines, "line")})`,
+  columnOutOfRange: (line: number, column: number) => `column ${column} is past the end of line ${line}`,
+  offsetOutOfRange: (offset: number, size: number) =>
+    `offset ${offset} is past the end of the file (${size})`,
+  splitsCharacter: (offset: number) => `offset ${offset} falls inside a character`,
+  columnSplitsCharacter: (line: number, column: number) =>
+    `column ${column} of line ${line} falls inside a character`,
+  noRegionStart: "a deleted region without startLine, charOffset or byteOffset",
+  noStartLine: "a suggestion without a start line",
+  noArtifact: "an artifact change without a file",
+  baseLoop: "its uriBaseId chain does not end",
+  binaryInsertion: "binary inserted content",
+  noFileForSuggestions: "suggestions for a diagnostic without a file",
+  endBeforeStart: "the region ends before it starts",
+  lineMismatch: (offset: number, line: number) =>
+    `offset ${offset} is not on line ${line} as the report says`,
+  textMismatch: "the file does not hold the text the fix replaces (the report is stale?)",
+} as const;
