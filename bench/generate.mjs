@@ -75,6 +75,22 @@ export function generateRepo(dir, { files = 20000, averageBytes = 3000, seed = 4
   return execFileSync("git", ["rev-parse", "HEAD"], { cwd: dir, env: e, encoding: "utf8" }).trim();
 }
 
+/**
+ * `count` small commits on top of HEAD, each appending a line with trailing whitespace to one file
+ * (the built-in reviewer proposes a fix): the range `HEAD~count..HEAD` of a range review.
+ */
+export function addCommits(dir, count = 3) {
+  const e = env(dir);
+  const git = (args) =>
+    execFileSync("git", ["-c", "gc.auto=0", ...args], { cwd: dir, env: e, encoding: "utf8" });
+  const files = git(["ls-files", "-z", "*.ts"]).split("\0").filter(Boolean);
+  for (let i = 0; i < count; i++) {
+    const file = join(dir, files[(i * 7919) % files.length]);
+    writeFileSync(file, `export const change${i} = ${i};  \n`, { flag: "a" });
+    git(["commit", "-q", "-a", "-m", `change ${i + 1}`]);
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [dir, files] = process.argv.slice(2);
   console.log(generateRepo(dir, { files: Number(files ?? 20000) }));

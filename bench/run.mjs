@@ -1,15 +1,24 @@
 // `npm run bench`: every speed and memory target, measured side by side in one run on this machine.
 // Prints ratios against the baseline each target names. Not part of `npm test`.
+//   node bench/run.mjs [section...]     sections: startup hook scan export review rss unpack transport
+//                                       import fanout (all when none is named)
+//   BENCH_RUNS=N                        runs of each side of a ratio (interleaved; medians and ranges)
+//   BENCH_RANGE_REPO=<dir>              the range review on a real repository too (its last 3 commits)
+//   BENCH_BIN=<bin/git-review-remote.js> another build of the tool (before/after comparisons)
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { env, generateRepo } from "./generate.mjs";
+import { addCommits, env, generateRepo } from "./generate.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "git-review-remote.js");
+const BIN = resolve(process.env.BENCH_BIN ?? join(ROOT, "bin", "git-review-remote.js"));
 const WORK = join(tmpdir(), "review-remote-bench");
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SECTIONS = process.argv.slice(2);
+const wanted = (section) => SECTIONS.length === 0 || SECTIONS.includes(section);
+/** Where the raw pipe unpacks: tmpfs, as the worker does. */
+const SHM = statSync("/dev/shm", { throwIfNoEntry: false })?.isDirectory() ? "/dev/shm" : tmpdir();
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -60,7 +69,64 @@ function report(name, value, target) {
   rows.push(line);
   console.log(line);
 }
+function detail(text) {
+  rows.push(`  ${text}`);
+  console.log(`  ${text}`);
+}
 const x = (ratio) => `${ratio.toFixed(2)}x`;
+
+/** One run of a shell command: wall seconds (hrtime), CPU seconds of it and its children, peak RSS (MB). */
+function runOnce(command, { cwd = WORK, environment = process.env, after } = {}) {
+  const out = join(WORK, "time.out");
+  const start = process.hrtime.bigint();
+  const result = spawnSync("/usr/bin/time", ["-f", "%U %S %M", "-o", out, "sh", "-c", command], {
+    cwd,
+    env: environment,
+    stdio: ["ignore", "ignore", "pipe"],
+    maxBuffer: 1 << 30,
+  });
+  const wall = Number(process.hrtime.bigint() - start) / 1e9;
+  if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr}`);
+  const [user, system, kb] = readFileSync(out, "utf8").trim().split("\n").at(-1).split(" ").map(Number);
+  after?.();
+  return { wall, cpu: user + system, rss: kb / 1024 };
+}
+
+/**
+ * Both sides of a ratio, run alternately (ours first, then the baseline, `runs` times), so that
+ * whatever else the machine is doing weighs on both alike. Medians, ranges and CPU time.
+ */
+function interleave(ours, baseline, { runs = RUNS, ...options } = {}) {
+  const samples = { ours: [], baseline: [] };
+  for (let i = 0; i < runs; i++) {
+    samples.ours.push(runOnce(ours, options.ours ?? options));
+    samples.baseline.push(runOnce(baseline, options.baseline ?? options));
+  }
+  const summary = (list) => ({
+    wall: median(list.map((sample) => sample.wall)),
+    min: Math.min(...list.map((sample) => sample.wall)),
+    max: Math.max(...list.map((sample) => sample.wall)),
+    cpu: median(list.map((sample) => sample.cpu)),
+    rss: Math.max(...list.map((sample) => sample.rss)),
+  });
+  return { ours: summary(samples.ours), baseline: summary(samples.baseline) };
+}
+
+const seconds = (value) => `${value.toFixed(2)}s`;
+
+/** The ratio of the medians with the two times it came from; ranges and CPU on the line below. */
+function reportRatio(name, { ours, baseline }, target) {
+  report(
+    name,
+    `${x(ours.wall / baseline.wall)} (${seconds(ours.wall)} vs ${seconds(baseline.wall)})`,
+    target,
+  );
+  const range = (side) => `${seconds(side.min)}-${seconds(side.max)}`;
+  detail(
+    `ranges ${range(ours)} vs ${range(baseline)} (${RUNS} runs each, interleaved); ` +
+      `cpu ${x(ours.cpu / baseline.cpu)} (${seconds(ours.cpu)} vs ${seconds(baseline.cpu)})`,
+  );
+}
 
 function withBin(e) {
   const dir = join(WORK, "bin");
@@ -69,22 +135,94 @@ function withBin(e) {
   return { ...e, PATH: `${dir}:${process.env.PATH}` };
 }
 
-function benchExport(label, files) {
+function syntheticRepo(files) {
   const dir = join(WORK, `repo-${files}`);
   if (!existsSync(join(dir, ".git"))) generateRepo(dir, { files });
-  const e = withBin(env(dir));
-  const baseline = measure("git archive --format=tar HEAD | gzip -6 > /dev/null", {
-    cwd: dir,
-    environment: e,
-  });
-  const ours = measure("git review-remote export -q > /dev/null", { cwd: dir, environment: e });
-  report(
-    `export vs git archive | gzip -6 (${label})`,
-    `${x(ours.wall / baseline.wall)} (${ours.wall.toFixed(2)}s vs ${baseline.wall.toFixed(2)}s)`,
-    "<= 1.5x (with the scan)",
+  return { dir, e: withBin(env(dir)) };
+}
+
+function benchExport(label, files) {
+  const { dir, e } = syntheticRepo(files);
+  const measured = interleave(
+    "git review-remote export -q > /dev/null",
+    "git archive --format=tar HEAD | gzip -4 > /dev/null",
+    { cwd: dir, environment: e },
   );
-  report(`export peak RSS (${label})`, `${ours.rss.toFixed(0)} MB`, "<= 120 MB");
-  return { dir, e };
+  reportRatio(`export vs git archive | gzip -4 (${label})`, measured, "<= 1.1x (with the scan)");
+  report(`export peak RSS (${label})`, `${measured.ours.rss.toFixed(0)} MB`, "<= 120 MB");
+}
+
+/** A clone of a synthetic repo with three small commits on top: the range HEAD~3..HEAD. */
+function rangeRepo(files) {
+  const source = syntheticRepo(files).dir;
+  const dir = join(WORK, `range-${files}`);
+  if (!existsSync(join(dir, ".git"))) {
+    execFileSync("git", ["clone", "-q", source, dir], { env: env(dir) });
+    addCommits(dir, 3);
+  }
+  return { dir, e: withBin(env(dir)) };
+}
+
+/** `git archive HEAD | gzip -4 | gzip -d | tar x` into a fresh tmpfs dir: the bytes of a review, moved. */
+function rawPipe(target) {
+  return `mkdir ${target} && git archive HEAD | gzip -4 | gzip -d | tar x -C ${target}`;
+}
+
+function benchRangeReview(label, dir, e) {
+  const target = join(SHM, "review-remote-bench-raw");
+  rmSync(target, { recursive: true, force: true });
+  const clean = () => rmSync(target, { recursive: true, force: true });
+  const measured = interleave("git review-remote HEAD~3..HEAD --no-cache -q", rawPipe(target), {
+    ours: { cwd: dir, environment: e },
+    baseline: { cwd: dir, environment: e, after: clean },
+  });
+  reportRatio(
+    `range review (${label}) vs git archive | gzip -4 | gzip -d | tar x`,
+    measured,
+    "<= 2.5x (stretch 2x)",
+  );
+}
+
+/** The full review of a ~200-file repo against `--version`: what a person waits for beyond start-up. */
+function benchSmallReview() {
+  const dir = join(WORK, "small-200");
+  if (!existsSync(join(dir, ".git"))) generateRepo(dir, { files: 200, seed: 11 });
+  const e = withBin(env(dir));
+  const walls = { ours: [], version: [] };
+  for (let i = 0; i < Math.max(11, RUNS); i++) {
+    walls.ours.push(
+      timeMany("git", ["review-remote", "HEAD", "--no-cache", "-q"], { cwd: dir, environment: e, runs: 1 }),
+    );
+    walls.version.push(timeMany(BIN, ["--version"], { runs: 1 }));
+  }
+  const ours = median(walls.ours);
+  const version = median(walls.version);
+  report(
+    "full review of a 200-file repo vs --version",
+    `${x(ours / version)} (${ours.toFixed(0)} vs ${version.toFixed(0)} ms)`,
+    "<= 5x",
+  );
+  const range = (list) => `${Math.min(...list).toFixed(0)}-${Math.max(...list).toFixed(0)} ms`;
+  detail(
+    `ranges ${range(walls.ours)} vs ${range(walls.version)} (${walls.ours.length} runs each, interleaved)`,
+  );
+}
+
+/** Peak RSS of the local process and of the worker in one range review (their own debug lines). */
+function benchReviewRss(label, dir, e) {
+  const run = spawnSync("git", ["review-remote", "HEAD~3..HEAD", "--no-cache"], {
+    cwd: dir,
+    env: { ...e, REVIEW_REMOTE_DEBUG: "1" },
+    encoding: "utf8",
+  });
+  if (run.status !== 0) throw new Error(`review failed: ${run.stderr.slice(-500)}`);
+  const peak = (prefix) =>
+    new RegExp(`^${prefix}debug: [^\\n]*exit maxrss=(\\d+)MB`, "m").exec(run.stderr)?.[1] ?? "?";
+  report(
+    `range review peak RSS (${label}): local process, worker`,
+    `${peak("")} MB, ${peak("remote: ")} MB`,
+    "<= 120 MB each, flat",
+  );
 }
 
 function benchStartup() {
@@ -265,14 +403,35 @@ function benchFanOut(dir, e) {
 
 mkdirSync(WORK, { recursive: true });
 console.log(`${"benchmark".padEnd(58)} ${"measured".padEnd(34)} target`);
-const version = benchStartup();
-benchHook(version);
-benchScan();
-const small = benchExport("5k files", 5000);
-const big = benchExport("20k files", 20000);
-benchWorkerUnpack("5k files", small.dir, small.e);
-benchWorkerUnpack("20k files", big.dir, big.e);
-await benchTransport(big.dir, big.e);
-benchImport(big.dir, big.e);
-benchFanOut(big.dir, big.e);
+if (wanted("startup") || wanted("hook")) {
+  const version = benchStartup();
+  if (wanted("hook")) benchHook(version);
+}
+if (wanted("scan")) benchScan();
+if (wanted("review")) {
+  const big = rangeRepo(20000);
+  benchRangeReview("20k files", big.dir, big.e);
+  const real = process.env.BENCH_RANGE_REPO;
+  if (real) benchRangeReview(real, resolve(real), withBin(env(resolve(real))));
+  benchSmallReview();
+}
+if (wanted("rss")) {
+  for (const files of [5000, 20000]) {
+    const repo = rangeRepo(files);
+    benchReviewRss(`${files / 1000}k files`, repo.dir, repo.e);
+  }
+}
+if (wanted("export")) {
+  benchExport("5k files", 5000);
+  benchExport("20k files", 20000);
+}
+const small = syntheticRepo(5000);
+const big = syntheticRepo(20000);
+if (wanted("unpack")) {
+  benchWorkerUnpack("5k files", small.dir, small.e);
+  benchWorkerUnpack("20k files", big.dir, big.e);
+}
+if (wanted("transport")) await benchTransport(big.dir, big.e);
+if (wanted("import")) benchImport(big.dir, big.e);
+if (wanted("fanout")) benchFanOut(big.dir, big.e);
 writeFileSync(join(WORK, "results.txt"), `${rows.join("\n")}\n`);
