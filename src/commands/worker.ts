@@ -7,5 +7,12 @@ export function runWorkerCommand(options: {
   reviewerCommand?: string | undefined;
   sandbox: string;
 }): Promise<number> {
-  return runWorker({ ...options, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  // The process exits with the answer out; a detached process removes the workspace after it.
+  return runWorker({
+    ...options,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    cleanup: "detach",
+  });
 }

@@ -27,6 +27,11 @@ export interface WorkerOptions {
   stdin: Readable;
   stdout: Writable;
   stderr: Writable;
+  /**
+   * `detach`: the workspace is removed by a process that outlives this one, and the answer is not
+   * held back for it (the worker command). `wait` (the default): resolve only once it is gone.
+   */
+  cleanup?: "wait" | "detach";
 }
 
 const BUILTIN_REVIEWERS = ["hygiene"] as const;
@@ -96,12 +101,16 @@ function write(stream: Writable, text: string): Promise<void> {
   return new Promise((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve())));
 }
 
-/** One request: envelope → verify → unpack → review the tree → the result on stdout. Throws on refusal. */
+/**
+ * One request: envelope → verify → unpack → review the tree → the result on stdout, then the workspace
+ * handed to a background removal (`removal.done`). Throws on refusal.
+ */
 async function serve(
   options: WorkerOptions,
   reviewer: Reviewer,
   mode: SandboxMode,
   say: (line: string) => void,
+  removal: { done: Promise<void> },
 ): Promise<void> {
   removeStaleWorkspaces();
   const workspace = createWorkspace();
@@ -138,26 +147,24 @@ async function serve(
     await write(options.stdout, renderResult(request, reported, output));
   } finally {
     uninstall();
-    try {
-      workspace.remove();
-    } catch (error) {
-      say(`warning: could not remove ${workspace.root}: ${(error as Error).message}`);
-    }
+    removal.done = workspace.removeInBackground();
   }
 }
 
 /** The worker process: its exit code, and every problem as a `git-review-remote worker:` line. */
 export async function runWorker(options: WorkerOptions): Promise<number> {
   const say = (line: string) => options.stderr.write(`${PREFIX} ${line}\n`);
+  const removal = { done: Promise.resolve() };
+  let code: number = ExitCode.ok;
   try {
-    await serve(options, selectReviewer(options), selectSandbox(options.sandbox), say);
-    return ExitCode.ok;
+    await serve(options, selectReviewer(options), selectSandbox(options.sandbox), say, removal);
   } catch (error) {
-    const code = exitCodeFor(error);
+    code = exitCodeFor(error);
     say(
       code === ExitCode.internal ? `internal error: ${(error as Error).message}` : (error as Error).message,
     );
     if (error instanceof EnvelopeError) for (const detail of error.details) say(`  ${detail}`);
-    return code;
   }
+  if (options.cleanup !== "detach") await removal.done;
+  return code;
 }

@@ -1,5 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -68,7 +77,35 @@ describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js w
     const run = await done;
     expect(run.code, run.stderr).toBe(0);
     expect(parseResult(run.stdout)).toMatchObject({ status: "ok", worker: { name: "git-review-remote" } });
-    expect(workspaces.leftovers()).toEqual([]);
+    expect(await workspaces.settled()).toEqual([]);
+  });
+
+  it("exits with its answer before the workspace is removed, which a detached process then removes", async () => {
+    // An `rm` that waits for a go-ahead: the removal cannot be over when the worker exits.
+    const bin = mkdtempSync(join(tmpdir(), "rr-slow-rm-"));
+    const release = join(bin, "release");
+    writeFileSync(
+      join(bin, "rm"),
+      `#!/bin/sh\nwhile [ ! -e "${release}" ]; do sleep 0.05; done\nexec /bin/rm "$@"\n`,
+      { mode: 0o755 },
+    );
+    try {
+      const { child, done } = startWorker(["--sandbox=auto"], { PATH: `${bin}:${process.env.PATH}` });
+      child.stdin?.end(envelope(makeRequest(bundle), bundle));
+      const run = await done;
+      expect(run.code, run.stderr).toBe(0);
+      expect(parseResult(run.stdout).status).toBe("ok");
+      const [removing, ...others] = workspaces.leftovers();
+      expect(others).toEqual([]);
+      const remover = Number(new RegExp(`^${WORKSPACE_PREFIX}(\\d+)-removed$`).exec(removing ?? "")?.[1]);
+      expect(remover).not.toBe(child.pid);
+      expect(existsSync(`/proc/${remover}`)).toBe(true);
+      writeFileSync(release, "");
+      expect(await workspaces.settled()).toEqual([]);
+    } finally {
+      writeFileSync(release, "");
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   it("exits non-zero with a message and an empty stdout on a hostile bundle", async () => {
@@ -79,7 +116,7 @@ describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js w
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain("(rule: dotdot)");
-    expect(workspaces.leftovers()).toEqual([]);
+    expect(await workspaces.settled()).toEqual([]);
   });
 
   describe("on a machine without bwrap", () => {
@@ -100,7 +137,7 @@ describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js w
       expect(run.stderr).toContain(
         "git-review-remote worker: no working sandbox: bwrap (bubblewrap) is not installed",
       );
-      expect(workspaces.leftovers()).toEqual([]);
+      expect(await workspaces.settled()).toEqual([]);
     });
 
     it("--sandbox=auto warns and reports sandbox none", async () => {

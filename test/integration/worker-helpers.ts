@@ -86,8 +86,16 @@ export async function runWorkerOn(
   return { code, stdout: out(), stderr: err() };
 }
 
-/** A private workspace root for one test file; `leftovers()` lists what a run left behind. */
-export function useWorkspaceRoot(): { root: string; leftovers(): string[]; cleanup(): void } {
+/**
+ * A private workspace root for one test file; `leftovers()` lists what a run left behind, `settled()`
+ * the same once a worker process's detached removal had time to finish (it outlives the worker).
+ */
+export function useWorkspaceRoot(): {
+  root: string;
+  leftovers(): string[];
+  settled(): Promise<string[]>;
+  cleanup(): void;
+} {
   const root = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "rr-worker-test-"));
   // The sandbox user must be able to reach the workspaces inside.
   chmodSync(root, 0o755);
@@ -95,6 +103,11 @@ export function useWorkspaceRoot(): { root: string; leftovers(): string[]; clean
   return {
     root,
     leftovers: () => readdirSync(root),
+    async settled() {
+      for (let i = 0; i < 200 && readdirSync(root).length > 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      return readdirSync(root);
+    },
     cleanup() {
       delete process.env[WORKSPACE_ROOT_ENV];
       rmSync(root, { recursive: true, force: true });
