@@ -93,13 +93,26 @@ export function checkSymlink(
  */
 export class FoldedNames {
   private readonly names = new Map<string, string>();
+  /** The key of every name claimed: a name's key is its directory's key, "/", and its own part's. */
+  private readonly keys = new Map<string, string>();
+
+  /** collisionKey(path), from the key of its directory when that was claimed (NFC stops at "/"). */
+  private keyOf(path: string): string {
+    const known = this.keys.get(path);
+    if (known !== undefined) return known;
+    const slash = path.lastIndexOf("/");
+    const parent = slash === -1 ? undefined : this.keys.get(path.slice(0, slash));
+    return parent === undefined ? collisionKey(path) : `${parent}/${collisionKey(path.slice(slash + 1))}`;
+  }
 
   /** The name `path` collides with, or undefined (and then `path` is registered). */
   claim(path: string): string | undefined {
-    const key = collisionKey(path);
+    if (this.keys.has(path)) return undefined;
+    const key = this.keyOf(path);
     const other = this.names.get(key);
     if (other !== undefined && other !== path) return other;
     this.names.set(key, path);
+    this.keys.set(path, key);
     return undefined;
   }
 
@@ -111,7 +124,7 @@ export class FoldedNames {
     }
     prefixes.push(path);
     for (const prefix of prefixes) {
-      const other = this.names.get(collisionKey(prefix));
+      const other = this.names.get(this.keyOf(prefix));
       if (other !== undefined && other !== prefix) return collision(other);
     }
     for (const prefix of prefixes) this.claim(prefix);

@@ -24,8 +24,8 @@ export function foldComponent(component: string): string {
         .toUpperCase()
         .toLowerCase()
         .normalize("NFKC");
-  s = s.replace(/:.*$/s, "");
-  return s.replace(/[. ]+$/, "");
+  if (s.includes(":")) s = s.replace(/:.*$/s, "");
+  return s.endsWith(".") || s.endsWith(" ") ? s.replace(/[. ]+$/, "") : s;
 }
 
 /** The folded form of a whole path, component by component. */
@@ -36,7 +36,7 @@ export function foldPath(path: string): string {
 /** True for `.git` and every name a checkout could turn into it (`.GIT`, `.git.`, `.g\u200cit`, `git~1`). */
 export function isDotGitLike(component: string): boolean {
   const folded = foldComponent(component);
-  return folded === ".git" || /^git~[0-9]+$/.test(folded);
+  return folded === ".git" || (folded.startsWith("git~") && /^git~[0-9]+$/.test(folded));
 }
 
 /**
@@ -44,5 +44,6 @@ export function isDotGitLike(component: string): boolean {
  * NTFS file systems): `src/café.ts` in NFC and NFD, `README.md` and `readme.MD`, `a.txt` and `a.txt.`.
  */
 export function collisionKey(path: string): string {
-  return foldPath(path.normalize("NFC"));
+  const normal = PRINTABLE_ASCII.test(path) ? path : path.normalize("NFC");
+  return normal.includes("/") ? foldPath(normal) : foldComponent(normal);
 }

@@ -101,3 +101,24 @@ export function globSource(pattern: string): string {
   const suffix = dirOnly ? "/.*" : "(?:/.*)?";
   return `^${prefix}${translate(body)}${suffix}$`;
 }
+
+/** Where a compiled secret-name glob is tested: on each component, on each directory, or on the path. */
+export interface GlobScope {
+  scope: "component" | "directory" | "path";
+  source: string;
+}
+
+/**
+ * globSource in the form a large tree needs: a glob with no "/" that cannot match across one (no
+ * "**", no bracket) matches a path exactly when it matches one of its components whole (one of its
+ * directories, for `name/`). Testing the components then avoids a `(?:.*\/)?` prefix retried at
+ * every "/" of every path. Any other glob keeps the whole-path regex.
+ */
+export function globScope(pattern: string): GlobScope {
+  const dirOnly = pattern.endsWith("/");
+  const body = pattern.replace(/\/+$/, "");
+  if (body.includes("/") || body.includes("**") || body.includes("[")) {
+    return { scope: "path", source: globSource(pattern) };
+  }
+  return { scope: dirOnly ? "directory" : "component", source: `^${translate(body)}$` };
+}

@@ -1,7 +1,7 @@
 // Secret file names: files that never leave, decided by name alone (gitignore-style globs).
 // Each rule names a whole class, and stays narrow enough that `src/environment.ts`,
 // `docs/secrets-management.md` or `.env.example` are still exported.
-import { globSource } from "../paths/glob.js";
+import { type GlobScope, globScope, globSource } from "../paths/glob.js";
 
 export interface NameRule {
   id: string;
@@ -133,15 +133,44 @@ export const NAME_RULES: readonly NameRule[] = [
   },
 ];
 
-/**
- * Each rule's globs as one alternation: one regex test per rule and path. Case-insensitive: `.ENV`
- * or `ID_RSA` hold the same secrets, and macOS and Windows check them out as the same files.
- */
+/** A rule's globs by where they are tested (globScope), each scope one alternation. */
+interface ScopedGlobs {
+  component?: RegExp;
+  directory?: RegExp;
+  path?: RegExp;
+}
+
+/** Case-insensitive: `.ENV` or `ID_RSA` hold the same secrets, and macOS and Windows check them out as the same files. */
+function scoped(globs: readonly string[]): ScopedGlobs {
+  const scopes = globs.map(globScope);
+  const union = (scope: GlobScope["scope"]) => {
+    const sources = scopes.filter((glob) => glob.scope === scope).map((glob) => glob.source);
+    return sources.length > 0 ? new RegExp(sources.join("|"), "is") : undefined;
+  };
+  return { component: union("component"), directory: union("directory"), path: union("path") };
+}
+
 const COMPILED = NAME_RULES.map((rule) => ({
   rule,
-  match: new RegExp(rule.globs.map(globSource).join("|"), "is"),
+  match: scoped(rule.globs),
   except: rule.except ? new RegExp(rule.except.map(globSource).join("|"), "is") : undefined,
 }));
+
+/** Every rule's globs at once: most paths of a tree match none, and are done after one pass. */
+const ANY_RULE = scoped(NAME_RULES.flatMap((rule) => rule.globs));
+
+function matchesScoped(globs: ScopedGlobs, path: string, components: readonly string[]): boolean {
+  if (globs.path?.test(path)) return true;
+  const last = components.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const component = components[i] as string;
+    if (globs.component?.test(component) || (i < last && globs.directory?.test(component))) return true;
+  }
+  return false;
+}
+
+/** A component that ends in a dot or a space, which Windows drops. */
+const WINDOWS_TRAILER = /[. ](?:\/|$)/;
 
 /**
  * `path` as Windows (and Samba, and git for Windows) names its files: trailing dots and spaces of each
@@ -149,6 +178,7 @@ const COMPILED = NAME_RULES.map((rule) => ({
  * dots and spaces only (`.`, `..`) is kept.
  */
 export function foldSecretName(path: string): string {
+  if (!WINDOWS_TRAILER.test(path)) return path;
   return path
     .split("/")
     .map((component) => component.replace(/[. ]+$/, "") || component)
@@ -158,9 +188,11 @@ export function foldSecretName(path: string): string {
 /** The rule that keeps `path` out, or undefined. `path` is relative to the top, `/`-separated. */
 export function matchSecretName(path: string): NameRule | undefined {
   const folded = foldSecretName(path);
+  const components = folded.split("/");
+  if (!matchesScoped(ANY_RULE, folded, components)) return undefined;
   for (const { rule, match, except } of COMPILED) {
-    if (!match.test(folded)) continue;
-    if (except?.test(folded.slice(folded.lastIndexOf("/") + 1))) continue;
+    if (!matchesScoped(match, folded, components)) continue;
+    if (except?.test(components[components.length - 1] as string)) continue;
     return rule;
   }
   return undefined;

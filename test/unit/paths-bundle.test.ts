@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkEntryPath, checkLinkTarget } from "../../src/paths/bundle.js";
+import { checkEntryPath, checkLinkTarget, FoldedNames } from "../../src/paths/bundle.js";
 import { collisionKey as foldName, isDotGitLike } from "../../src/paths/fold.js";
 import { resolveLink } from "../../src/paths/symlink.js";
 
@@ -59,5 +59,28 @@ describe("worker path rules", () => {
     expect(resolveLink(["a", "b"], "c/up/../..", links)).toMatchObject({ ok: false, rule: "symlink-escape" });
     expect(resolveLink([], "docs/latest/../latest/x", links)).toEqual({ ok: true, path: "docs/v2/x" });
     expect(resolveLink([], "a/../..", links)).toMatchObject({ ok: false, rule: "symlink-escape" });
+  });
+});
+
+describe("FoldedNames", () => {
+  it("finds the same collisions whether or not a name's directories were claimed first", () => {
+    const pairs = [
+      ["Docs/Read.md", "docs/read.MD"],
+      ["caf\u00e9/menu", "cafe\u0301/Menu"],
+      ["a/b/c.txt", "A/B/C.TXT."],
+      ["x/\uff27it/y", "x/git/y"],
+    ];
+    for (const [first, second] of pairs as [string, string][]) {
+      const withParents = new FoldedNames();
+      expect(withParents.claimWithParents(first)).toBeUndefined();
+      expect(withParents.claimWithParents(second)?.rule).toBe("case-collision");
+      const alone = new FoldedNames();
+      expect(alone.claim(first)).toBeUndefined();
+      expect(alone.claim(second)).toBe(first);
+      expect(foldName(second)).toBe(foldName(first));
+    }
+    const distinct = new FoldedNames();
+    for (const path of ["a/b", "a/c", "ab/c", "a.b/c", "a/b.c"])
+      expect(distinct.claimWithParents(path)).toBeUndefined();
   });
 });

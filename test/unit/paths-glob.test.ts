@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import ignore from "ignore";
 import { describe, expect, it } from "vitest";
-import { globSource, matchGlob, matchGlobList } from "../../src/paths/glob.js";
+import { globScope, globSource, matchGlob, matchGlobList } from "../../src/paths/glob.js";
 import { NAME_RULES } from "../../src/secrets/names.js";
 
 describe("matchGlob (gitignore semantics)", () => {
@@ -98,5 +98,50 @@ describe("globSource (the compiled secret name rules)", () => {
     const library = ignore({ ignorecase: true }).add(glob);
     const compiled = new RegExp(globSource(glob), "is");
     for (const path of paths) expect([path, compiled.test(path)]).toEqual([path, library.ignores(path)]);
+  });
+});
+
+describe("globScope (the same answers, tested component by component)", () => {
+  const paths = [
+    ".env",
+    "a/.env",
+    "a/.env/b",
+    ".env.local/x",
+    "deep/er/prod.env",
+    "x.pem",
+    "certs/x.PEM/inner",
+    "id_rsa",
+    "a/id_rsa.pub",
+    ".ssh",
+    ".ssh/config",
+    "a/.ssh/b/c",
+    "b/.ssh",
+    ".config/gcloud/creds",
+    "x/.config/gcloud/y",
+    ".kube/config",
+    "a/.kube/config",
+    "kubeconfig.yaml",
+    "a/b/kubeconfig",
+    ".terraform/x",
+    "terraform/.terraform",
+    "service-account-prod.json",
+    "a/my-service-account.json/b",
+    "src/app.ts",
+    "env",
+    "a.env.b",
+  ];
+  const globs = NAME_RULES.flatMap((rule) => [...rule.globs, ...(rule.except ?? [])]);
+  it.each(globs)("%s", (glob) => {
+    const whole = new RegExp(globSource(glob), "is");
+    const { scope, source } = globScope(glob);
+    const part = new RegExp(source, "is");
+    for (const path of paths) {
+      const components = path.split("/");
+      const scoped =
+        scope === "path"
+          ? part.test(path)
+          : components.some((c, i) => part.test(c) && (scope === "component" || i < components.length - 1));
+      expect([path, scoped]).toEqual([path, whole.test(path)]);
+    }
   });
 });
