@@ -55,8 +55,9 @@ export async function readTreeMerge(run: GitRun, from: string, to: string): Prom
   await git(["read-tree", "-m", "-i", from, to], run);
 }
 
-export async function writeTree(run: GitRun): Promise<string> {
-  return (await git(["write-tree"], run)).stdout.trim();
+/** `missingOk`: entries may name blobs the object store does not hold (git-write-tree(1)). */
+export async function writeTree(run: GitRun, { missingOk = false } = {}): Promise<string> {
+  return (await git(["write-tree", ...(missingOk ? ["--missing-ok"] : [])], run)).stdout.trim();
 }
 
 /** One `update-index --index-info` record: `<mode> SP <oid> TAB <path>`; a null oid with mode 0 removes. */

@@ -23,6 +23,8 @@ export interface TarEntry {
   typeflag: string;
   mode: number;
   size: number;
+  /** Modification time in whole seconds (pax `mtime` first); -1 when the field cannot be read. */
+  mtime: number;
   /** Index of the entry in the archive, from 0. */
   index: number;
 }
@@ -81,6 +83,19 @@ export function readNumber(block: Buffer, offset: number, length: number, name: 
   if (!/^[0-7]+$/.test(text))
     throw new TarFormatError(`bad ${name} field in a tar header: ${JSON.stringify(text)}`);
   return Number.parseInt(text, 8);
+}
+
+/**
+ * The entry's mtime in whole seconds, or -1: never a reason to refuse an archive (extractors differ
+ * on odd values anyway), only a hint of what the file's mtime will be once extracted.
+ */
+function readMtime(block: Buffer, pax: string | undefined): number {
+  if (pax !== undefined) return /^\d+(\.\d*)?$/.test(pax) ? Math.floor(Number(pax)) : -1;
+  try {
+    return readNumber(block, 136, 12, "mtime");
+  } catch {
+    return -1;
+  }
 }
 
 function verifyChecksum(block: Buffer): void {
@@ -290,6 +305,7 @@ export class TarReader {
       type,
       typeflag,
       mode: readNumber(block, 100, 8, "mode"),
+      mtime: readMtime(block, this.pax.get("mtime")),
       // Only regular files carry content; a size on a link or directory is skipped as data.
       size,
       index: this.count++,

@@ -1,12 +1,19 @@
 // Turns the unpacked tree into a git repository at one "baseline" commit whose tree is the snapshot's
 // tree byte for byte, so that `git diff baseline..<reviewer commit>` is a patch the client can apply.
-// Every git the worker runs gets an isolated config: nothing from the host or the operator leaks in.
+// It is written from the listing, not by git reading every file back (design §8). Every git the
+// worker runs gets an isolated config: nothing from the host or the operator leaks in.
 
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readHead } from "../git/commits.js";
 import { NO_CONVERSIONS } from "../git/identity.js";
-import { cleanEnv, type Env, git } from "../git/run.js";
+import { cleanEnv, type Env } from "../git/run.js";
+import { encodeIndexFile } from "../git/write/index-file.js";
+import { encodeCommit, ObjectType, objectId } from "../git/write/objects.js";
+import { PackWriter } from "../git/write/pack.js";
+import { initGitDir, writeRef } from "../git/write/repository.js";
+import { packBlobs } from "./baseline-blobs.js";
+import { buildBaselineTrees } from "./baseline-tree.js";
+import type { BundleListing } from "./verify-bundle.js";
 
 /** Identity and dates for commits the worker makes (the client never uses them: design §6). */
 export const WORKER_IDENTITY = {
@@ -23,8 +30,10 @@ const FIXED_DATES = {
 
 /**
  * Config every repository the worker creates carries, also read by the reviewer's own git.
- * looseCompression 0: the repository lives on tmpfs for minutes; storing objects uncompressed halves
- * the time of the baseline `git add` (measured: 20k files, 2.3 s -> 1.2 s).
+ * looseCompression 0: the repository lives on tmpfs for minutes; storing objects uncompressed costs
+ * nothing there. checkStat minimal and trustCtime false: the index written from the listing knows
+ * each file's size and mtime, not its inode or ctime; git then compares those two (and the mode),
+ * and still hashes a file whose mtime is as recent as the index (racy git).
  */
 const REPO_CONFIG = `[core]
 \tautocrlf = false
@@ -34,6 +43,8 @@ const REPO_CONFIG = `[core]
 \tfsmonitor = false
 \tuntrackedCache = false
 \tlooseCompression = 0
+\tcheckStat = minimal
+\ttrustCtime = false
 [gc]
 \tauto = 0
 [commit]
@@ -75,52 +86,65 @@ export function writeWorkerGlobalConfig(home: string): void {
   writeFileSync(join(home, ".gitconfig"), GLOBAL_CONFIG, { mode: 0o600 });
 }
 
-/** Sets up `gitDir` (tree/.git or a private bare dir) with our config and attributes. */
-function configureGitDir(gitDir: string): void {
-  mkdirSync(join(gitDir, "info"), { recursive: true });
-  writeFileSync(join(gitDir, "info", "attributes"), NO_CONVERSIONS);
-  appendFileSync(join(gitDir, "config"), REPO_CONFIG);
+/** What the reviewer's repository starts from: the commit, its tree, and the index (kept aside too). */
+export interface Baseline {
+  commit: string;
+  tree: string;
+  index: Buffer;
 }
 
+const BRANCH = "review";
+/** FIXED_DATES as git writes an ident's date: seconds and zone. */
+const FIXED_IDENT_DATE = `${Date.parse(FIXED_DATES.GIT_COMMITTER_DATE) / 1000} +0000`;
+const WORKER_IDENT = `${WORKER_IDENTITY.GIT_COMMITTER_NAME} <${WORKER_IDENTITY.GIT_COMMITTER_EMAIL}> ${FIXED_IDENT_DATE}`;
+
 /**
- * `git init` + add everything (ignored files too: they are in the snapshot) + one commit. Returns the
- * baseline commit. Throws if git indexed a different number of files than the bundle holds.
+ * Writes tree/.git: the trees and the commit of the snapshot (one small pack), the index with the
+ * files' sizes and mtimes, the branch. With `allBlobs`, every blob too, packed from the unpacked
+ * files; without, only what a reviewer rewrites gets written (`keepOriginalBlob`), which is all that
+ * collecting a built-in reviewer reads.
  */
-export async function createBaseline(
+export function createBaseline(
   tree: string,
-  env: Env,
+  listing: BundleListing,
   snapshot: string,
-  expectedFiles: number,
-): Promise<string> {
-  // --template= : no sample hooks, no info/exclude from the host's templates.
-  await git(["init", "-q", "--template=", "-b", "review", tree], { cwd: tree, env });
-  configureGitDir(join(tree, ".git"));
-  await git(["add", "-A", "--force"], { cwd: tree, env });
-  await git(["commit", "-q", "--no-verify", "--allow-empty", "-m", `Snapshot ${snapshot}`], {
-    cwd: tree,
-    env,
+  { allBlobs }: { allBlobs: boolean },
+): Baseline {
+  const gitDir = join(tree, ".git");
+  initGitDir(gitDir, { bare: false, branch: BRANCH, config: REPO_CONFIG, attributes: NO_CONVERSIONS });
+  const built = buildBaselineTrees(listing);
+  const treeOid = built.root.oid.toString("hex");
+  const commitBody = encodeCommit({
+    tree: treeOid,
+    parents: [],
+    author: WORKER_IDENT,
+    committer: WORKER_IDENT,
+    message: `Snapshot ${snapshot}\n`,
   });
-  const indexed = (await git(["ls-files", "-z"], { cwd: tree, env })).stdout
-    .split("\0")
-    .filter(Boolean).length;
-  if (indexed !== expectedFiles) {
-    throw new Error(`baseline: git indexed ${indexed} files, the bundle holds ${expectedFiles}`);
-  }
-  const baseline = await readHead({ cwd: tree, env });
-  if (baseline === undefined) throw new Error("baseline: the commit was not made");
-  return baseline;
+  const commitOid = objectId(ObjectType.commit, commitBody);
+  const packDir = join(gitDir, "objects", "pack");
+  const pack = new PackWriter(join(packDir, "tmp_baseline_pack"), built.trees.length + 1);
+  for (const object of built.trees) pack.addWhole(ObjectType.tree, object.body, object.oid);
+  pack.addWhole(ObjectType.commit, commitBody, commitOid);
+  pack.finish(packDir);
+  if (allBlobs) packBlobs(tree, listing, packDir);
+  const commit = commitOid.toString("hex");
+  writeRef(gitDir, `refs/heads/${BRANCH}`, commit);
+  const index = encodeIndexFile(built.entries, built.root);
+  writeFileSync(join(gitDir, "index"), index);
+  return { commit, tree: treeOid, index };
 }
 
 /**
  * A bare git dir owned by the worker that sees the tree's objects through `alternates`: the reviewer
  * can rewrite tree/.git/config (core.fsmonitor, diff drivers...), so the worker never runs git with it.
  */
-export async function createPrivateGitDir(gitDir: string, treeObjects: string, env: Env): Promise<void> {
-  await git(["init", "-q", "--bare", "--template=", gitDir], {
-    cwd: gitDir.replace(/\/[^/]*$/, "") || "/",
-    env,
+export function createPrivateGitDir(gitDir: string, treeObjects: string): void {
+  initGitDir(gitDir, {
+    bare: true,
+    branch: BRANCH,
+    config: REPO_CONFIG,
+    attributes: NO_CONVERSIONS,
+    alternates: [treeObjects],
   });
-  configureGitDir(gitDir);
-  mkdirSync(join(gitDir, "objects", "info"), { recursive: true });
-  writeFileSync(join(gitDir, "objects", "info", "alternates"), `${treeObjects}\n`);
 }

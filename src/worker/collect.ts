@@ -22,6 +22,8 @@ export interface CollectContext {
   baseline: string;
   /** A copy of the index written at the baseline (stat data included), outside the reviewer's reach. */
   baselineIndex: string;
+  /** Only the blobs a reviewer changed were written (a built-in reviewer): trees may name absent ones. */
+  missingBlobs: boolean;
   /** The reviewer's HEAD commit. */
   head: string;
   /** Message for the commit of uncommitted leftovers. */
@@ -91,7 +93,7 @@ async function commitLeftovers(ctx: CollectContext): Promise<string | undefined>
   if (ctx.head !== ctx.baseline) await readTreeMerge(run, ctx.baseline, ctx.head);
   // Ignored files stay out (build output); tracked files, even ignored ones, are compared as usual.
   await gitIn(ctx, ["add", "-A"]);
-  const tree = await writeTree(run);
+  const tree = await writeTree(run, { missingOk: ctx.missingBlobs });
   if (tree === (await treeOf(run, ctx.head))) return undefined;
   return commitTree(run, tree, [ctx.head], ctx.leftoverMessage);
 }

@@ -2,20 +2,21 @@
 // command) → collect. Everything the reviewer can cause (a crash, a timeout, output over the
 // limits) ends as a result with status "failed"; only our own bugs escape as exceptions.
 
-import { chmodSync, chownSync, copyFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { debug } from "../debug.js";
 import type { Env } from "../git/run.js";
 import type { Request } from "../protocol/request.js";
 import type { ReviewComment } from "../protocol/result.js";
 import { createBaseline, createPrivateGitDir } from "./baseline.js";
+import { keepOriginalBlob } from "./baseline-blobs.js";
 import { collectProposals, ProposalError } from "./collect.js";
 import { readComments } from "./comments.js";
 import type { ReviewOutput } from "./result.js";
 import { runHygiene } from "./reviewers/hygiene.js";
 import { chownTree, type ReviewerIo, readReviewerHead, runReviewer } from "./run-reviewer.js";
 import type { ResourceLimits, Sandbox } from "./sandbox.js";
-import type { BundleListing } from "./verify-bundle.js";
+import { type BundleListing, BundleRefusedError } from "./verify-bundle.js";
 import type { Workspace } from "./workspace.js";
 
 export type Reviewer = { kind: "builtin"; name: "hygiene" } | { kind: "command"; command: string };
@@ -69,6 +70,8 @@ function writeIoFiles(ctx: ReviewTreeContext): ReviewerIo {
 
 interface ReviewerResult {
   head: string;
+  /** Known to have left the tree as it was (a built-in reviewer that changed nothing). */
+  unchanged?: boolean;
   leftoverMessage: string;
   comments: ReviewComment[];
   summary?: string;
@@ -86,9 +89,12 @@ async function runSelectedReviewer(
       ...(request.range ? { paths: new Set(request.range.paths) } : {}),
       forbiddenPaths: request.forbiddenPaths,
       fix: request.actions.includes("propose"),
+      // Only the blobs it replaces are written, each as it is replaced.
+      beforeRewrite: (path, content) => keepOriginalBlob(io.tree, ctx.listing, path, content),
     });
     return {
       head: baseline,
+      unchanged: outcome.fixed.length === 0,
       leftoverMessage: outcome.commitMessage ?? LEFTOVER_MESSAGE,
       comments: outcome.comments,
       summary: outcome.summary,
@@ -120,17 +126,24 @@ function summarize(commits: number, comments: number): string {
 
 export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> {
   const { request, workspace } = ctx;
-  const baseline = await createBaseline(workspace.tree, ctx.env, request.snapshot.commit, ctx.listing.files);
+  // A reviewer command runs git on its own (diff, stash, checkout): it needs every blob. The
+  // built-in one reads files only, and writes the blobs it replaces as it replaces them.
+  const allBlobs = ctx.reviewer.kind === "command";
+  const { commit: baseline, index } = createBaseline(workspace.tree, ctx.listing, request.snapshot.commit, {
+    allBlobs,
+  });
   // The baseline index, with stat data, kept where the reviewer cannot touch it: collecting then
   // rehashes only the files the reviewer changed.
   const baselineIndex = join(workspace.home, "baseline-index");
-  copyFileSync(join(workspace.tree, ".git", "index"), baselineIndex);
+  writeFileSync(baselineIndex, index);
   debug("worker: baseline committed");
   const io = writeIoFiles(ctx);
   let reviewed: ReviewerResult;
   try {
     reviewed = await runSelectedReviewer(ctx, io, baseline);
   } catch (error) {
+    // What was unpacked is not what the bundle holds: a refusal, not a reviewer's failure.
+    if (error instanceof BundleRefusedError) throw error;
     return {
       status: "failed",
       summary: "The reviewer failed.",
@@ -149,7 +162,16 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
       error: reviewed.error,
     };
   }
-  await createPrivateGitDir(workspace.git, join(workspace.tree, ".git", "objects"), ctx.env);
+  if (reviewed.unchanged) {
+    const comments = reviewed.comments;
+    return {
+      status: "ok",
+      summary: reviewed.summary ?? summarize(0, comments.length),
+      comments,
+      commits: [],
+    };
+  }
+  createPrivateGitDir(workspace.git, join(workspace.tree, ".git", "objects"));
   try {
     const collected = await collectProposals({
       tree: workspace.tree,
@@ -157,6 +179,7 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
       env: ctx.env,
       baseline,
       baselineIndex,
+      missingBlobs: !allBlobs,
       head: reviewed.head,
       leftoverMessage: reviewed.leftoverMessage,
       forbiddenPaths: request.forbiddenPaths,

@@ -96,6 +96,10 @@ export async function extractBundle(bundle: string, tree: string, sandbox: Sandb
   await startTar({ file: bundle }, tree, sandbox).done;
 }
 
+function mismatch(what: string, path: string): BundleRefusedError {
+  return new BundleRefusedError("extract-mismatch", `${what} after unpacking`, path);
+}
+
 /** Throws BundleRefusedError unless `tree` holds exactly the listed entries, with their types and link targets. */
 export function verifyTree(tree: string, listing: BundleListing): void {
   let seen = 0;
@@ -105,20 +109,18 @@ export function verifyTree(tree: string, listing: BundleListing): void {
     for (const entry of readdirSync(join(tree, dir), { withFileTypes: true })) {
       const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
       const node = listing.nodes.get(path);
-      const mismatch = (what: string) =>
-        new BundleRefusedError("extract-mismatch", `${what} after unpacking`, path);
-      if (!node) throw mismatch("an entry that is not in the validated listing appeared");
+      if (!node) throw mismatch("an entry that is not in the validated listing appeared", path);
       seen++;
       if (node.kind === "directory") {
-        if (!entry.isDirectory()) throw mismatch("not a directory");
+        if (!entry.isDirectory()) throw mismatch("not a directory", path);
         stack.push(path);
       } else if (node.kind === "symlink") {
         if (!entry.isSymbolicLink() || readlinkSync(join(tree, path)) !== node.linkpath)
-          throw mismatch("not the listed symlink");
+          throw mismatch("not the listed symlink", path);
       } else if (!entry.isFile()) {
         // Names and types are what a parser difference could turn into an escape (a `.git/config`,
         // a symlink); a file's bytes are the reviewer's input either way, so sizes go unchecked.
-        throw mismatch("not the listed regular file");
+        throw mismatch("not the listed regular file", path);
       }
     }
   }
@@ -169,11 +171,12 @@ export async function verifyAndUnpack(
   );
   let listing: BundleListing;
   try {
-    listing = await verifyBundle(bundle, size, expectedFiles, DEFAULT_BUNDLE_LIMITS, async (chunk) => {
+    const tee = async (chunk: Buffer) => {
       stdin.write(chunk);
       // Let tar lag behind by a bounded amount, so that the two sides run in parallel, not in step.
       if (stdin.writableLength > MAX_TAR_BACKLOG) await Promise.race([once(stdin, "drain"), exited]);
-    });
+    };
+    listing = await verifyBundle(bundle, size, expectedFiles, DEFAULT_BUNDLE_LIMITS, tee);
     stdin.end();
     await tar.done;
   } catch (error) {

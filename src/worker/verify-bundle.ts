@@ -2,6 +2,8 @@
 // whole listing is read with our strict tar parser, and any entry that could write outside the tree,
 // mean different things to different extractors, or exhaust the machine refuses the whole bundle.
 
+import type { Hash } from "node:crypto";
+import { ObjectType, objectHasher, objectId } from "../git/write/objects.js";
 import {
   checkEntryPath,
   checkLinkTarget,
@@ -31,7 +33,7 @@ export const DEFAULT_BUNDLE_LIMITS: Readonly<BundleLimits> = Object.freeze({
 
 type NodeKind = "file" | "directory" | "symlink";
 
-interface ListedNode {
+export interface ListedNode {
   kind: NodeKind;
   /** False for a directory that only appears as the parent of an entry. */
   explicit: boolean;
@@ -39,6 +41,10 @@ interface ListedNode {
   /** Permission bits as stored (files: only the executable bit matters to git). */
   mode: number;
   linkpath: string;
+  /** Whole seconds, as GNU tar sets it on the extracted file; -1 when unknown. */
+  mtime: number;
+  /** Files and symlinks: the git blob id of the content (or target), computed as it streamed by. */
+  oid?: Buffer;
 }
 
 /** What the bundle holds once validated: the exact expected state of the extracted tree. */
@@ -74,10 +80,19 @@ const TYPE_RULES: Partial<Record<TarType, RuleViolation>> = {
   [TarType.fifo]: { rule: "fifo", reason: "FIFOs are not allowed" },
 };
 
+/** A file whose content is streaming by, its blob id being computed. */
+interface OpenBlob {
+  node: ListedNode;
+  hash: Hash;
+}
+
 class ListingBuilder {
   readonly nodes = new Map<string, ListedNode>();
   private readonly folded = new FoldedNames();
   private entries = 0;
+  private open: OpenBlob | undefined;
+  /** Directories with a file or symlink somewhere below them. */
+  private readonly filled = new Set<string>();
   files = 0;
   expandedBytes = 0;
 
@@ -86,7 +101,8 @@ class ListingBuilder {
     private readonly limits: BundleLimits,
   ) {}
 
-  add(entry: TarEntry): void {
+  /** Validates `entry` and places it; for a file, returns the consumer of its content. */
+  add(entry: TarEntry): ((chunk: Buffer) => void) | undefined {
     const refuse = (v: RuleViolation): never => {
       throw new BundleRefusedError(v.rule, v.reason, entry.path);
     };
@@ -121,7 +137,30 @@ class ListingBuilder {
       });
     }
     this.expandedBytes += entry.size;
-    this.place(components, kind, entry, refuse);
+    const node = this.place(components, kind, entry, refuse);
+    return this.hashContent(node, entry);
+  }
+
+  /** A symlink's blob is its target; a file's is hashed as its content streams by. */
+  private hashContent(node: ListedNode, entry: TarEntry): ((chunk: Buffer) => void) | undefined {
+    if (node.kind === "symlink") {
+      node.oid = objectId(ObjectType.blob, Buffer.from(node.linkpath, "utf8"));
+      return undefined;
+    }
+    if (node.kind !== "file") return undefined;
+    const open: OpenBlob = { node, hash: objectHasher(ObjectType.blob, entry.size) };
+    this.open = open;
+    return (chunk) => {
+      open.hash.update(chunk);
+    };
+  }
+
+  /** The end of an entry's content: a file's blob id is complete. */
+  endEntry(): void {
+    const open = this.open;
+    if (!open) return;
+    this.open = undefined;
+    open.node.oid = open.hash.digest();
   }
 
   private place(
@@ -129,14 +168,16 @@ class ListingBuilder {
     kind: NodeKind,
     entry: TarEntry,
     refuse: (v: RuleViolation) => never,
-  ): void {
+  ): ListedNode {
+    let parent = "";
     for (let depth = 1; depth < components.length; depth++) {
-      const parent = components.slice(0, depth).join("/");
+      parent = depth === 1 ? (components[0] as string) : `${parent}/${components[depth - 1]}`;
+      if (kind !== "directory") this.filled.add(parent);
       const existing = this.nodes.get(parent);
       if (existing === undefined)
         this.record(
           parent,
-          { kind: "directory", explicit: false, size: 0, mode: 0o755, linkpath: "" },
+          { kind: "directory", explicit: false, size: 0, mode: 0o755, linkpath: "", mtime: -1 },
           refuse,
         );
       else if (existing.kind === "symlink")
@@ -151,20 +192,21 @@ class ListingBuilder {
       size: entry.size,
       mode: entry.mode & 0o777,
       linkpath: entry.linkpath,
+      mtime: entry.mtime,
     };
     const existing = this.nodes.get(path);
     if (existing === undefined) {
       this.record(path, node, refuse);
-      return;
+      return node;
     }
     if (existing.kind === "directory" && kind === "directory" && !existing.explicit) {
       this.nodes.set(path, node);
-      return;
+      return node;
     }
     if (existing.kind === "directory" && kind !== "directory") {
       refuse({ rule: "replaces-directory", reason: `a ${kind} replacing a directory of the same name` });
     }
-    refuse({ rule: "duplicate", reason: "the same name appears twice" });
+    return refuse({ rule: "duplicate", reason: "the same name appears twice" });
   }
 
   private record(path: string, node: ListedNode, refuse: (v: RuleViolation) => never): void {
@@ -178,15 +220,8 @@ class ListingBuilder {
    * no part of a snapshot (and would let a bundle hold any number of entries for free).
    */
   private verifyNoEmptyDirectories(): void {
-    const filled = new Set<string>();
     for (const [path, node] of this.nodes) {
-      if (node.kind === "directory") continue;
-      for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) {
-        filled.add(path.slice(0, slash));
-      }
-    }
-    for (const [path, node] of this.nodes) {
-      if (node.kind === "directory" && !filled.has(path)) {
+      if (node.kind === "directory" && !this.filled.has(path)) {
         throw new BundleRefusedError("empty-directory", "a directory with no file below it", path);
       }
     }
@@ -213,7 +248,7 @@ class ListingBuilder {
 
 /**
  * Reads the whole bundle (gzip → tar listing) without writing anything and returns the validated
- * listing, or throws BundleRefusedError naming the entry and the rule.
+ * listing, with each file's blob id, or throws BundleRefusedError naming the entry and the rule.
  */
 export async function verifyBundle(
   file: string,
@@ -227,9 +262,11 @@ export async function verifyBundle(
   let last: string | undefined;
   const reader = new TarReader({
     entry(entry) {
-      listing.add(entry);
       last = entry.path;
-      return undefined;
+      return listing.add(entry);
+    },
+    entryEnd() {
+      listing.endEntry();
     },
     globalHeader(records) {
       for (const key of records.keys()) {

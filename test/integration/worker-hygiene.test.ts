@@ -1,9 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBaseline, workerGitEnv, writeWorkerGlobalConfig } from "../../src/worker/baseline.js";
+import { keepOriginalBlob } from "../../src/worker/baseline-blobs.js";
 import { HYGIENE_COMMIT_TITLE } from "../../src/worker/reviewers/hygiene.js";
 import { extractBundle, verifyTree } from "../../src/worker/unpack.js";
 import { verifyBundle } from "../../src/worker/verify-bundle.js";
@@ -28,6 +29,7 @@ beforeAll(() => {
   // As the export side does: blobs go into the bundle byte for byte, whatever .gitattributes says.
   repo.write(".git/info/attributes", "* -text -filter -ident -export-subst -working-tree-encoding\n");
   repo.write("clean.ts", "export const a = 1;\n");
+  repo.write("same-as-clean.ts", "export const a = 1;\n");
   repo.write("trailing.ts", "const a = 1;   \nconst b = 2;\t\n\nconst c = 3;\n");
   repo.write("no-newline.md", "# Title\n\nlast line");
   repo.write("crlf.txt", "one  \r\ntwo\r\n");
@@ -68,13 +70,92 @@ describe("worker baseline", () => {
       verifyTree(join(root, "tree"), listing);
       writeWorkerGlobalConfig(root);
       const env = workerGitEnv(root);
-      const baseline = await createBaseline(join(root, "tree"), env, snapshot, listing.files);
-      const tree = execFileSync("git", ["rev-parse", `${baseline}^{tree}`], {
+      const baseline = createBaseline(join(root, "tree"), listing, snapshot, { allBlobs: false });
+      const tree = execFileSync("git", ["rev-parse", `${baseline.commit}^{tree}`], {
         cwd: join(root, "tree"),
         env: env as NodeJS.ProcessEnv,
         encoding: "utf8",
       });
       expect(tree.trim()).toBe(repo.git("rev-parse", "HEAD^{tree}").trim());
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The TREE extension of an index file (gitformat-index(5)): what `git write-tree` trusts. */
+function cacheTreeOf(index: Buffer): Buffer | undefined {
+  let at = 12;
+  for (let entry = 0; entry < index.readUInt32BE(8); entry++) {
+    const nameLength = index.readUInt16BE(at + 60) & 0xfff;
+    at += (62 + nameLength + 8) & ~7;
+  }
+  while (at < index.length - 20) {
+    const size = index.readUInt32BE(at + 4);
+    if (index.toString("latin1", at, at + 4) === "TREE") return index.subarray(at + 8, at + 8 + size);
+    at += 8 + size;
+  }
+  return undefined;
+}
+
+describe("worker baseline written from the listing", () => {
+  it("is an index git takes as clean, git's own cache-tree, and objects fsck accepts", async () => {
+    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
+    try {
+      const file = join(root, "bundle.tar.gz");
+      writeFileSync(file, bundle);
+      const listing = await verifyBundle(file, bundle.length, countFiles(bundle));
+      const tree = join(root, "tree");
+      await extractBundle(file, tree, { kind: "none" });
+      const baseline = createBaseline(tree, listing, snapshot, { allBlobs: true });
+      writeWorkerGlobalConfig(root);
+      const env = workerGitEnv(root) as NodeJS.ProcessEnv;
+      const git = (...args: string[]) => execFileSync("git", args, { cwd: tree, env, encoding: "utf8" });
+      // Stat data that matches what is on disk: nothing to rehash, nothing modified or untracked.
+      expect(git("diff-files", "--name-only")).toBe("");
+      expect(git("status", "--porcelain", "--untracked-files=all")).toBe("");
+      expect(git("ls-files", "-s")).toBe(
+        repo.git("ls-tree", "-r", "HEAD").replace(/^(\d+) blob (\w+)\t/gm, "$1 $2 0\t"),
+      );
+      const theirs = join(root, "git-index");
+      execFileSync("git", ["read-tree", baseline.tree], {
+        cwd: tree,
+        env: { ...env, GIT_INDEX_FILE: theirs },
+      });
+      expect(cacheTreeOf(baseline.index)).toEqual(cacheTreeOf(readFileSync(theirs)));
+      // One pack of distinct blobs (two files share one), every object where the trees say.
+      expect(git("fsck", "--full", "--strict", "--no-dangling", "--no-progress")).toBe("");
+      expect(git("cat-file", "-p", `${baseline.commit}`)).toContain(`Snapshot ${snapshot}`);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a tree whose files are not the bundle's bytes, before any reviewer sees them", async () => {
+    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
+    try {
+      const file = join(root, "bundle.tar.gz");
+      writeFileSync(file, bundle);
+      const listing = await verifyBundle(file, bundle.length, countFiles(bundle));
+      const tree = join(root, "tree");
+      await extractBundle(file, tree, { kind: "none" });
+      // What a parser difference between GNU tar and our reader would leave: other bytes, same name.
+      writeFileSync(join(tree, "clean.ts"), "export const a = 2;\n");
+      expect(() => createBaseline(tree, listing, snapshot, { allBlobs: true })).toThrow(
+        expect.objectContaining({ rule: "extract-mismatch", entry: "clean.ts" }),
+      );
+      expect(() => keepOriginalBlob(tree, listing, "clean.ts", readFileSync(join(tree, "clean.ts")))).toThrow(
+        expect.objectContaining({ rule: "extract-mismatch" }),
+      );
+      const original = Buffer.from("export const a = 1;\n");
+      keepOriginalBlob(tree, listing, "clean.ts", original);
+      const oid = listing.nodes.get("clean.ts")?.oid?.toString("hex") ?? "";
+      const shown = execFileSync("git", ["cat-file", "blob", oid], {
+        cwd: tree,
+        env: repo.env,
+        encoding: "utf8",
+      });
+      expect(shown).toBe(original.toString());
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -107,6 +107,18 @@ describe("worker with fixture reviewers", () => {
     expect(fileInTree(tree, "added.ts")).toBe("export const added = 1;\n");
   });
 
+  it("gives the reviewer a consistent repository at the baseline: status, diff, stash, checkout, fsck", async () => {
+    const run = await runWorkerOn(envelope(request(), bundle), {
+      reviewerCommand: join(REVIEWERS, "git-workout.sh"),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseResult(run.stdout);
+    expect(result.status, result.error).toBe("ok");
+    expect(result.commits.map((commit) => commit.message)).toEqual(["Add y"]);
+    const tree = applyProposals(result.commits.map((commit) => commit.patch));
+    expect(fileInTree(tree, "src/app.ts")).toBe("export const x = 1;\nexport const y = 2;\n");
+  });
+
   it("returns the comments the reviewer wrote and skips malformed lines with a warning", async () => {
     const run = await runWorkerOn(envelope(request(), bundle), {
       reviewerCommand: join(REVIEWERS, "comments.sh"),

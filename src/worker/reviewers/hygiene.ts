@@ -21,6 +21,8 @@ export interface HygieneOptions {
   forbiddenPaths: readonly string[];
   /** False when the request does not ask for proposals: nothing is written. */
   fix: boolean;
+  /** Called with a file's original content just before it is rewritten. */
+  beforeRewrite?: (path: string, content: Buffer) => void;
 }
 
 export interface HygieneOutcome {
@@ -139,6 +141,7 @@ export async function runHygiene(
       forbiddenChangeReason(path, options.forbiddenPaths)
     )
       continue;
+    options.beforeRewrite?.(path, content);
     writeRegularFile(join(tree, path), report.fixed);
     outcome.fixed.push(path);
   }

@@ -1,0 +1,164 @@
+// Git objects written in-process (gitformat-pack(5), git-hash-object(1)): their ids, the tree and
+// commit encodings, and the zlib stream git stores them in. The worker's baseline is built from the
+// bundle as it streams by, with no git process over every file (design §8).
+import { createHash, type Hash } from "node:crypto";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { join } from "node:path";
+
+/** The worker's repositories use SHA-1, git's default (`git init` without extensions.objectFormat). */
+export const OBJECT_HASH = "sha1";
+
+export const ObjectType = { commit: 1, tree: 2, blob: 3 } as const;
+export type ObjectType = (typeof ObjectType)[keyof typeof ObjectType];
+const TYPE_NAMES: Record<ObjectType, string> = { 1: "commit", 2: "tree", 3: "blob" };
+
+/** `<type> SP <size> NUL`: what an object's id hashes before its body. */
+function objectHeader(type: ObjectType, size: number): Buffer {
+  return Buffer.from(`${TYPE_NAMES[type]} ${size}\0`, "latin1");
+}
+
+/** The id of a body fed in pieces, as `git hash-object` computes it. */
+export function objectHasher(type: ObjectType, size: number): Hash {
+  return createHash(OBJECT_HASH).update(objectHeader(type, size));
+}
+
+export function objectId(type: ObjectType, body: Buffer): Buffer {
+  return objectHasher(type, body.length).update(body).digest();
+}
+
+/** A tree entry; `name` is one path component, `directory` entries are trees. */
+export interface TreeItem {
+  name: Buffer;
+  mode: "100644" | "100755" | "120000" | "40000";
+  oid: Buffer;
+}
+
+const SLASH = 0x2f;
+
+/** git's tree order (base_name_compare): names as bytes, a directory as if its name ended in "/". */
+function treeOrder(a: TreeItem, b: TreeItem): number {
+  const common = Math.min(a.name.length, b.name.length);
+  const order = Buffer.compare(a.name.subarray(0, common), b.name.subarray(0, common));
+  if (order !== 0) return order;
+  const next = (item: TreeItem) =>
+    item.name.length > common ? (item.name[common] as number) : item.mode === "40000" ? SLASH : 0;
+  return next(a) - next(b);
+}
+
+/** A tree object's body: `<mode> SP <name> NUL <raw oid>` per entry, in tree order. */
+export function encodeTree(items: TreeItem[]): Buffer {
+  const sorted = [...items].sort(treeOrder);
+  let size = 0;
+  for (const item of sorted) size += item.mode.length + 2 + item.name.length + item.oid.length;
+  const body = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const item of sorted) {
+    at += body.write(item.mode, at, "latin1");
+    body[at++] = 0x20;
+    at += item.name.copy(body, at);
+    body[at++] = 0;
+    at += item.oid.copy(body, at);
+  }
+  return body;
+}
+
+export interface CommitFields {
+  tree: string;
+  parents: readonly string[];
+  /** `Name <email> <seconds> <+zone>`, as git writes an ident. */
+  author: string;
+  committer: string;
+  message: string;
+}
+
+export function encodeCommit(commit: CommitFields): Buffer {
+  const lines = [`tree ${commit.tree}`, ...commit.parents.map((parent) => `parent ${parent}`)];
+  lines.push(`author ${commit.author}`, `committer ${commit.committer}`, "", commit.message);
+  return Buffer.from(lines.join("\n"), "utf8");
+}
+
+const ADLER_MOD = 65521;
+/** The most bytes whose sums cannot overflow before the modulo (zlib's NMAX). */
+const ADLER_BLOCK = 5552;
+
+/** Adler-32 (RFC 1950), continued from `previous`: the checksum that ends a zlib stream. */
+export function adler32(data: Uint8Array, previous = 1): number {
+  let a = previous & 0xffff;
+  let b = previous >>> 16;
+  let at = 0;
+  while (at < data.length) {
+    const end = Math.min(at + ADLER_BLOCK, data.length);
+    for (; at < end; at++) {
+      a += data[at] as number;
+      b += a;
+    }
+    a %= ADLER_MOD;
+    b %= ADLER_MOD;
+  }
+  return ((b << 16) | a) >>> 0;
+}
+
+/** zlib header: deflate, 32 KiB window, no dictionary, "fastest" (RFC 1950 §2.2; a multiple of 31). */
+export const ZLIB_HEADER = Buffer.from([0x78, 0x01]);
+const MAX_STORED = 0xffff;
+
+/**
+ * A zlib stream of stored (uncompressed) deflate blocks, fed in pieces: git inflates whatever
+ * it reads, and the baseline lives on tmpfs for minutes, so compressing it would only cost time.
+ */
+export class StoredZlib {
+  private adler = 1;
+
+  /** The stored blocks carrying `data` (RFC 1951 §3.2.4), each up to 65535 bytes. */
+  blocks(data: Buffer, emit: (piece: Buffer) => void): void {
+    this.adler = adler32(data, this.adler);
+    for (let at = 0; at < data.length; at += MAX_STORED) {
+      const piece = data.subarray(at, at + MAX_STORED);
+      const header = Buffer.alloc(5);
+      header.writeUInt16LE(piece.length, 1);
+      header.writeUInt16LE(~piece.length & 0xffff, 3);
+      emit(header);
+      emit(piece);
+    }
+  }
+
+  /** An empty final block, then the Adler-32 of everything. */
+  end(): Buffer {
+    const tail = Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff, 0, 0, 0, 0]);
+    tail.writeUInt32BE(this.adler, 5);
+    return tail;
+  }
+}
+
+/** A whole body as one zlib stream of stored blocks. */
+export function storedZlib(body: Buffer): Buffer {
+  const pieces: Buffer[] = [ZLIB_HEADER];
+  const zlib = new StoredZlib();
+  zlib.blocks(body, (piece) => pieces.push(piece));
+  pieces.push(zlib.end());
+  return Buffer.concat(pieces);
+}
+
+/**
+ * Writes one loose object under `objectsDir` (`xx/yyyy...`, read-only, as git does) and returns
+ * its id; an object already there is left as it is.
+ */
+export function writeLooseObject(objectsDir: string, type: ObjectType, body: Buffer): Buffer {
+  const oid = objectId(type, body);
+  const hex = oid.toString("hex");
+  const dir = join(objectsDir, hex.slice(0, 2));
+  mkdirSync(dir, { recursive: true });
+  let fd: number;
+  try {
+    fd = openSync(join(dir, hex.slice(2)), "wx", 0o444);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return oid;
+    throw error;
+  }
+  try {
+    writeSync(fd, storedZlib(Buffer.concat([objectHeader(type, body.length), body])));
+  } finally {
+    closeSync(fd);
+  }
+  return oid;
+}

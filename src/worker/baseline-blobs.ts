@@ -1,0 +1,69 @@
+// The baseline's blobs, which the index and trees name by the ids computed while the bundle streamed
+// by: all of them in one pack (a reviewer command runs git on its own: diff, stash, checkout), or
+// only the originals of what a built-in reviewer rewrites. Either way each is read back from disk
+// and must hash to the id the bundle gave it: GNU tar and our reader agreed on the content too.
+import { closeSync, constants, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import { ObjectType, objectHasher, objectId, writeLooseObject } from "../git/write/objects.js";
+import { PackWriter } from "../git/write/pack.js";
+import { type BundleListing, BundleRefusedError, type ListedNode } from "./verify-bundle.js";
+
+const READ_BYTES = 1024 * 1024;
+
+function mismatch(path: string): BundleRefusedError {
+  return new BundleRefusedError("extract-mismatch", "the unpacked content is not the bundle's", path);
+}
+
+/** A file's content into `pack`, in pieces; throws unless it is exactly the listed blob. */
+function packFile(pack: PackWriter, file: string, path: string, size: number, oid: Buffer): void {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const object = pack.add(ObjectType.blob, size);
+    const hash = objectHasher(ObjectType.blob, size);
+    let left = size;
+    while (left > 0) {
+      // A fresh buffer each time: the pack keeps the pieces until it writes them out.
+      const piece = Buffer.allocUnsafe(Math.min(left, READ_BYTES));
+      const read = readSync(fd, piece, 0, piece.length, null);
+      if (read === 0) throw mismatch(path);
+      object.write(piece.subarray(0, read));
+      hash.update(piece.subarray(0, read));
+      left -= read;
+    }
+    if (readSync(fd, Buffer.alloc(1), 0, 1, null) !== 0 || !hash.digest().equals(oid)) throw mismatch(path);
+    object.end(oid);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Every distinct blob of the listing, read from `tree`, as one pack in `packDir`. */
+export function packBlobs(tree: string, listing: BundleListing, packDir: string): void {
+  const distinct = new Map<string, [string, ListedNode]>();
+  for (const [path, node] of listing.nodes) {
+    if (node.oid && !distinct.has(node.oid.toString("hex")))
+      distinct.set(node.oid.toString("hex"), [path, node]);
+  }
+  const pack = new PackWriter(join(packDir, "tmp_blobs_pack"), distinct.size);
+  try {
+    for (const [path, node] of distinct.values()) {
+      const oid = node.oid as Buffer;
+      // A symlink's target was compared with the listing when the tree was checked.
+      if (node.kind === "symlink") pack.addWhole(ObjectType.blob, Buffer.from(node.linkpath, "utf8"), oid);
+      else packFile(pack, join(tree, path), path, node.size, oid);
+    }
+    pack.finish(packDir);
+  } finally {
+    pack.close();
+  }
+}
+
+/**
+ * Before a built-in reviewer rewrites `path`: its original content as a loose object, so that
+ * collecting can diff against it.
+ */
+export function keepOriginalBlob(tree: string, listing: BundleListing, path: string, content: Buffer): void {
+  const listed = listing.nodes.get(path)?.oid;
+  if (!listed?.equals(objectId(ObjectType.blob, content))) throw mismatch(path);
+  writeLooseObject(join(tree, ".git", "objects"), ObjectType.blob, content);
+}
