@@ -26,6 +26,8 @@ export interface ExportOptions {
   /** Review a range: the request carries base..rev's changed paths and their scanned patch. */
   base?: string | undefined;
   worktree?: boolean;
+  /** `rev` and `base` are commit ids already resolved (the pipeline's target stage): no git call again. */
+  resolved?: boolean;
   pathspecs?: readonly string[];
   policy: Policy;
   onProgress?: (tarBytes: number) => void;
@@ -49,11 +51,15 @@ export interface StoredBundle extends ExportListing {
 
 const BUNDLE_TEMP = "bundle";
 
+function commitOf(repo: Repo, rev: string | undefined, resolved = false): Promise<string> {
+  return resolved && rev !== undefined ? Promise.resolve(rev) : resolveCommit(repo, rev ?? "HEAD");
+}
+
 /** The filtered tree as a commit in the scratch dir, and the entries it keeps and leaves out. */
 async function filterSnapshot(repo: Repo, scratch: Scratch, options: ExportOptions) {
   const snapshot: Snapshot = options.worktree
     ? await snapshotWorktree(repo, scratch, options.policy.exclude ?? [])
-    : { kind: SnapshotKind.commit, commit: await resolveCommit(repo, options.rev ?? "HEAD") };
+    : { kind: SnapshotKind.commit, commit: await commitOf(repo, options.rev, options.resolved) };
   debug(`export: snapshot ${snapshot.commit}`);
   const entries = await listTree({ cwd: scratch.dir, env: scratch.env }, snapshot.commit);
   debug(`export: listed ${entries.length} entries`);
@@ -89,7 +95,7 @@ async function completeListing(
   if (options.base === undefined) return listing;
   const ranged = await createRange({
     scratch,
-    base: await resolveCommit(repo, options.base),
+    base: await commitOf(repo, options.base, options.resolved),
     head: snapshot.commit,
     headRemoved: excluded.map((entry) => entry.path),
     rules,

@@ -85,6 +85,10 @@ export async function commitFilteredTree(
   snapshot: string,
   removed: readonly string[],
 ): Promise<string> {
-  const tree = await writeFilteredTree(scratch, snapshot, removed, "bundle");
+  // Nothing removed: commit-tree takes `<commit>^{tree}` itself, one git call fewer.
+  const tree =
+    removed.length === 0
+      ? `${snapshot}^{tree}`
+      : await writeFilteredTree(scratch, snapshot, removed, "bundle");
   return commitTree({ cwd: scratch.dir, env: scratch.env }, tree, [], "git-review-remote bundle");
 }

@@ -42,6 +42,7 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
     const exportOptions = {
       rev: fan.target.rev,
       base: fan.target.base,
+      resolved: fan.target.commit !== undefined,
       worktree: options.worktree,
       pathspecs: options.pathspecs,
       policy,
