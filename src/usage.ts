@@ -91,7 +91,7 @@ Run by the pre-push hook with git's ref updates on stdin. Honors
 review-remote.prePush (off|warn|block), prePushTimeout, failClosed and
 REVIEW_REMOTE_SKIP=1.`,
   worker: `usage: git review-remote worker [--reviewer <name>] [--reviewer-command <cmd>]
-                                [--sandbox=require|auto|off]
+                                [--sandbox=require|auto|off] [--core-whitespace <rules>]
 
 The worker side: reads the envelope (request line, then the bundle) on stdin,
 runs the reviewer in a sandbox and writes one result document on stdout.
@@ -99,7 +99,24 @@ runs the reviewer in a sandbox and writes one result document on stdout.
     --reviewer <name>          built-in reviewer (default: hygiene)
     --reviewer-command <cmd>   run <cmd> through sh -c as the reviewer
     --sandbox <mode>           require: fail without a working sandbox;
-                               auto (default): fall back with a warning; off`,
+                               auto (default): fall back with a warning; off
+    --core-whitespace <rules>  git's core.whitespace for the built-in reviewer
+                               (the local worker is given the user's own)
+
+The reviewer runs in the tree (a git repository at the snapshot) with:
+  REVIEW_REMOTE_QUESTION       the question
+  REVIEW_REMOTE_REQUEST        path of the request JSON
+  REVIEW_REMOTE_COMMENTS       path of a JSON Lines file to append comments to
+  REVIEW_REMOTE_CHANGED        path of the changed paths, each ended by NUL
+  REVIEW_REMOTE_CHANGED_LINES  path of the changed lines, as JSON:
+      {"schema": "git-review-remote/changed-lines@1", "base": <oid>,
+       "head": <oid>, "complete": true, "files": [{"path": "src/a.ts",
+       "added": [[3, 5]], "hunks": [[1, 8]]}]}
+    added: the head's lines the change added or changed; hunks: the diff
+    hunks with context; [first, last], 1-based. [] for a deleted file;
+    null when unknown (a binary file, or "complete": false: the patch was
+    too large to send). Both CHANGED variables are unset in a whole-tree
+    review (--all): the whole tree is the change.`,
 };
 
 export function commandUsage(name: string): string {

@@ -163,6 +163,7 @@ export const COMMANDS: Record<string, Command> = {
       help: { type: "boolean", short: "h" },
       reviewer: { type: "string" },
       "reviewer-command": { type: "string" },
+      "core-whitespace": { type: "string" },
       sandbox: { type: "string" },
     },
     async run(parsed) {
@@ -170,6 +171,7 @@ export const COMMANDS: Record<string, Command> = {
       const workerExitCode = await runWorkerCommand({
         reviewer: text(parsed, "reviewer"),
         reviewerCommand: text(parsed, "reviewer-command"),
+        coreWhitespace: text(parsed, "core-whitespace"),
         sandbox: text(parsed, "sandbox") ?? "auto",
       });
       return { workerExitCode };

@@ -5,6 +5,7 @@ import { runWorker } from "../worker/flow.js";
 export function runWorkerCommand(options: {
   reviewer?: string | undefined;
   reviewerCommand?: string | undefined;
+  coreWhitespace?: string | undefined;
   sandbox: string;
 }): Promise<number> {
   // The process exits with the answer out; a detached process removes the workspace after it.

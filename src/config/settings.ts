@@ -19,6 +19,8 @@ export interface Settings {
   workerCommands: Map<string, string>;
   /** git's own color.ui, which our colors follow. */
   colorUi: string | undefined;
+  /** git's own core.whitespace, which the local worker's built-in reviewer follows. */
+  coreWhitespace: string | undefined;
 }
 
 export const DEFAULT_QUESTION =
@@ -29,11 +31,14 @@ export const DEFAULT_QUESTION =
  * lower-cased; the subsection (the worker name) keeps its case.
  */
 async function readGitConfig(repo: Pick<Repo, "env" | "cwd">): Promise<Map<string, string>> {
-  const result = await git(["config", "-z", "--get-regexp", "^(review-remote\\.|color\\.ui$)"], {
-    cwd: repo.cwd,
-    env: repo.env,
-    allowFailure: true,
-  });
+  const result = await git(
+    ["config", "-z", "--get-regexp", "^(review-remote\\.|color\\.ui$|core\\.whitespace$)"],
+    {
+      cwd: repo.cwd,
+      env: repo.env,
+      allowFailure: true,
+    },
+  );
   // Exit 1 means no key is set; anything else is a config file git cannot read.
   if (result.exitCode !== 0 && result.exitCode !== 1) {
     throw new ConfigError(messages.gitConfigUnreadable(result.stderr.trim().split("\n")[0] ?? ""));
@@ -95,6 +100,7 @@ function parseSettings(values: Map<string, string>): Settings {
     branchPrefix: values.get("review-remote.branchprefix") || "review/",
     workerCommands,
     colorUi: values.get("color.ui"),
+    coreWhitespace: values.get("core.whitespace"),
   };
 }
 

@@ -4,6 +4,7 @@
 // scanned here, file by file under their real paths, so that a secret removed in the range is
 // caught as surely as one added.
 import { join } from "node:path";
+import { readAttributes } from "../git/attributes.js";
 import { git, gitBuffer, splitNul } from "../git/run.js";
 import type { Scratch } from "../git/scratch.js";
 import { listTree, Mode, readTree, type TreeEntry } from "../git/trees.js";
@@ -32,15 +33,9 @@ async function exportIgnored(
     env: { ...scratch.env, GIT_INDEX_FILE: join(scratch.dir, "range-attr-index") },
   };
   await readTree(run, commit);
-  const out = await git(["check-attr", "--cached", "-z", "--stdin", "export-ignore"], {
-    ...run,
-    input: paths.map((path) => `${path}\0`).join(""),
-  });
-  // -z output: <path> NUL <attribute> NUL <value> NUL, for each path.
-  const fields = splitNul(out.stdout);
+  const attributes = await readAttributes(run, ["export-ignore"], paths, { cached: true });
   const ignored = new Set<string>();
-  for (let i = 0; i + 2 < fields.length; i += 3)
-    if (fields[i + 2] === "set") ignored.add(fields[i] as string);
+  for (const [path, values] of attributes) if (values.get("export-ignore") === "set") ignored.add(path);
   return ignored;
 }
 

@@ -12,15 +12,19 @@ export interface Worker {
 
 const LOCAL_WORKER = "local";
 
-/** This package's own worker in a subprocess, sandboxed where the machine allows. */
-function localWorkerCommand(): string {
+/**
+ * This package's own worker in a subprocess, sandboxed where the machine allows. It runs on the
+ * user's machine, so it is told the user's core.whitespace, which no worker can read (design §8).
+ */
+function localWorkerCommand(coreWhitespace: string | undefined): string {
   const bin = fileURLToPath(new URL("../../bin/git-review-remote.js", import.meta.url));
-  return `${shellQuote(process.execPath)} ${shellQuote(bin)} worker --sandbox=auto`;
+  const whitespace = coreWhitespace === undefined ? "" : ` --core-whitespace=${shellQuote(coreWhitespace)}`;
+  return `${shellQuote(process.execPath)} ${shellQuote(bin)} worker --sandbox=auto${whitespace}`;
 }
 
 export function resolveWorker(name: string, settings: Settings): Worker {
   const configured = settings.workerCommands.get(name);
   if (configured !== undefined) return { name, command: configured };
-  if (name === LOCAL_WORKER) return { name, command: localWorkerCommand() };
+  if (name === LOCAL_WORKER) return { name, command: localWorkerCommand(settings.coreWhitespace) };
   throw new ConfigError(messages.unknownWorker(name), { hints: [messages.hintConfigureWorker(name)] });
 }

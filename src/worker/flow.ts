@@ -22,6 +22,8 @@ export interface WorkerOptions {
   reviewer?: string | undefined;
   /** ...or a command run through `sh -c` in the sandbox. */
   reviewerCommand?: string | undefined;
+  /** The user's core.whitespace, for the built-in reviewer (the local side passes its own). */
+  coreWhitespace?: string | undefined;
   /** As given: require, auto or off. */
   sandbox: string;
   stdin: Readable;
@@ -73,7 +75,7 @@ function selectReviewer(options: WorkerOptions): Reviewer {
       `unknown reviewer ${JSON.stringify(name)} (built-in: ${BUILTIN_REVIEWERS.join(", ")})`,
     );
   }
-  return { kind: "builtin", name: "hygiene" };
+  return { kind: "builtin", name: "hygiene", coreWhitespace: options.coreWhitespace };
 }
 
 function selectSandbox(mode: string): SandboxMode {

@@ -6,12 +6,14 @@ import { chmodSync, chownSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { debug } from "../debug.js";
 import type { Env } from "../git/run.js";
+import { type ChangedLines, changedLinesOf } from "../protocol/changed-lines.js";
 import type { Request } from "../protocol/request.js";
 import type { ReviewComment } from "../protocol/result.js";
 import { createBaseline, createPrivateGitDir } from "./baseline.js";
 import { keepOriginalBlob } from "./baseline-blobs.js";
 import { collectProposals, ProposalError } from "./collect.js";
 import { readComments } from "./comments.js";
+import { writeFocusFiles } from "./focus-files.js";
 import type { ReviewOutput } from "./result.js";
 import { runHygiene } from "./reviewers/hygiene.js";
 import { chownTree, type ReviewerIo, readReviewerHead, runReviewer } from "./run-reviewer.js";
@@ -19,7 +21,9 @@ import type { ResourceLimits, Sandbox } from "./sandbox.js";
 import { type BundleListing, BundleRefusedError } from "./verify-bundle.js";
 import type { Workspace } from "./workspace.js";
 
-export type Reviewer = { kind: "builtin"; name: "hygiene" } | { kind: "command"; command: string };
+export type Reviewer =
+  | { kind: "builtin"; name: "hygiene"; coreWhitespace?: string | undefined }
+  | { kind: "command"; command: string };
 
 export interface ReviewTreeContext {
   request: Request;
@@ -51,18 +55,20 @@ function resourceLimits(listing: BundleListing): ResourceLimits {
   };
 }
 
-function writeIoFiles(ctx: ReviewTreeContext): ReviewerIo {
+function writeIoFiles(ctx: ReviewTreeContext, changes: ChangedLines | undefined): ReviewerIo {
   const io: ReviewerIo = {
     tree: ctx.workspace.tree,
     requestFile: join(ctx.workspace.io, "request.json"),
     commentsFile: join(ctx.workspace.io, "comments.jsonl"),
+    focus: changes ? writeFocusFiles(ctx.workspace.io, changes) : undefined,
     home: ctx.workspace.home,
   };
   writeFileSync(io.requestFile, ctx.requestLine, { mode: 0o400 });
   writeFileSync(io.commentsFile, "", { mode: 0o600 });
   const user = ctx.sandbox.user;
   if (user) {
-    for (const file of [io.requestFile, io.commentsFile]) chownSync(file, user.uid, user.gid);
+    const focus = io.focus ? [io.focus.changed, io.focus.changedLines] : [];
+    for (const file of [io.requestFile, io.commentsFile, ...focus]) chownSync(file, user.uid, user.gid);
     chmodSync(ctx.workspace.tree, 0o700);
   }
   return io;
@@ -82,11 +88,14 @@ async function runSelectedReviewer(
   ctx: ReviewTreeContext,
   io: ReviewerIo,
   baseline: string,
+  changes: ChangedLines | undefined,
 ): Promise<ReviewerResult> {
   const { request } = ctx;
   if (ctx.reviewer.kind === "builtin") {
     const outcome = await runHygiene(io.tree, ctx.listing, {
-      ...(request.range ? { paths: new Set(request.range.paths) } : {}),
+      changes,
+      env: ctx.env,
+      coreWhitespace: ctx.reviewer.coreWhitespace,
       forbiddenPaths: request.forbiddenPaths,
       fix: request.actions.includes("propose"),
       // Only the blobs it replaces are written, each as it is replaced.
@@ -137,10 +146,11 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
   const baselineIndex = join(workspace.home, "baseline-index");
   writeFileSync(baselineIndex, index);
   debug("worker: baseline committed");
-  const io = writeIoFiles(ctx);
+  const changes = request.range ? changedLinesOf(request.range) : undefined;
+  const io = writeIoFiles(ctx, changes);
   let reviewed: ReviewerResult;
   try {
-    reviewed = await runSelectedReviewer(ctx, io, baseline);
+    reviewed = await runSelectedReviewer(ctx, io, baseline, changes);
   } catch (error) {
     // What was unpacked is not what the bundle holds: a refusal, not a reviewer's failure.
     if (error instanceof BundleRefusedError) throw error;

@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { dirname, isAbsolute } from "node:path";
 import { WORKER_IDENTITY } from "./baseline.js";
+import type { FocusFiles } from "./focus-files.js";
 import { runProcess } from "./run-process.js";
 import { nodePrefix, type ResourceLimits, SANDBOX_PATH, type Sandbox, sandboxCommand } from "./sandbox.js";
 
@@ -12,6 +13,8 @@ export interface ReviewerIo {
   tree: string;
   requestFile: string;
   commentsFile: string;
+  /** A focused review's changed paths and lines; absent for a whole-tree review. */
+  focus?: FocusFiles | undefined;
   /** HOME/TMPDIR when there is no sandbox (inside one, /tmp is private). */
   home: string;
 }
@@ -45,6 +48,12 @@ export function reviewerEnv(run: Pick<ReviewerRun, "question" | "sandbox" | "io"
     REVIEW_REMOTE_QUESTION: run.question,
     REVIEW_REMOTE_REQUEST: run.io.requestFile,
     REVIEW_REMOTE_COMMENTS: run.io.commentsFile,
+    ...(run.io.focus
+      ? {
+          REVIEW_REMOTE_CHANGED: run.io.focus.changed,
+          REVIEW_REMOTE_CHANGED_LINES: run.io.focus.changedLines,
+        }
+      : {}),
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
     NODE_OPTIONS: `--max-old-space-size=${NODE_HEAP_MB}`,
@@ -86,7 +95,11 @@ export async function runReviewer(run: ReviewerRun): Promise<ReviewerOutcome> {
     argv: ["sh", "-c", run.command],
     cwd: run.io.tree,
     writable: [run.io.tree, run.io.commentsFile],
-    readOnly: [run.io.requestFile, ...programDirs],
+    readOnly: [
+      run.io.requestFile,
+      ...(run.io.focus ? [run.io.focus.changed, run.io.focus.changedLines] : []),
+      ...programDirs,
+    ],
     env: reviewerEnv(run),
     limits: run.limits,
   });

@@ -45,7 +45,18 @@ export function findConflictMarkers(lines: readonly string[]): ConflictBlock[] {
   return blocks;
 }
 
-export function checkText(content: Buffer): TextReport {
+/** Which fixes one file may get: the lines whose trailing whitespace may go, and the final newline. */
+export interface FixRules {
+  /** 1-based line number and the line without its line ending. */
+  trims(line: number, body: string): boolean;
+  finalNewline: boolean;
+}
+
+const FIX_ALL: FixRules = { trims: () => true, finalNewline: true };
+
+const TRAILING = /[ \t]+$/;
+
+export function checkText(content: Buffer, rules: FixRules = FIX_ALL): TextReport {
   const text = content.toString("latin1");
   const parts = text.split("\n");
   // parts[i] is line i+1 without "\n"; the last part is what follows the last "\n" (often "").
@@ -63,35 +74,46 @@ export function checkText(content: Buffer): TextReport {
     }
     return isCrlf ? part.slice(0, -1) : part;
   });
-  let trailing = 0;
-  const stripped = bodies.map((body) => {
-    const clean = body.replace(/[ \t]+$/, "");
-    if (clean !== body) trailing++;
-    return clean;
-  });
+  const trailing = bodies.filter((body) => TRAILING.test(body)).length;
   const missingFinalNewline = text.length > 0 && !lastHasNewline;
   const report: TextReport = {
     trailingWhitespaceLines: trailing,
     missingFinalNewline,
-    conflicts: findConflictMarkers(stripped),
+    conflicts: findConflictMarkers(bodies.map((body) => body.replace(TRAILING, ""))),
   };
   if (crlf > 0 && lf > 0) {
     const minorityIsCrlf = crlf < lf;
     report.mixedLineEndings = { crlf, lf, firstMinorityLine: endings.indexOf(minorityIsCrlf) + 1 };
   }
-  if (trailing > 0 || missingFinalNewline) {
-    const useCrlf = crlf > lf;
-    // A last line of only blanks and no newline is dropped rather than turned into an empty line.
-    let unterminated = !lastHasNewline;
-    if (unterminated && stripped.at(-1) === "" && stripped.length > 1) {
-      stripped.pop();
-      unterminated = false;
-    }
-    const out = stripped.map((body, index) => {
-      if (unterminated && index === stripped.length - 1) return body + (useCrlf ? "\r\n" : "\n");
-      return body + (endings[index] ? "\r\n" : "\n");
-    });
-    report.fixed = Buffer.from(out.join(""), "latin1");
-  }
+  const fixed = fixLines(bodies, endings, { missingFinalNewline, useCrlf: crlf > lf }, rules);
+  if (fixed !== undefined) report.fixed = Buffer.from(fixed, "latin1");
   return report;
+}
+
+/** The text with the fixes `rules` allow, or undefined when none applies. */
+function fixLines(
+  bodies: readonly string[],
+  endings: readonly boolean[],
+  file: { missingFinalNewline: boolean; useCrlf: boolean },
+  rules: FixRules,
+): string | undefined {
+  let changed = false;
+  const stripped = bodies.map((body, index) => {
+    if (!TRAILING.test(body) || !rules.trims(index + 1, body)) return body;
+    changed = true;
+    return body.replace(TRAILING, "");
+  });
+  // The line ending each line gets; the last stays without one unless the final newline is added.
+  const ending = (index: number) => (endings[index] ? "\r\n" : "\n");
+  let last = file.missingFinalNewline ? "" : undefined;
+  if (file.missingFinalNewline && rules.finalNewline) {
+    changed = true;
+    // A last line of only blanks and no newline is dropped rather than turned into an empty line.
+    if (stripped.at(-1) === "" && stripped.length > 1) stripped.pop();
+    last = file.useCrlf ? "\r\n" : "\n";
+  }
+  if (!changed) return undefined;
+  return stripped
+    .map((body, index) => body + (index === stripped.length - 1 && last !== undefined ? last : ending(index)))
+    .join("");
 }

@@ -1,28 +1,46 @@
-// The built-in reviewer `hygiene` (design §8): deterministic, offline, our own code. It fixes trailing
-// whitespace and missing final newlines, and reports conflict markers, mixed line endings and oversized
-// files. It runs in the worker process on the unpacked tree and never follows a symlink.
+// The built-in reviewer `hygiene` (design §8): deterministic, offline, our own code, safe to merge.
+// It fixes trailing whitespace and missing final newlines, only on lines the change added (every
+// line in a whole-tree review), as git's whitespace rules and .editorconfig allow; it reports
+// conflict markers, mixed line endings and oversized files. Snapshots, patch files and fixtures are
+// left alone. It runs in the worker process on the unpacked tree and never follows a symlink.
 
-import { closeSync, constants, fstatSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readAttributes } from "../../git/attributes.js";
+import type { Env } from "../../git/run.js";
 import { forbiddenChangeReason } from "../../paths/forbidden.js";
+import type { ChangedLines, LineSpan } from "../../protocol/changed-lines.js";
 import type { ReviewComment } from "../../protocol/result.js";
 import type { BundleListing } from "../verify-bundle.js";
-import { checkText, isBinary } from "./hygiene-text.js";
+import { createEditorConfig, type EditorSettings } from "./editorconfig.js";
+import {
+  editorConfigReader,
+  HYGIENE_MAX_FILE_BYTES,
+  isUtf8,
+  readRegularFile,
+  writeRegularFile,
+} from "./hygiene-files.js";
+import { fixRulesFor } from "./hygiene-rules.js";
+import { leftAloneReason } from "./hygiene-scope.js";
+import { checkText, isBinary, type TextReport } from "./hygiene-text.js";
+import { DEFAULT_WHITESPACE_RULE, parseWhitespaceRule, type WhitespaceRule } from "./whitespace-rules.js";
 
-const HYGIENE_MAX_FILE_BYTES = 1024 * 1024;
 /** Files named in the commit body; the message must stay well under the result's 64 KiB per text. */
 const MAX_LISTED_FILES = 200;
 export const HYGIENE_COMMIT_TITLE = "Fix whitespace: trailing spaces and final newlines";
 
 export interface HygieneOptions {
-  /** Only these paths (the request's range.paths), when set. */
-  paths?: ReadonlySet<string>;
+  /** A focused review's change (from the request's range); undefined: the whole tree. */
+  changes: ChangedLines | undefined;
   /** The request's forbiddenPaths: reported on, never fixed. */
   forbiddenPaths: readonly string[];
   /** False when the request does not ask for proposals: nothing is written. */
   fix: boolean;
   /** Called with a file's original content just before it is rewritten. */
   beforeRewrite?: (path: string, content: Buffer) => void;
+  /** The user's core.whitespace, when the worker was told it (`--core-whitespace`). */
+  coreWhitespace?: string | undefined;
+  /** For `git check-attr` in the tree (the baseline repository, before any reviewer ran). */
+  env: Env;
 }
 
 export interface HygieneOutcome {
@@ -34,57 +52,114 @@ export interface HygieneOutcome {
   summary: string;
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
-function isUtf8(content: Buffer): boolean {
-  try {
-    utf8.decode(content);
-    return true;
-  } catch {
-    return false;
-  }
+interface Counts {
+  conflicts: number;
+  mixed: number;
+  oversized: number;
 }
 
-/**
- * Reads a regular file without following a symlink at the last component (the validated listing has
- * none above it). Synchronous on purpose: for tens of thousands of small files on tmpfs the async
- * version spends most of its time in the thread pool round trips.
- */
-function readRegularFile(path: string): { size: number; content?: Buffer } {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) return { size: -1 };
-    if (stat.size > HYGIENE_MAX_FILE_BYTES) return { size: stat.size };
-    return { size: stat.size, content: readFileSync(fd) };
-  } finally {
-    closeSync(fd);
-  }
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-function writeRegularFile(path: string, content: Buffer): void {
-  const fd = openSync(path, constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW);
-  try {
-    writeFileSync(fd, content);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function describe(
-  outcome: HygieneOutcome,
-  counts: { conflicts: number; mixed: number; oversized: number },
-): string {
+function describe(outcome: HygieneOutcome, counts: Counts, linesUnknown: boolean): string {
   const parts: string[] = [];
-  if (outcome.fixed.length > 0)
-    parts.push(`fixed whitespace in ${outcome.fixed.length} file${outcome.fixed.length === 1 ? "" : "s"}`);
-  if (counts.conflicts > 0)
-    parts.push(`${counts.conflicts} conflict marker block${counts.conflicts === 1 ? "" : "s"}`);
-  if (counts.mixed > 0)
-    parts.push(`${counts.mixed} file${counts.mixed === 1 ? "" : "s"} with mixed line endings`);
-  if (counts.oversized > 0)
-    parts.push(`${counts.oversized} oversized file${counts.oversized === 1 ? "" : "s"}`);
+  if (outcome.fixed.length > 0) parts.push(`fixed whitespace in ${plural(outcome.fixed.length, "file")}`);
+  if (counts.conflicts > 0) parts.push(plural(counts.conflicts, "conflict marker block"));
+  if (counts.mixed > 0) parts.push(`${plural(counts.mixed, "file")} with mixed line endings`);
+  if (counts.oversized > 0) parts.push(plural(counts.oversized, "oversized file"));
+  if (linesUnknown) parts.push("whitespace not fixed: the change's lines were not sent (patch too large)");
   return parts.length === 0 ? "Hygiene: nothing to report." : `Hygiene: ${parts.join("; ")}.`;
+}
+
+/** The files to look at: every file of the bundle, or the changed ones; never those left alone. */
+function selectFiles(listing: BundleListing, changes: ChangedLines | undefined): string[] {
+  const changed = changes ? new Set(changes.files.map((file) => file.path)) : undefined;
+  const paths = [...listing.nodes]
+    .filter(([path, node]) => node.kind === "file" && (!changed || changed.has(path)))
+    .map(([path]) => path)
+    .filter((path) => leftAloneReason(path) === undefined);
+  return paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function report(path: string, text: TextReport, outcome: HygieneOutcome, counts: Counts): void {
+  for (const block of text.conflicts) {
+    counts.conflicts++;
+    outcome.comments.push({
+      path,
+      line: block.line,
+      endLine: block.endLine,
+      severity: "error",
+      message: "Unresolved merge conflict markers.",
+      rule: "hygiene/conflict-marker",
+    });
+  }
+  if (text.mixedLineEndings) {
+    const { crlf, lf, firstMinorityLine } = text.mixedLineEndings;
+    counts.mixed++;
+    outcome.comments.push({
+      path,
+      line: firstMinorityLine,
+      severity: "warning",
+      message: `Mixed line endings: ${crlf} CRLF and ${lf} LF lines.`,
+      rule: "hygiene/mixed-line-endings",
+    });
+  }
+}
+
+function commitMessage(fixed: readonly string[]): string {
+  const listed = fixed.slice(0, MAX_LISTED_FILES).map((path) => `- ${path}`);
+  if (fixed.length > MAX_LISTED_FILES) listed.push(`- ... and ${fixed.length - MAX_LISTED_FILES} more`);
+  return `${HYGIENE_COMMIT_TITLE}\n\n${listed.join("\n")}\n`;
+}
+
+/** What every file's review needs from the tree and the request, read once. */
+interface TreeFacts {
+  tree: string;
+  options: HygieneOptions;
+  attributes: Map<string, Map<string, string>>;
+  editor: (path: string) => EditorSettings;
+  core: WhitespaceRule;
+  added: Map<string, LineSpan[] | null>;
+}
+
+function reportOversized(path: string, size: number, outcome: HygieneOutcome, counts: Counts): void {
+  counts.oversized++;
+  outcome.comments.push({
+    path,
+    severity: "warning",
+    message: `Large file (${size} bytes, over ${HYGIENE_MAX_FILE_BYTES}): consider Git LFS or keeping it out of the repository.`,
+    rule: "hygiene/oversized-file",
+  });
+}
+
+/** One file: its comments, and its fixes written to the tree when the request asks for proposals. */
+function reviewFile(path: string, facts: TreeFacts, outcome: HygieneOutcome, counts: Counts): void {
+  const { options } = facts;
+  const attrs = facts.attributes.get(path);
+  // binary (a macro for -diff) and -diff: git shows no text diff of them, so neither do we.
+  if (attrs?.get("diff") === "unset") return;
+  const { size, content } = readRegularFile(join(facts.tree, path));
+  if (size > HYGIENE_MAX_FILE_BYTES) {
+    reportOversized(path, size, outcome, counts);
+    return;
+  }
+  if (!content || isBinary(content)) return;
+  const rules = fixRulesFor({
+    path,
+    text: content.toString("latin1"),
+    added: options.changes ? (facts.added.get(path) ?? null) : undefined,
+    whitespace: attrs?.get("whitespace"),
+    editor: facts.editor(path),
+    core: facts.core,
+  });
+  const text = checkText(content, rules);
+  report(path, text, outcome, counts);
+  if (!text.fixed || !options.fix || !isUtf8(content)) return;
+  if (forbiddenChangeReason(path, options.forbiddenPaths)) return;
+  options.beforeRewrite?.(path, content);
+  writeRegularFile(join(facts.tree, path), text.fixed);
+  outcome.fixed.push(path);
 }
 
 export async function runHygiene(
@@ -93,64 +168,18 @@ export async function runHygiene(
   options: HygieneOptions,
 ): Promise<HygieneOutcome> {
   const outcome: HygieneOutcome = { comments: [], fixed: [], summary: "" };
-  const counts = { conflicts: 0, mixed: 0, oversized: 0 };
-  const paths = [...listing.nodes].filter(
-    ([path, node]) => node.kind === "file" && (!options.paths || options.paths.has(path)),
-  );
-  paths.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const [path] of paths) {
-    const { size, content } = readRegularFile(join(tree, path));
-    if (size > HYGIENE_MAX_FILE_BYTES) {
-      counts.oversized++;
-      outcome.comments.push({
-        path,
-        severity: "warning",
-        message: `Large file (${size} bytes, over ${HYGIENE_MAX_FILE_BYTES}): consider Git LFS or keeping it out of the repository.`,
-        rule: "hygiene/oversized-file",
-      });
-      continue;
-    }
-    if (!content || isBinary(content)) continue;
-    const report = checkText(content);
-    for (const block of report.conflicts) {
-      counts.conflicts++;
-      outcome.comments.push({
-        path,
-        line: block.line,
-        endLine: block.endLine,
-        severity: "error",
-        message: "Unresolved merge conflict markers.",
-        rule: "hygiene/conflict-marker",
-      });
-    }
-    if (report.mixedLineEndings) {
-      const { crlf, lf, firstMinorityLine } = report.mixedLineEndings;
-      counts.mixed++;
-      outcome.comments.push({
-        path,
-        line: firstMinorityLine,
-        severity: "warning",
-        message: `Mixed line endings: ${crlf} CRLF and ${lf} LF lines.`,
-        rule: "hygiene/mixed-line-endings",
-      });
-    }
-    if (
-      !report.fixed ||
-      !options.fix ||
-      !isUtf8(content) ||
-      forbiddenChangeReason(path, options.forbiddenPaths)
-    )
-      continue;
-    options.beforeRewrite?.(path, content);
-    writeRegularFile(join(tree, path), report.fixed);
-    outcome.fixed.push(path);
-  }
-  if (outcome.fixed.length > 0) {
-    const listed = outcome.fixed.slice(0, MAX_LISTED_FILES).map((path) => `- ${path}`);
-    if (outcome.fixed.length > MAX_LISTED_FILES)
-      listed.push(`- ... and ${outcome.fixed.length - MAX_LISTED_FILES} more`);
-    outcome.commitMessage = `${HYGIENE_COMMIT_TITLE}\n\n${listed.join("\n")}\n`;
-  }
-  outcome.summary = describe(outcome, counts);
+  const counts: Counts = { conflicts: 0, mixed: 0, oversized: 0 };
+  const paths = selectFiles(listing, options.changes);
+  const facts: TreeFacts = {
+    tree,
+    options,
+    attributes: await readAttributes({ cwd: tree, env: options.env }, ["whitespace", "diff"], paths),
+    editor: createEditorConfig(editorConfigReader(tree, listing)),
+    core: options.coreWhitespace ? parseWhitespaceRule(options.coreWhitespace) : DEFAULT_WHITESPACE_RULE,
+    added: new Map(options.changes?.files.map((file) => [file.path, file.added])),
+  };
+  for (const path of paths) reviewFile(path, facts, outcome, counts);
+  if (outcome.fixed.length > 0) outcome.commitMessage = commitMessage(outcome.fixed);
+  outcome.summary = describe(outcome, counts, options.changes?.complete === false);
   return outcome;
 }

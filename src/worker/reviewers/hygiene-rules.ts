@@ -1,0 +1,65 @@
+// Which fixes hygiene may make in one file, from everything the tree and the request say: the lines
+// the change added (a focused review never touches another line), git's whitespace rules (the
+// `whitespace` attribute over core.whitespace), the .editorconfig properties, Markdown hard breaks
+// and JavaScript template literals.
+import type { LineSpan } from "../../protocol/changed-lines.js";
+import type { EditorSettings } from "./editorconfig.js";
+import { isMarkdownBreak, isMarkdownPath } from "./hygiene-scope.js";
+import type { FixRules } from "./hygiene-text.js";
+import { isScriptPath, templateLiteralLines } from "./template-literals.js";
+import { type WhitespaceRule, whitespaceRuleFor } from "./whitespace-rules.js";
+
+export interface FileFacts {
+  path: string;
+  /** The file's bytes as latin1 text (one char per byte). */
+  text: string;
+  /** The lines the change added; undefined in a whole-tree review (every line counts), null when unknown. */
+  added: readonly LineSpan[] | null | undefined;
+  /** The path's `whitespace` attribute as `git check-attr` prints it. */
+  whitespace: string | undefined;
+  editor: EditorSettings;
+  core: WhitespaceRule;
+}
+
+const NO_FIXES: FixRules = { trims: () => false, finalNewline: false };
+
+function inSpans(spans: readonly LineSpan[], line: number): boolean {
+  let low = 0;
+  let high = spans.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const [first, last] = spans[middle] as LineSpan;
+    if (line < first) high = middle - 1;
+    else if (line > last) low = middle + 1;
+    else return true;
+  }
+  return false;
+}
+
+/** The number of the last line: a final line without a newline counts. */
+function lastLineNumber(text: string): number {
+  let lines = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines++;
+  return text.endsWith("\n") ? lines : lines + 1;
+}
+
+export function fixRulesFor(file: FileFacts): FixRules {
+  const { added } = file;
+  if (added === null || file.whitespace === "unset") return NO_FIXES;
+  const isAdded = (line: number) => added === undefined || inSpans(added, line);
+  const rule = whitespaceRuleFor(file.whitespace, file.core);
+  const trimAllowed = rule.blankAtEol && file.editor.trimTrailingWhitespace !== false;
+  const markdown = isMarkdownPath(file.path);
+  // A lexer that lost track protects every line (undefined below means "all").
+  const templates = isScriptPath(file.path) ? templateLiteralLines(file.text) : new Set<number>();
+  return {
+    trims: (line, body) =>
+      trimAllowed &&
+      isAdded(line) &&
+      templates !== undefined &&
+      !templates.has(line) &&
+      !(markdown && isMarkdownBreak(body)),
+    // Only when the change wrote the last line: a file kept without one on purpose stays so.
+    finalNewline: file.editor.insertFinalNewline !== false && isAdded(lastLineNumber(file.text)),
+  };
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import type { LineSpan } from "../../src/protocol/changed-lines.js";
+import { type FileFacts, fixRulesFor } from "../../src/worker/reviewers/hygiene-rules.js";
+import { isMarkdownBreak, leftAloneReason } from "../../src/worker/reviewers/hygiene-scope.js";
+import { checkText } from "../../src/worker/reviewers/hygiene-text.js";
+import {
+  DEFAULT_WHITESPACE_RULE,
+  parseWhitespaceRule,
+  whitespaceRuleFor,
+} from "../../src/worker/reviewers/whitespace-rules.js";
+
+/** The file as hygiene would rewrite it under the rules for these facts. */
+function fixed(text: string, facts: Partial<FileFacts> = {}): string {
+  const rules = fixRulesFor({
+    path: "a.txt",
+    text,
+    added: undefined,
+    whitespace: undefined,
+    editor: {},
+    core: DEFAULT_WHITESPACE_RULE,
+    ...facts,
+  });
+  return checkText(Buffer.from(text, "latin1"), rules).fixed?.toString("latin1") ?? text;
+}
+
+const lines = (...spans: LineSpan[]) => spans;
+
+describe("git's whitespace rules", () => {
+  it("reads core.whitespace lists from git's default, in order", () => {
+    expect(parseWhitespaceRule("").blankAtEol).toBe(true);
+    expect(parseWhitespaceRule("-trailing-space").blankAtEol).toBe(false);
+    expect(parseWhitespaceRule("-blank-at-eol,tab-in-indent").blankAtEol).toBe(false);
+    expect(parseWhitespaceRule("-trailing-space, blank-at-eol").blankAtEol).toBe(true);
+    expect(parseWhitespaceRule("cr-at-eol,tabwidth=4").blankAtEol).toBe(true);
+  });
+
+  it("lets the whitespace attribute win over core.whitespace", () => {
+    const off = parseWhitespaceRule("-blank-at-eol");
+    expect(whitespaceRuleFor("unspecified", off).blankAtEol).toBe(false);
+    expect(whitespaceRuleFor("set", off).blankAtEol).toBe(true);
+    expect(whitespaceRuleFor("unset", DEFAULT_WHITESPACE_RULE).blankAtEol).toBe(false);
+    expect(whitespaceRuleFor("-trailing-space", DEFAULT_WHITESPACE_RULE).blankAtEol).toBe(false);
+  });
+});
+
+describe("which fixes one file may get", () => {
+  const text = "one  \ntwo  \nthree  ";
+
+  it("touches only the lines the change added; the final newline only when it wrote the last line", () => {
+    expect(fixed(text)).toBe("one\ntwo\nthree\n");
+    expect(fixed(text, { added: lines([2, 2]) })).toBe("one  \ntwo\nthree  ");
+    expect(fixed(text, { added: lines([3, 3]) })).toBe("one  \ntwo  \nthree\n");
+    expect(fixed(text, { added: [] })).toBe(text);
+    expect(fixed(text, { added: null })).toBe(text);
+  });
+
+  it("follows -whitespace, a whitespace list, core.whitespace and .editorconfig", () => {
+    expect(fixed(text, { whitespace: "unset" })).toBe(text);
+    expect(fixed(text, { whitespace: "-blank-at-eol" })).toBe("one  \ntwo  \nthree  \n");
+    expect(fixed(text, { core: parseWhitespaceRule("-trailing-space") })).toBe("one  \ntwo  \nthree  \n");
+    expect(fixed(text, { editor: { trimTrailingWhitespace: false } })).toBe("one  \ntwo  \nthree  \n");
+    expect(fixed(text, { editor: { insertFinalNewline: false } })).toBe("one\ntwo\nthree");
+  });
+
+  it("keeps Markdown hard breaks and never makes a backslash one", () => {
+    const markdown = "two spaces  \none space \ntab\t\nslash\\ \nend\n";
+    expect(fixed(markdown, { path: "README.md" })).toBe("two spaces  \none space\ntab\nslash\\ \nend\n");
+    expect(fixed(markdown)).toBe("two spaces\none space\ntab\nslash\\\nend\n");
+    expect(isMarkdownBreak("a  ")).toBe(true);
+    expect(isMarkdownBreak("a\t ")).toBe(false);
+  });
+
+  it("keeps trailing spaces inside JavaScript template literals, and all of them when unsure", () => {
+    const script = "const a = 1;  \nconst t = `x  \ny`;  \n";
+    expect(fixed(script, { path: "a.spec.ts" })).toBe("const a = 1;\nconst t = `x  \ny`;\n");
+    expect(fixed("const t = `open  \n", { path: "a.ts" })).toBe("const t = `open  \n");
+  });
+});
+
+describe("files hygiene leaves alone", () => {
+  it.each([
+    ["src/__snapshots__/app.test.ts.snap", "snapshot"],
+    ["test/app.snap", "snapshot"],
+    ["fix.diff", "patch file"],
+    ["patches/x.patch", "patch file"],
+    ["test/fixtures/a.txt", "fixture"],
+    ["pkg/__fixtures__/deep/a.js", "fixture"],
+    ["go/testdata/in.txt", "fixture"],
+    ["test-data/a.csv", "fixture"],
+  ])("%s (%s)", (path, reason) => {
+    expect(leftAloneReason(path)).toBe(reason);
+  });
+
+  it.each(["src/app.ts", "fixtures.ts", "docs/snapshot.md"])("but not %s", (path) => {
+    expect(leftAloneReason(path)).toBeUndefined();
+  });
+});
