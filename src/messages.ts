@@ -34,6 +34,14 @@ export const messages = {
     'or, for a false positive, add {"fingerprint": "<fp>"} to secrets.allow there, or "review-remote:allow" on the line',
   symmetricRange: (spec: string) => `symmetric ranges are not supported: ${spec}`,
   hintRange: "name a range as <base>..<head>, e.g. git review-remote main..HEAD",
+  allTakesOneRevision: (spec: string) => `--all reviews the whole tree of one commit, not a range: ${spec}`,
+  worktreeTakesNoRevision: (spec: string) =>
+    `--worktree reviews the work tree; it takes no revision: ${spec}`,
+  shallowNoParent: (commit: string) =>
+    `the parent of ${commit} is not in this shallow clone: reviewing its whole tree, not its change`,
+  shallowNoUpstreamBase: (upstream: string) =>
+    `the history shared with ${upstream} is not in this shallow clone: reviewing the last commit only`,
+  hintDeepen: "fetch the missing history, then review again: git fetch --deepen=<n>",
   unknownWorker: (name: string) => `no worker named '${name}' is configured`,
   hintConfigureWorker: (name: string) =>
     `configure it with: git config review-remote.${name}.command 'ssh <host> git-review-remote worker'`,
@@ -100,6 +108,8 @@ export const messages = {
   hintApplyByHand: "and apply by hand what you want to keep",
   workTreeUnwritable: (reason: string) => `cannot write the work tree: ${reason}`,
   hintRestoreWorkTree: (undo: string) => `some files may have changed; to restore them: ${undo}`,
+  badFilterMode: (mode: string) =>
+    `--filter-mode must be added, diff_context, file or nofilter, not '${mode}'`,
   badShowFormat: (format: string) => `--format must be text, json or sarif, not '${format}'`,
   bundlesFailedVerification: (count: number) => `${count} bundle(s) failed verification`,
   unknownOption: (option: string) => `unknown option '${option}'`,

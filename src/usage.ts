@@ -1,11 +1,13 @@
 // The `-h` texts. The man page (man/git-review-remote.1) says the same at length.
 
-export const USAGE = `usage: git review-remote [<rev> | <base>..<head>] [--worktree] [-m <question>]
-                         [--worker <name>]... [--no-cache] [--json] [-q] [-- <pathspec>...]
+export const USAGE = `usage: git review-remote [<rev> | <base>..<head>] [--all] [--worktree]
+                         [-m <question>] [--worker <name>]... [--filter-mode <mode>]
+                         [--no-cache] [--json] [-q] [-- <pathspec>...]
    or: git review-remote <command> [<args>]
 
-Review a commit on a worker you do not have to trust: the commit leaves as a
-secret-free bundle, the proposals come back as a local branch review/<id>.
+Review a change on a worker you do not have to trust (by default what HEAD is
+about to share): the commit leaves as a secret-free bundle, the proposals come
+back as a local branch review/<id>.
 
 Commands:
   export        build, scan and store the bundle; --list shows what would leave
@@ -26,15 +28,28 @@ Run 'git review-remote <command> -h' for a command's options, and
 
 const REVIEW = `usage: git review-remote [<rev> | <base>..<head>] [<options>] [-- <pathspec>...]
 
-Export <rev> (default HEAD), send it to the worker, validate the result and
-import the proposals as branch review/<id>. A range asks the reviewer to
-focus on the changes between <base> and <head>.
+Send the change to the worker, validate the result and import the proposals
+as branch review/<id>. The bundle holds the whole tree (the reviewer needs the
+context); the review focuses on the change:
+  (no revision)     what HEAD is about to share: the commits ahead of its
+                    upstream, else the last commit (HEAD^..HEAD), else (a
+                    root commit) the whole tree
+  <rev>             that commit's change against its first parent
+  <base>..<head>    the changes between <base> and <head>
 
-    --worktree          review the work tree (uncommitted and untracked files)
+    --all               review the whole tree of <rev> (default HEAD), not a change
+    --worktree          review the uncommitted changes (tracked, and untracked
+                        files that are not ignored) against HEAD; with --all,
+                        the whole work tree
     -m, --question <text>
                         what to ask the reviewer
     --worker <name>     the worker to use (repeat to ask several at once);
                         default: review-remote.worker, or 'local'
+    --filter-mode <mode>
+                        which comments to show (review-remote.filterMode):
+                        added (default: on lines the change added),
+                        diff_context (within its hunks), file (in changed
+                        files), nofilter; the others are counted and kept
     --no-cache          ask the worker even if this snapshot was reviewed
     --json              print one JSON document on stdout
     -q, --quiet         no progress and no remote: lines
@@ -59,11 +74,17 @@ content scan finds a credential.
     -- <pathspec>...  export only the matching paths`,
   list: `usage: git review-remote list [--json]
 
-List the reviews in the store: id, state, worker, snapshot, branch, counts.`,
+List the reviews in the store: id, state, worker, snapshot, what was reviewed
+(<base>..<head> or the whole tree), branch, counts.`,
   show: `usage: git review-remote show <id> [--format=text|json|sarif] [--json]
+                              [--filter-mode <mode>] [--all-comments]
 
 Show a review's summary, comments and the stat of each proposed commit.
---format=sarif prints SARIF 2.1.0 for code scanning tools.`,
+Comments outside the change are counted, not shown (--filter-mode, as for
+a review); --all-comments shows them too, marked. --format=json carries
+both lists (filter.comments, filter.hiddenComments); --format=sarif prints
+SARIF 2.1.0 for code scanning tools, comments outside the change marked as
+suppressed.`,
   merge: `usage: git review-remote merge <id>
 
 Merge the proposals of review <id> into the current branch (refuses a dirty

@@ -32,7 +32,10 @@ export async function runHook(
   const events = {
     progress: () => undefined,
     remoteLine: () => undefined,
-    warning: (text: string) => output.err(`warning: ${text}`),
+    warning: (text: string, hints: readonly string[] = []) => {
+      output.err(`warning: ${text}`);
+      for (const hint of hints) output.err(`hint: ${hint}`);
+    },
   };
   const reviews = await reviewPush(repo, settings, targets, controller.signal, events).finally(() =>
     clearTimeout(timer),

@@ -1,7 +1,11 @@
-// `git review-remote show <id>`: summary, comments and each proposal's stat; or JSON / SARIF.
+// `git review-remote show <id>`: summary, comments in the change (all of them with --all-comments)
+// and each proposal's stat; or JSON / SARIF, which carry every comment and say which are outside.
+import { readSettings } from "../config/settings.js";
 import { UsageError } from "../errors.js";
 import { git } from "../git/run.js";
 import { messages } from "../messages.js";
+import { chooseFilterMode, type FilterMode, filterComments } from "../pipeline/filter.js";
+import { readChanges } from "../pipeline/focus.js";
 import { type Result, ResultSchema } from "../protocol/result.js";
 import { type Repo, resolveRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
@@ -37,15 +41,25 @@ async function proposalStats(repo: Repo, record: ReviewRecord): Promise<string |
 }
 
 export async function runShow(
-  args: { id: string; format?: string | undefined; json: boolean },
+  args: {
+    id: string;
+    format?: string | undefined;
+    json: boolean;
+    filterMode: FilterMode | undefined;
+    allComments: boolean;
+  },
   output: Output,
 ): Promise<void> {
   const format = parseFormat(args.json ? "json" : (args.format ?? "text"));
   const repo = await resolveRepo();
+  const settings = await readSettings(repo);
   const store = storePaths(repo);
   const record = await findRecord(store, args.id);
   const text = await readReviewFile(store, record.id, "result.json");
   const result = text === undefined ? undefined : parseStored(text);
   const proposals = format === ShowFormat.text ? await proposalStats(repo, record) : undefined;
-  printShow({ record, result, proposals }, format, output);
+  const changes = record.range ? await readChanges(store, record.id) : undefined;
+  const mode = chooseFilterMode(args.filterMode, settings.filterMode);
+  const comments = filterComments(result?.comments ?? [], changes, mode);
+  printShow({ record, result, proposals, comments, allComments: args.allComments }, format, output);
 }

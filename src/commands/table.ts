@@ -4,6 +4,7 @@ import type { ParseArgsConfig } from "node:util";
 import type { ReviewRemoteError } from "../errors.js";
 import { UsageError } from "../errors.js";
 import { messages } from "../messages.js";
+import { type FilterMode, isFilterMode } from "../pipeline/filter.js";
 import type { Output } from "../report/output.js";
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -55,9 +56,18 @@ function single(parsed: Parsed, name: string): string | undefined {
   return parsed.positionals[0];
 }
 
+/** `--filter-mode`, checked here: a mistyped mode is a usage error before anything runs. */
+function filterMode(parsed: Parsed): FilterMode | undefined {
+  const mode = text(parsed, "filter-mode");
+  if (mode === undefined || isFilterMode(mode)) return mode;
+  throw new UsageError(messages.badFilterMode(mode), { hints: [messages.hintHelp] });
+}
+
 const REVIEW_OPTIONS: Options = {
   ...common,
   worktree: { type: "boolean" },
+  all: { type: "boolean" },
+  "filter-mode": { type: "string" },
   question: { type: "string", short: "m" },
   worker: { type: "string", multiple: true },
   "no-cache": { type: "boolean" },
@@ -79,6 +89,8 @@ export const reviewCommand: Command = {
       {
         target: single(parsed, "review"),
         worktree: Boolean(parsed.values.worktree),
+        all: Boolean(parsed.values.all),
+        filterMode: filterMode(parsed),
         question: text(parsed, "question"),
         workers: texts(parsed, "worker"),
         noCache: Boolean(parsed.values["no-cache"]),
@@ -128,11 +140,24 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   show: {
-    options: { ...common, format: { type: "string" } },
+    options: {
+      ...common,
+      format: { type: "string" },
+      "filter-mode": { type: "string" },
+      "all-comments": { type: "boolean" },
+    },
     async run(parsed, output) {
       const { runShow } = await import("./show.js");
-      const format = text(parsed, "format");
-      return runShow({ id: requiredId(parsed, "show"), format, json: Boolean(parsed.values.json) }, output);
+      return runShow(
+        {
+          id: requiredId(parsed, "show"),
+          format: text(parsed, "format"),
+          json: Boolean(parsed.values.json),
+          filterMode: filterMode(parsed),
+          allComments: Boolean(parsed.values["all-comments"]),
+        },
+        output,
+      );
     },
   },
   merge: {

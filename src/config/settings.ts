@@ -2,6 +2,7 @@
 import { ConfigError } from "../errors.js";
 import { git, splitNul } from "../git/run.js";
 import { messages } from "../messages.js";
+import { type FilterMode, isFilterMode } from "../pipeline/filter.js";
 import type { Repo } from "../repo.js";
 
 const PrePushMode = { off: "off", warn: "warn", block: "block" } as const;
@@ -19,6 +20,8 @@ export interface Settings {
   workerCommands: Map<string, string>;
   /** git's own color.ui, which our colors follow. */
   colorUi: string | undefined;
+  /** `review-remote.filterMode`: which comments a focused review shows. */
+  filterMode: FilterMode | undefined;
   /** git's own core.whitespace, which the local worker's built-in reviewer follows. */
   coreWhitespace: string | undefined;
 }
@@ -80,6 +83,13 @@ function parsePrePush(value: string | undefined): PrePushMode {
   throw new ConfigError(messages.configInvalid("review-remote.prePush", value, "off, warn or block"));
 }
 
+function parseFilterMode(value: string | undefined): FilterMode | undefined {
+  if (value === undefined || isFilterMode(value)) return value;
+  throw new ConfigError(
+    messages.configInvalid("review-remote.filterMode", value, "added, diff_context, file or nofilter"),
+  );
+}
+
 function parseSettings(values: Map<string, string>): Settings {
   const workerCommands = new Map<string, string>();
   for (const [key, value] of values) {
@@ -100,6 +110,7 @@ function parseSettings(values: Map<string, string>): Settings {
     branchPrefix: values.get("review-remote.branchprefix") || "review/",
     workerCommands,
     colorUi: values.get("color.ui"),
+    filterMode: parseFilterMode(values.get("review-remote.filtermode")),
     coreWhitespace: values.get("core.whitespace"),
   };
 }

@@ -32,7 +32,9 @@ export async function reviewPush(
       reviews.push({ target, timedOut: true });
       continue;
     }
-    const options = { target, worktree: false, workers: [], noCache: false, pathspecs: [], signal };
+    // A target without a base (a new branch git knows no base for) is the whole tree it brings.
+    const all = !target.includes("..");
+    const options = { target, worktree: false, all, workers: [], noCache: false, pathspecs: [], signal };
     try {
       reviews.push({ target, report: await runPipeline(repo, settings, options, events), timedOut: false });
     } catch (error) {

@@ -9,6 +9,7 @@ import { createScratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
 import type { StorePaths } from "../store/layout.js";
+import { changesOf } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, ReviewOutcome, WorkerFailure } from "./outcome.js";
 import { buildRequest, effectiveLimits, forbiddenPaths } from "./request.js";
 import type { SendContext } from "./send.js";
@@ -58,6 +59,7 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       store: fan.store,
       sent: { snapshot: bundle.snapshot, files: bundle.files, snapshotObjects: scratch?.objects },
       bundlePath: bundle.path,
+      changes: changesOf(bundle.range),
       request,
       branchPrefix: settings.branchPrefix,
       forbiddenPaths: forbiddenPaths(policy),

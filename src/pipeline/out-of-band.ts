@@ -13,6 +13,8 @@ import { readManifest } from "../store/bundles.js";
 import { type StorePaths, storePaths } from "../store/layout.js";
 import { findRecord, ReviewState, readReviewFile } from "../store/records.js";
 import { acceptResult } from "./accept.js";
+import { chooseFilterMode } from "./filter.js";
+import { focusOutcome } from "./focus.js";
 import type { PipelineReport } from "./outcome.js";
 import { forbiddenPaths } from "./request.js";
 
@@ -63,5 +65,6 @@ export async function acceptOutOfBand(
     signal: new AbortController().signal,
   };
   const outcome = await acceptResult(context, record.worker, { ...record }, await readResult());
-  return { outcomes: [outcome], failures: [], cached: new Set() };
+  const focused = await focusOutcome(store, outcome, chooseFilterMode(undefined, settings.filterMode));
+  return { outcomes: [focused], failures: [], cached: new Set() };
 }

@@ -4,13 +4,18 @@
 import type { ReviewRemoteError } from "../errors.js";
 import type { ReviewComment } from "../protocol/result.js";
 import type { ReviewRecord } from "../store/records.js";
+import type { FilterMode } from "./filter.js";
+import type { Target } from "./target.js";
 import type { Worker } from "./workers.js";
 
 export interface ReviewOutcome {
   record: ReviewRecord;
+  /** The comments to report: after the filter stage, those in the change. */
   comments: ReviewComment[];
   summary: string;
   sandbox?: string | undefined;
+  /** Set by the filter stage: its mode and the comments it kept out of `comments`. */
+  filter?: { mode: FilterMode; hidden: ReviewComment[] };
 }
 
 export interface WorkerFailure {
@@ -19,6 +24,8 @@ export interface WorkerFailure {
 }
 
 export interface PipelineReport {
+  /** What was reviewed, and why (unknown for a result imported out of band). */
+  target?: Target;
   outcomes: ReviewOutcome[];
   failures: WorkerFailure[];
   /** Ids of the outcomes answered from the store without contacting a worker. */
@@ -31,15 +38,19 @@ export interface PipelineEvents {
   progress(stage: "export" | "send", bytes: number): void;
   /** One sanitized stderr line of a worker. */
   remoteLine(worker: Worker, line: string): void;
-  /** Something the user should know that does not stop the run. */
-  warning(text: string): void;
+  /** Something the user should know that does not stop the run, with what to do about it. */
+  warning(text: string, hints?: readonly string[]): void;
 }
 
 /** What the user asked for, as flags said it; no stage sees the argument bag itself. */
 export interface PipelineOptions {
-  /** `<rev>` or `<base>..<head>`; HEAD when absent. */
+  /** `<rev>` or `<base>..<head>`; absent: what HEAD is about to share (design §4). */
   target?: string | undefined;
   worktree: boolean;
+  /** The whole tree, not a change (`--all`). */
+  all: boolean;
+  /** `--filter-mode`; undefined: review-remote.filterMode, else `added`. */
+  filterMode?: FilterMode | undefined;
   question?: string | undefined;
   /** Worker names; empty: review-remote.worker. */
   workers: readonly string[];

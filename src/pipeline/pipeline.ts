@@ -5,12 +5,24 @@
 import { readPolicy } from "../config/policy.js";
 import { DEFAULT_QUESTION, type Settings } from "../config/settings.js";
 import type { Repo } from "../repo.js";
-import { storePaths } from "../store/layout.js";
+import { type StorePaths, storePaths } from "../store/layout.js";
 import { readVersion } from "../version.js";
 import { answerFromCache, cacheKeys } from "./cache.js";
+import { chooseFilterMode, type FilterMode } from "./filter.js";
+import { focusOutcome } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, PipelineReport } from "./outcome.js";
 import { resolveTarget } from "./target.js";
 import { resolveWorker, type Worker } from "./workers.js";
+
+/** The filter stage on every outcome, cached or fresh. */
+async function focusReport(
+  store: StorePaths,
+  report: PipelineReport,
+  mode: FilterMode,
+): Promise<PipelineReport> {
+  report.outcomes = await Promise.all(report.outcomes.map((outcome) => focusOutcome(store, outcome, mode)));
+  return report;
+}
 
 export async function runPipeline(
   repo: Repo,
@@ -23,8 +35,13 @@ export async function runPipeline(
   const workers = names.map((name) => resolveWorker(name, settings));
   const question = options.question ?? settings.question ?? policy.question ?? DEFAULT_QUESTION;
   const store = storePaths(repo);
-  const report: PipelineReport = { outcomes: [], failures: [], cached: new Set() };
-  const target = await resolveTarget(repo, options.target, options.worktree);
+  const target = await resolveTarget(repo, {
+    spec: options.target,
+    worktree: options.worktree,
+    all: options.all,
+  });
+  for (const note of target.notes) events.warning(note.message, note.hints);
+  const report: PipelineReport = { target, outcomes: [], failures: [], cached: new Set() };
 
   let pending: readonly Worker[] = workers;
   let keys = new Map<Worker, string>();
@@ -47,7 +64,9 @@ export async function runPipeline(
       pending = cached.pending;
     }
   }
-  if (pending.length === 0) return report;
+  if (pending.length === 0) {
+    return focusReport(store, report, chooseFilterMode(options.filterMode, settings.filterMode));
+  }
 
   // Only now the heavy stages: a fully cached run (a re-push) never loads them.
   const { exportAndFanOut } = await import("./fan-out.js");
@@ -66,5 +85,5 @@ export async function runPipeline(
   });
   report.outcomes.push(...sent.outcomes);
   report.failures.push(...sent.failures);
-  return report;
+  return focusReport(store, report, chooseFilterMode(options.filterMode, settings.filterMode));
 }

@@ -4,12 +4,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { InterruptedError, InvalidResultError } from "../errors.js";
 import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
+import type { ChangedLines } from "../protocol/changed-lines.js";
 import { envelopeHeader } from "../protocol/envelope.js";
 import { appendAudit } from "../store/audit.js";
 import { writeCache } from "../store/cache.js";
 import { type ReviewRecord, ReviewState, writeRecord, writeReviewFile } from "../store/records.js";
 import { acceptResult } from "./accept.js";
 import { type AcceptContext, updateRecord } from "./context.js";
+import { writeChanges } from "./focus.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { runTransport } from "./transport.js";
 import type { Worker } from "./workers.js";
@@ -17,6 +19,8 @@ import type { Worker } from "./workers.js";
 export interface SendContext extends AcceptContext {
   /** The stored bundle the envelope carries. */
   bundlePath: string;
+  /** A focused review's change, as git computed it here: the filter stage reads it back. */
+  changes: ChangedLines | undefined;
   onStderrLine(worker: Worker, line: string): void;
   onProgress(worker: Worker, sentBytes: number): void;
 }
@@ -93,6 +97,7 @@ export async function reviewOnWorker(
   const { request, store } = context;
   const record = newRecord(context, worker, cacheKey);
   await writeReviewFile(store, record.id, "request.json", `${JSON.stringify(request, null, 2)}\n`);
+  if (context.changes) await writeChanges(store, record.id, context.changes);
   await writeRecord(store, record);
   try {
     const raw = await send(context, worker, record);

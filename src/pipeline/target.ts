@@ -1,39 +1,65 @@
-// The target stage: what the user asked to review, `<rev>` or `<base>..<head>`, resolved to commits
-// once, so the cache key and the export name the same snapshot even if HEAD moves meanwhile.
+// The target stage: what the user asked to review, resolved to commits once, so the cache key and
+// the export name the same snapshot even if HEAD moves meanwhile. A review focuses on a change
+// (`base` set: the request carries its range) unless it asks for the whole tree (`--all`) or there
+// is no change to focus on (a root commit, or a parent a shallow clone lacks).
 import { UsageError } from "../errors.js";
-import { resolveCommit } from "../git/commits.js";
+import { readHead, resolveCommit } from "../git/commits.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
+import { chooseChange, type TargetNote, type TargetReason } from "./target-choice.js";
 
 export interface Target {
-  /** The commit to snapshot. */
+  /** The commit to snapshot (`HEAD` for the work tree). */
   rev: string;
-  /** Set for a range: the reviewer focuses on base..rev. */
+  /** Set for a focused review: the change is base..rev (for the work tree, base is HEAD). */
   base?: string;
   /** `rev` resolved, for a commit snapshot (a work tree has no commit before its export). */
   commit?: string;
+  /** Why this is what gets reviewed, for the report. */
+  reason: TargetReason;
+  /** What the user should know about the choice (a shallow clone's missing history). */
+  notes: TargetNote[];
 }
 
-function parseTarget(spec: string | undefined): Target {
+export interface TargetRequest {
+  /** `<rev>` or `<base>..<head>`, as typed; undefined: the default. */
+  spec: string | undefined;
+  worktree: boolean;
+  /** The whole tree, not a change. */
+  all: boolean;
+}
+
+function parseSpec(spec: string | undefined): { rev: string; base?: string } {
   if (spec === undefined) return { rev: "HEAD" };
   if (spec.includes("...")) {
     throw new UsageError(messages.symmetricRange(spec), { hints: [messages.hintRange] });
   }
   const dots = spec.indexOf("..");
   if (dots === -1) return { rev: spec };
-  const base = spec.slice(0, dots) || "HEAD";
-  const rev = spec.slice(dots + 2) || "HEAD";
-  return { rev, base };
+  return { rev: spec.slice(dots + 2) || "HEAD", base: spec.slice(0, dots) || "HEAD" };
 }
 
-export async function resolveTarget(
-  repo: Repo,
-  spec: string | undefined,
-  worktree: boolean,
-): Promise<Target> {
-  const target = parseTarget(spec);
-  if (worktree) return target;
-  const commit = await resolveCommit(repo, target.rev);
-  const base = target.base === undefined ? undefined : await resolveCommit(repo, target.base);
-  return { rev: commit, commit, ...(base !== undefined ? { base } : {}) };
+/** `--worktree`: the uncommitted changes against HEAD, or the whole work tree. */
+async function worktreeTarget(repo: Repo, request: TargetRequest): Promise<Target> {
+  if (request.spec !== undefined) {
+    throw new UsageError(messages.worktreeTakesNoRevision(request.spec), { hints: [messages.hintHelp] });
+  }
+  const head = request.all ? undefined : await readHead({ cwd: repo.cwd, env: repo.env });
+  if (head === undefined) return { rev: "HEAD", reason: { kind: "worktree-all" }, notes: [] };
+  return { rev: "HEAD", base: head, reason: { kind: "worktree" }, notes: [] };
+}
+
+export async function resolveTarget(repo: Repo, request: TargetRequest): Promise<Target> {
+  if (request.worktree) return worktreeTarget(repo, request);
+  const parsed = parseSpec(request.spec);
+  if (parsed.base !== undefined) {
+    if (request.all) throw new UsageError(messages.allTakesOneRevision(request.spec ?? ""));
+    const commit = await resolveCommit(repo, parsed.rev);
+    const base = await resolveCommit(repo, parsed.base);
+    return { rev: commit, commit, base, reason: { kind: "range" }, notes: [] };
+  }
+  const commit = await resolveCommit(repo, parsed.rev);
+  if (request.all) return { rev: commit, commit, reason: { kind: "all" }, notes: [] };
+  const chosen = await chooseChange(repo, commit, { head: request.spec === undefined });
+  return { rev: commit, commit, ...chosen };
 }

@@ -54,7 +54,9 @@ const RangeSchema = z.strictObject({
   base: OidSchema,
   head: OidSchema,
   paths: z.array(z.string().min(1)).describe("changed paths inside the bundle"),
-  patch: z.string().describe("unified diff of those paths"),
+  patch: z
+    .string()
+    .describe('unified diff of those paths; "" beside non-empty paths: too large to send, paths only'),
 });
 
 const ActionSchema = z.enum(["comment", "propose"]);
@@ -64,7 +66,7 @@ const RequestShape = {
   id: Sha256HexSchema.describe("sha256 (hex) of the RFC 8785 canonical JSON of the request without id"),
   bundle: BundleSchema,
   snapshot: SnapshotSchema,
-  range: RangeSchema.nullable().describe("set when the user asked about <base>..<head>"),
+  range: RangeSchema.nullable().describe("the change a focused review is about; null: the whole tree"),
   question: z.string(),
   actions: z
     .array(ActionSchema)

@@ -15,9 +15,10 @@ export function createPipelineEvents(
       progress.done();
       if (!output.quiet) output.err(workerCount > 1 ? `remote[${worker.name}]: ${line}` : `remote: ${line}`);
     },
-    warning(text) {
+    warning(text, hints = []) {
       progress.done();
       output.err(`warning: ${text}`);
+      for (const hint of hints) output.err(`hint: ${hint}`);
     },
     finish: () => progress.done(),
   };

@@ -1,9 +1,11 @@
 // What `list` and `show` show: the reviews in the store, and one review in full (text, JSON, SARIF).
+import type { FilteredComments } from "../pipeline/filter.js";
 import type { Result } from "../protocol/result.js";
 import type { ReviewRecord } from "../store/records.js";
 import { formatComment } from "./comment.js";
-import type { Output } from "./output.js";
+import { type Output, paint } from "./output.js";
 import { toSarif } from "./sarif.js";
+import { describeHidden, describeScope } from "./target.js";
 
 export function printRecords(records: readonly ReviewRecord[], json: boolean, output: Output): void {
   if (json) {
@@ -22,6 +24,7 @@ export function printRecords(records: readonly ReviewRecord[], json: boolean, ou
         record.state.padEnd(8),
         record.worker.name.padEnd(10),
         snapshot.padEnd(19),
+        describeScope(record).padEnd(22),
         (record.branch ?? "-").padEnd(20),
         `${record.comments} comments (${record.errors} errors), ${record.commits} commits`,
       ].join("  "),
@@ -37,27 +40,39 @@ export interface ShownReview {
   record: ReviewRecord;
   result: Result | undefined;
   proposals: string | undefined;
+  /** The result's comments split by the change; the text shows the hidden ones only when asked. */
+  comments: FilteredComments;
+  allComments: boolean;
+}
+
+function printComments(shown: ShownReview, output: Output): void {
+  const { shown: inChange, hidden, mode } = shown.comments;
+  const outside = shown.allComments ? hidden : [];
+  if (inChange.length + outside.length > 0) output.out("\nComments:");
+  for (const comment of inChange) output.out(`  ${formatComment(comment)}`);
+  for (const comment of outside)
+    output.out(`  ${formatComment(comment)} ${paint(output, "dim", "(outside the change)")}`);
+  if (!shown.allComments && hidden.length > 0)
+    output.out(`  ${paint(output, "dim", describeHidden(shown.record.id, mode, hidden.length))}`);
 }
 
 export function printShow(shown: ShownReview, format: ShowFormat, output: Output): void {
-  const { record, result } = shown;
+  const { record, result, comments } = shown;
   if (format === ShowFormat.json) {
-    output.raw(`${JSON.stringify({ review: record, result: result ?? null }, null, 2)}\n`);
+    const filter = { mode: comments.mode, comments: comments.shown, hiddenComments: comments.hidden };
+    output.raw(`${JSON.stringify({ review: record, result: result ?? null, filter }, null, 2)}\n`);
     return;
   }
   if (format === ShowFormat.sarif) {
-    output.raw(`${JSON.stringify(toSarif(result?.comments ?? [], record.worker.name), null, 2)}\n`);
+    output.raw(`${JSON.stringify(toSarif(comments, record.worker.name), null, 2)}\n`);
     return;
   }
   output.out(`review ${record.id} (${record.state}) by ${record.worker.name}`);
   output.out(`snapshot ${record.snapshot.kind} ${record.snapshot.commit}`);
-  if (record.range) output.out(`range    ${record.range.base}..${record.range.head}`);
+  output.out(record.range ? `range    ${record.range.base}..${record.range.head}` : "range    whole tree");
   if (record.branch) output.out(`branch   ${record.branch}`);
   for (const problem of record.problems ?? []) output.out(`problem  ${problem}`);
   if (result?.summary) output.out(`\n${result.summary}`);
-  if (result && result.comments.length > 0) {
-    output.out("\nComments:");
-    for (const comment of result.comments) output.out(`  ${formatComment(comment)}`);
-  }
+  printComments(shown, output);
   if (shown.proposals !== undefined) output.out(shown.proposals);
 }

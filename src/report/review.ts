@@ -4,6 +4,7 @@
 import type { PipelineReport, ReviewOutcome, WorkerFailure } from "../pipeline/outcome.js";
 import { formatComment } from "./comment.js";
 import { type Output, paint } from "./output.js";
+import { describeHidden, describeTarget } from "./target.js";
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
@@ -36,6 +37,16 @@ function printComments(outcomes: readonly ReviewOutcome[], output: Output): void
   }
 }
 
+/** Under the comments: how many of each review's comments the filter kept out, and where they are. */
+function printHidden(outcomes: readonly ReviewOutcome[], output: Output): void {
+  for (const { record, filter } of outcomes) {
+    if (filter && filter.hidden.length > 0) {
+      const line = describeHidden(record.id, filter.mode, filter.hidden.length);
+      output.out(`  ${paint(output, "dim", line)}`);
+    }
+  }
+}
+
 function printNextSteps(outcome: ReviewOutcome, output: Output): void {
   const { record } = outcome;
   if (!record.branch) {
@@ -63,6 +74,8 @@ function reviewJson(report: PipelineReport) {
     branch: outcome.record.branch ?? null,
     commits: outcome.record.commits,
     comments: outcome.comments,
+    filterMode: outcome.filter?.mode ?? "nofilter",
+    hiddenComments: outcome.filter?.hidden.length ?? 0,
     summary: outcome.summary,
     cached: report.cached.has(outcome.record.id),
   });
@@ -75,15 +88,30 @@ function reviewJson(report: PipelineReport) {
     details: error.details,
   }));
   const first = reviews[0] ?? { id: null, status: "failed", branch: null, commits: 0, comments: [] };
-  return { ...first, reviews, failures };
+  return { ...first, target: targetJson(report), reviews, failures };
+}
+
+/** What was reviewed: the change's commits (null base: the whole tree) and why that one. */
+function targetJson({ target }: PipelineReport) {
+  if (!target) return null;
+  return {
+    kind: target.reason.kind,
+    base: target.base ?? null,
+    head: target.commit ?? null,
+    ...(target.reason.kind === "upstream"
+      ? { upstream: target.reason.upstream, ahead: target.reason.ahead }
+      : {}),
+  };
 }
 
 export function printReview(report: PipelineReport, json: boolean, output: Output): void {
   if (json) output.raw(`${JSON.stringify(reviewJson(report), null, 2)}\n`);
   else {
+    if (report.target) output.out(`Reviewing ${describeTarget(report.target)}`);
     for (const outcome of report.outcomes)
       printOutcome(outcome, report.cached.has(outcome.record.id), output);
     printComments(report.outcomes, output);
+    printHidden(report.outcomes, output);
     for (const outcome of report.outcomes) printNextSteps(outcome, output);
   }
   for (const failure of report.failures) printFailure(failure, output);

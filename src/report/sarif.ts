@@ -1,11 +1,20 @@
 // SARIF 2.1.0 of a review's comments, in the shape GitHub code scanning accepts
-// (docs.github.com: "SARIF support for code scanning").
-import type { ReviewComment } from "../protocol/result.js";
+// (docs.github.com: "SARIF support for code scanning"). Every comment is there: those outside the
+// change carry an external suppression (result.suppressions), which code scanning shows as closed.
+import type { FilteredComments } from "../pipeline/filter.js";
 import { readVersion } from "../version.js";
 
 const LEVELS = { error: "error", warning: "warning", info: "note" } as const;
 
-export function toSarif(comments: readonly ReviewComment[], workerName: string): object {
+function suppressed(mode: string) {
+  return {
+    suppressions: [{ kind: "external", justification: `outside the change (--filter-mode=${mode})` }],
+  };
+}
+
+export function toSarif(filtered: FilteredComments, workerName: string): object {
+  const comments = [...filtered.shown, ...filtered.hidden];
+  const outside = new Set(filtered.hidden);
   const rules = [...new Set(comments.map((comment) => comment.rule ?? "review-remote/comment"))].sort();
   return {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
@@ -22,6 +31,7 @@ export function toSarif(comments: readonly ReviewComment[], workerName: string):
         },
         automationDetails: { id: `git-review-remote/${workerName}/` },
         results: comments.map((comment) => ({
+          ...(outside.has(comment) ? suppressed(filtered.mode) : {}),
           ruleId: comment.rule ?? "review-remote/comment",
           level: LEVELS[comment.severity],
           message: { text: comment.message },

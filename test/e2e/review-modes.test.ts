@@ -35,7 +35,9 @@ describe("what the request carries", () => {
     expect(seen.range.paths).toEqual(["src/a.ts"]);
     expect(seen.range.patch).toContain("+a changed");
     expect(seen.range.patch).not.toContain("TOKEN");
-    expect(asked(repo, []).range).toBeNull();
+    // The default is the last commit's change; only --all sends no range.
+    expect(asked(repo, []).range.paths).toEqual(["src/a.ts"]);
+    expect(asked(repo, ["--all"]).range).toBeNull();
   });
 
   it("asks the question from -m, else review-remote.question, else the policy file", () => {

@@ -1,0 +1,44 @@
+// The filter stage: the change a focused review was about, kept in its store record when it is
+// sent (`changes.json`), and each outcome's comments split by it before anything is reported.
+
+import type { RangeInfo } from "../export/range.js";
+import { type ChangedLines, changedLinesOf } from "../protocol/changed-lines.js";
+import type { StorePaths } from "../store/layout.js";
+import { readReviewFile, writeReviewFile } from "../store/records.js";
+import { type FilterMode, filterComments } from "./filter.js";
+import type { ReviewOutcome } from "./outcome.js";
+
+const CHANGES_FILE = "changes.json";
+
+/** The change of a focused export, from the full patch git made here (the request may omit it). */
+export function changesOf(range: RangeInfo | undefined): ChangedLines | undefined {
+  return range ? changedLinesOf(range) : undefined;
+}
+
+export async function writeChanges(store: StorePaths, id: string, changes: ChangedLines): Promise<void> {
+  await writeReviewFile(store, id, CHANGES_FILE, `${JSON.stringify(changes)}\n`);
+}
+
+/** A review's change; undefined for a whole-tree review (or a record from before changes were kept). */
+export async function readChanges(store: StorePaths, id: string): Promise<ChangedLines | undefined> {
+  const text = await readReviewFile(store, id, CHANGES_FILE);
+  if (text === undefined) return undefined;
+  try {
+    // Written by this tool into the user's own git dir: a shape check is enough.
+    const parsed = JSON.parse(text) as Partial<ChangedLines>;
+    return Array.isArray(parsed.files) ? (parsed as ChangedLines) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The outcome with only the comments `mode` shows; the hidden ones are counted beside them. */
+export async function focusOutcome(
+  store: StorePaths,
+  outcome: ReviewOutcome,
+  mode: FilterMode,
+): Promise<ReviewOutcome> {
+  const changes = outcome.record.range ? await readChanges(store, outcome.record.id) : undefined;
+  const filtered = filterComments(outcome.comments, changes, mode);
+  return { ...outcome, comments: filtered.shown, filter: { mode: filtered.mode, hidden: filtered.hidden } };
+}

@@ -1,0 +1,45 @@
+// What a review was about, in one line: the change it focused on and why that one, or the whole
+// tree; the same words for the run's report and for `list` and `show`.
+import type { Target } from "../pipeline/target.js";
+import type { ReviewRecord } from "../store/records.js";
+
+const short = (oid: string | undefined) => (oid ?? "").slice(0, 10);
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** The run's target, after `Reviewing `. */
+export function describeTarget(target: Target): string {
+  const range = `${short(target.base)}..${short(target.commit)}`;
+  const { reason } = target;
+  switch (reason.kind) {
+    case "range":
+      return range;
+    case "upstream":
+      return `the ${plural(reason.ahead, "commit")} ahead of ${reason.upstream} (${range})`;
+    case "commit":
+      return `the change of commit ${short(target.commit)} (${range})`;
+    case "root":
+      return `the whole tree of ${short(target.commit)} (a root commit)`;
+    case "shallow":
+      return `the whole tree of ${short(target.commit)} (its parent is not in this shallow clone)`;
+    case "all":
+      return `the whole tree of ${short(target.commit)} (--all)`;
+    case "worktree":
+      return `the uncommitted changes against HEAD ${short(target.base)}`;
+    case "worktree-all":
+      return "the whole work tree";
+  }
+}
+
+/** What a stored review covered: its range, or the whole tree. */
+export function describeScope(record: Pick<ReviewRecord, "range">): string {
+  return record.range ? `${short(record.range.base)}..${short(record.range.head)}` : "whole tree";
+}
+
+/** The line under a review's comments when the filter stage kept some out. */
+export function describeHidden(id: string, mode: string, hidden: number): string {
+  const count = `${plural(hidden, "comment")} outside the change hidden (--filter-mode=${mode})`;
+  return `${count}; see git review-remote show ${id} --all-comments`;
+}

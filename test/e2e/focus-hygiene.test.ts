@@ -1,0 +1,85 @@
+// The built-in reviewer as a user meets it on a crafted repository, and what any reviewer is told
+// of the change: both through `git review-remote` with workers configured as users configure them.
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
+import { BIN, createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
+
+const RECORD_FOCUS = join(FIXTURES, "reviewers", "record-focus.sh");
+const repos = repoTracker();
+
+/** Every line the review branch changes against HEAD, as `git diff` prints them. */
+function proposedLines(repo: TestRepo, branch: string): string[] {
+  return repo
+    .git("diff", "--no-color", "--no-prefix", "HEAD", branch)
+    .split("\n")
+    .filter((line) => /^[-+]/.test(line) && !/^(?:---|\+\+\+) /.test(line));
+}
+
+describe("hygiene, safe to merge", () => {
+  it("makes exactly one fix, on the one changed line with trailing whitespace", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write(".editorconfig", "root = true\n\n[*.txt]\ntrim_trailing_whitespace = false\n");
+    repo.write(".gitattributes", "legacy.cfg -whitespace\n");
+    repo.write("src/app.ts", "export const a = 1;\nexport const old = 0;   \n");
+    repo.write("README.md", "# Title\n");
+    repo.commit("base");
+    repo.write("src/app.ts", "export const a = 2;   \nexport const old = 0;   \n");
+    repo.write("README.md", "# Title\n\nFirst line  \nsecond line\\\nthird line\n");
+    repo.write("src/__snapshots__/app.test.ts.snap", "exports[`app 1`] = `\n  indented  \n`;\n");
+    repo.write("legacy.cfg", "key = value   \n");
+    repo.write("notes.txt", "kept as typed  \n");
+    repo.commit("the change");
+    const result = repo.run(["--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const { branch } = JSON.parse(result.stdout);
+    expect(proposedLines(repo, branch)).toEqual(["-export const a = 2;   ", "+export const a = 2;"]);
+  });
+});
+
+describe("what a reviewer is told of the change", () => {
+  function recordingRepo(): TestRepo {
+    const repo = repos.add(createTestRepo());
+    const worker = shellWords(process.execPath, BIN, "worker", "--reviewer-command", RECORD_FOCUS);
+    configureWorker(repo, "rec", worker);
+    repo.git("config", "review-remote.worker", "rec");
+    repo.write("README.md", "# Title\n");
+    repo.write("src/app.ts", "a\nb\nc\n");
+    repo.write("gone.txt", "gone\n");
+    repo.commit("base");
+    repo.write("README.md", "# Title\n\nMore.\n");
+    repo.write("src/app.ts", "a\nB\nc\n");
+    repo.git("rm", "-q", "gone.txt");
+    repo.commit("the change");
+    return repo;
+  }
+
+  it("names the changed paths and their lines in $REVIEW_REMOTE_CHANGED and $REVIEW_REMOTE_CHANGED_LINES", () => {
+    const repo = recordingRepo();
+    const result = repo.run(["--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const { branch } = JSON.parse(result.stdout);
+    expect(repo.git("show", `${branch}:seen-env.txt`)).toBe("CHANGED=set\nCHANGED_LINES=set\n");
+    expect(repo.git("show", `${branch}:seen-changed.txt`)).toBe("README.md|gone.txt|src/app.ts|");
+    expect(JSON.parse(repo.git("show", `${branch}:seen-lines.json`))).toEqual({
+      schema: "git-review-remote/changed-lines@1",
+      base: repo.git("rev-parse", "HEAD^").trim(),
+      head: repo.git("rev-parse", "HEAD").trim(),
+      complete: true,
+      files: [
+        { path: "README.md", added: [[2, 3]], hunks: [[1, 3]] },
+        { path: "gone.txt", added: [], hunks: [] },
+        { path: "src/app.ts", added: [[2, 2]], hunks: [[1, 3]] },
+      ],
+    });
+  });
+
+  it("sets neither in a whole-tree review", () => {
+    const repo = recordingRepo();
+    const result = repo.run(["--json", "--all"]);
+    expect(result.status, result.stderr).toBe(0);
+    const { branch } = JSON.parse(result.stdout);
+    expect(repo.git("show", `${branch}:seen-env.txt`)).toBe("CHANGED=\nCHANGED_LINES=\n");
+    expect(repo.git("ls-tree", "--name-only", branch)).not.toContain("seen-changed.txt");
+  });
+});
