@@ -113,6 +113,7 @@ review-remote.prePush (off|warn|block), prePushTimeout, failClosed and
 REVIEW_REMOTE_SKIP=1.`,
   worker: `usage: git review-remote worker [--reviewer <name>] [--reviewer-command <cmd>]
                                 [--sandbox=require|auto|off] [--core-whitespace <rules>]
+                                [<limits>]
 
 The worker side: reads the envelope (request line, then the bundle) on stdin,
 runs the reviewer in a sandbox and writes one result document on stdout.
@@ -123,6 +124,17 @@ runs the reviewer in a sandbox and writes one result document on stdout.
                                auto (default): fall back with a warning; off
     --core-whitespace <rules>  git's core.whitespace for the built-in reviewer
                                (the local worker is given the user's own)
+
+Limits of one request (sizes take k, m and g; a reviewer that reaches one is
+stopped and the result says which):
+    --max-tree-bytes <n>       bytes the reviewer may add to the tree (default 1g)
+    --max-files <n>            files it may add to the tree, and to /tmp
+                               (default 100000)
+    --max-tmp-bytes <n>        its /tmp (default 256m; /dev/shm is 64m)
+    --max-processes <n>        its processes and threads at once (default 256)
+    --max-seconds <n>          the whole request from the worker's start,
+                               whatever it asks (default 3600); time running out
+                               is a failed result, sent within 5 s
 
 The reviewer runs in the tree (a git repository at the snapshot) with:
   REVIEW_REMOTE_QUESTION       the question

@@ -190,6 +190,11 @@ export const COMMANDS: Record<string, Command> = {
       "reviewer-command": { type: "string" },
       "core-whitespace": { type: "string" },
       sandbox: { type: "string" },
+      "max-tree-bytes": { type: "string" },
+      "max-files": { type: "string" },
+      "max-tmp-bytes": { type: "string" },
+      "max-processes": { type: "string" },
+      "max-seconds": { type: "string" },
     },
     async run(parsed) {
       const { runWorkerCommand } = await import("./worker.js");
@@ -198,6 +203,13 @@ export const COMMANDS: Record<string, Command> = {
         reviewerCommand: text(parsed, "reviewer-command"),
         coreWhitespace: text(parsed, "core-whitespace"),
         sandbox: text(parsed, "sandbox") ?? "auto",
+        limits: {
+          treeBytes: text(parsed, "max-tree-bytes"),
+          files: text(parsed, "max-files"),
+          tmpBytes: text(parsed, "max-tmp-bytes"),
+          processes: text(parsed, "max-processes"),
+          seconds: text(parsed, "max-seconds"),
+        },
       });
       return { workerExitCode };
     },

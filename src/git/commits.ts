@@ -5,8 +5,8 @@ import type { Repo } from "../repo.js";
 import { TOOL_COMMITTER } from "./identity.js";
 import { type GitOptions, git } from "./run.js";
 
-/** Where a git runs: its directory and environment. */
-export type GitRun = Pick<GitOptions, "cwd" | "env">;
+/** Where a git runs: its directory and environment (and a signal that stops it, where one bounds it). */
+export type GitRun = Pick<GitOptions, "cwd" | "env" | "signal">;
 
 /** The commit `rev` names, or undefined; `--end-of-options`: a rev never reads as an option. */
 export async function findCommit(run: GitRun, rev: string): Promise<string | undefined> {

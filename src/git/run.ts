@@ -41,6 +41,8 @@ export interface GitOptions {
   input?: string | Uint8Array;
   /** Return the result instead of throwing on a non-zero exit. */
   allowFailure?: boolean;
+  /** Kills git (SIGKILL) when aborted; the call then rejects with the abort error. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface GitResult {
@@ -55,12 +57,18 @@ interface RawResult {
   exitCode: number;
 }
 
+/** Spawn options that kill the child outright when `signal` aborts (a deadline, not a request to stop). */
+function killedBy(signal: AbortSignal | undefined): { signal?: AbortSignal; killSignal?: NodeJS.Signals } {
+  return signal ? { signal, killSignal: "SIGKILL" } : {};
+}
+
 function run(args: readonly string[], options: GitOptions): Promise<RawResult> {
   return new Promise((resolve, reject) => {
     const child = spawn("git", args, {
       cwd: options.cwd,
       env: options.env,
       stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      ...killedBy(options.signal),
     });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
@@ -109,6 +117,7 @@ export function spawnGit(args: readonly string[], options: Omit<GitOptions, "inp
     cwd: options.cwd,
     env: options.env,
     stdio: ["ignore", "pipe", "pipe"],
+    ...killedBy(options.signal),
   });
   const stderr: Buffer[] = [];
   child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));

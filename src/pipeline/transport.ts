@@ -6,6 +6,7 @@ import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js"
 import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
 import { killGroup } from "../os/process.js";
+import { WORKER_ANSWER_MARGIN_SECONDS } from "../protocol/limits.js";
 import { sanitizeLine } from "../validate/sanitize.js";
 
 export interface TransportOptions {
@@ -74,9 +75,10 @@ export function runTransport(options: TransportOptions): Promise<Buffer> {
       options.onStderrLine(line);
     };
 
+    // The worker answers a request that ran out of time itself, with the reason: give it the time to.
     const timer = setTimeout(
       () => stop(new WorkerError(messages.workerTimedOut(options.workerName, options.timeoutSeconds))),
-      options.timeoutSeconds * 1000,
+      (options.timeoutSeconds + 2 * WORKER_ANSWER_MARGIN_SECONDS) * 1000,
     );
     const onAbort = () => stop(new InterruptedError(messages.interruptedWorkerStopped));
     options.signal?.addEventListener("abort", onAbort, { once: true });

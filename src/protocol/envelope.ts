@@ -137,6 +137,8 @@ export interface ReadEnvelopeOptions {
   /** Where the bundle goes: a path that must not exist yet, in a private directory. */
   bundlePath: string;
   maxRequestLineBytes?: number;
+  /** A larger bundle.bytes is refused before a byte of it is read. */
+  maxBundleBytes?: number;
 }
 
 export interface Envelope {
@@ -163,6 +165,12 @@ export async function readEnvelope(input: Readable, options: ReadEnvelopeOptions
     });
   }
   const { request } = parsed;
+  if (options.maxBundleBytes !== undefined && request.bundle.bytes > options.maxBundleBytes) {
+    throw new EnvelopeError(
+      EnvelopeErrorKind.bundleTooLarge,
+      `bundle of ${request.bundle.bytes} bytes refused: the worker takes at most ${options.maxBundleBytes}`,
+    );
+  }
   const sha256 = await readBundle(input, request.bundle.bytes, options.bundlePath);
   if (sha256 !== request.bundle.sha256) {
     await rm(options.bundlePath, { force: true });

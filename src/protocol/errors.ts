@@ -12,6 +12,7 @@ export const EnvelopeErrorKind = {
   shortBundle: "short-bundle",
   trailingData: "trailing-data",
   bundleMismatch: "bundle-mismatch",
+  bundleTooLarge: "bundle-too-large",
 } as const;
 export type EnvelopeErrorKind = (typeof EnvelopeErrorKind)[keyof typeof EnvelopeErrorKind];
 

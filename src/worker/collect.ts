@@ -30,6 +30,8 @@ export interface CollectContext {
   leftoverMessage: string;
   forbiddenPaths: readonly string[];
   limits: Limits;
+  /** The request's deadline: every git collecting runs is killed when it aborts. */
+  signal?: AbortSignal;
 }
 
 export interface Collected {
@@ -46,6 +48,7 @@ function runIn(ctx: CollectContext): GitRun {
   return {
     cwd: ctx.tree,
     env: { ...ctx.env, GIT_DIR: ctx.gitDir, GIT_WORK_TREE: ctx.tree, GIT_INDEX_FILE: `${ctx.gitDir}/index` },
+    signal: ctx.signal,
   };
 }
 
@@ -145,6 +148,7 @@ async function readPatch(ctx: CollectContext, args: string[], maxBytes: number):
   const child = spawnGit(["--git-dir", ctx.gitDir, "--work-tree", ctx.tree, ...args], {
     cwd: ctx.tree,
     env: ctx.env,
+    signal: ctx.signal,
   });
   const chunks: Buffer[] = [];
   let size = 0;

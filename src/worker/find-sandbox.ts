@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { type Identity, isHostRoot, namespaceOwner } from "../os/user-namespace.js";
 import {
   hasProgram,
   SANDBOX_PATH,
@@ -17,14 +18,10 @@ export class SandboxUnavailableError extends Error {}
 
 let cached: { sandbox: Sandbox } | { reason: string } | undefined;
 
-function isRoot(): boolean {
-  return process.getuid?.() === 0;
-}
-
-function probe(scratchRoot: string): { sandbox: Sandbox } | { reason: string } {
+function probe(scratchRoot: string, owner: Identity | undefined): { sandbox: Sandbox } | { reason: string } {
   if (!hasProgram("bwrap")) return { reason: "bwrap (bubblewrap) is not installed" };
-  let sandbox: Sandbox = { kind: "bwrap" };
-  if (isRoot()) {
+  let sandbox: Sandbox = owner ? { kind: "bwrap", owner } : { kind: "bwrap" };
+  if (isHostRoot()) {
     // bwrap as root keeps enough power to undo its own mounts: drop to a user first (design §8).
     if (!hasProgram("setpriv")) return { reason: "running as root and setpriv is not installed" };
     sandbox = { kind: "bwrap+setpriv", user: sandboxUser() };
@@ -57,10 +54,12 @@ function probe(scratchRoot: string): { sandbox: Sandbox } | { reason: string } {
  * `auto` falls back to "none" and says why through `warn`; `off` never sandboxes.
  */
 export function findSandbox(mode: SandboxMode, scratchRoot: string, warn: (line: string) => void): Sandbox {
-  if (mode === "off") return { kind: "none" };
-  cached ??= probe(scratchRoot);
+  const owner = namespaceOwner();
+  const none: Sandbox = owner ? { kind: "none", owner } : { kind: "none" };
+  if (mode === "off") return none;
+  cached ??= probe(scratchRoot, owner);
   if ("sandbox" in cached) return cached.sandbox;
   if (mode === "require") throw new SandboxUnavailableError(`no working sandbox: ${cached.reason}`);
   warn(`warning: running the reviewer without a sandbox: ${cached.reason}`);
-  return { kind: "none" };
+  return none;
 }

@@ -1,21 +1,27 @@
 // The worker's flow (design §8): envelope in → verify → unpack → review the tree (baseline →
-// reviewer → collect) → one result document out. Protocol and bundle errors print a message and exit
-// non-zero with nothing on stdout; whatever the reviewer does ends as a result. No temp file
-// survives, even on SIGTERM. The worker process's one mapping from errors to exit codes is here.
+// reviewer → collect) → one result document out, all of it under one deadline. Protocol and bundle
+// errors print a message and exit non-zero with nothing on stdout; whatever the reviewer does, and
+// running out of time, ends as a result. No temp file survives, even on SIGTERM. The worker
+// process's one mapping from errors to exit codes is here.
 
 import type { Readable, Writable } from "node:stream";
 import { debug } from "../debug.js";
 import { ExitCode, ReviewRemoteError, UsageError } from "../errors.js";
-import { readEnvelope } from "../protocol/envelope.js";
+import { type Envelope, readEnvelope } from "../protocol/envelope.js";
 import { EnvelopeError, EnvelopeErrorKind } from "../protocol/errors.js";
 import { workerGitEnv, writeWorkerGlobalConfig } from "./baseline.js";
+import { Deadline, DeadlineError } from "./deadline.js";
 import { findSandbox, SandboxUnavailableError } from "./find-sandbox.js";
-import { renderResult } from "./result.js";
+import { DEFAULT_WORKER_LIMITS, type WorkerLimits } from "./limits.js";
+import { workerMessages } from "./messages.js";
+import { failedOutput, type ReviewOutput, renderResult } from "./result.js";
 import { type Reviewer, reviewTree } from "./review-tree.js";
-import type { SandboxMode } from "./sandbox.js";
+import type { Sandbox, SandboxMode } from "./sandbox.js";
+import { type Say, sayTo } from "./say.js";
 import { verifyAndUnpack } from "./unpack.js";
 import { BundleRefusedError } from "./verify-bundle.js";
 import { createWorkspace, removeStaleWorkspaces, type Workspace } from "./workspace.js";
+import { createMountedWorkspace, MAX_BUNDLE_BYTES } from "./workspace-tmpfs.js";
 
 export interface WorkerOptions {
   /** A built-in reviewer by name (`hygiene` when neither is given)... */
@@ -26,6 +32,12 @@ export interface WorkerOptions {
   coreWhitespace?: string | undefined;
   /** As given: require, auto or off. */
   sandbox: string;
+  /** The worker's own bounds on a request (default: DEFAULT_WORKER_LIMITS). */
+  limits?: WorkerLimits;
+  /** When the worker started (ms since the epoch): the request's deadline counts from here. */
+  startedAt?: number;
+  /** Where to mount the workspace as a tmpfs of its own (inside the namespaces of confine.ts). */
+  workspaceRoot?: string;
   stdin: Readable;
   stdout: Writable;
   stderr: Writable;
@@ -37,8 +49,6 @@ export interface WorkerOptions {
 }
 
 const BUILTIN_REVIEWERS = ["hygiene"] as const;
-
-const PREFIX = "git-review-remote worker:";
 
 /**
  * The worker process's exit code for an error: the request itself is bad (2), the bundle or the
@@ -103,6 +113,48 @@ function write(stream: Writable, text: string): Promise<void> {
   return new Promise((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve())));
 }
 
+interface Serving {
+  options: WorkerOptions;
+  envelope: Envelope;
+  workspace: Workspace;
+  sandbox: Sandbox;
+  reviewer: Reviewer;
+  deadline: Deadline;
+  say: Say;
+  onSpawn: (kill: () => void) => void;
+}
+
+/** Unpack and review under the deadline; time running out anywhere is a failed result. */
+async function review(serving: Serving): Promise<ReviewOutput> {
+  const { options, workspace, sandbox, deadline } = serving;
+  const { request, requestLine } = serving.envelope;
+  try {
+    const { bytes, files } = request.bundle;
+    const listing = await deadline.run("unpacking the bundle", () =>
+      verifyAndUnpack(workspace.bundle, bytes, files, workspace.tree, sandbox, deadline.signal),
+    );
+    debug(`worker: unpacked (sandbox ${sandbox.kind})`);
+    writeWorkerGlobalConfig(workspace.home);
+    return await reviewTree({
+      request,
+      requestLine,
+      listing,
+      workspace,
+      env: workerGitEnv(workspace.home),
+      sandbox,
+      reviewer: serving.reviewer,
+      deadline,
+      limits: options.limits ?? DEFAULT_WORKER_LIMITS,
+      warn: serving.say,
+      onOutput: (text) => options.stderr.write(text),
+      onSpawn: serving.onSpawn,
+    });
+  } catch (error) {
+    if (!(error instanceof DeadlineError)) throw error;
+    return failedOutput(workerMessages.outOfTimeSummary, error.message);
+  }
+}
+
 /**
  * One request: envelope → verify → unpack → review the tree → the result on stdout, then the workspace
  * handed to a background removal (`removal.done`). Throws on refusal.
@@ -111,43 +163,38 @@ async function serve(
   options: WorkerOptions,
   reviewer: Reviewer,
   mode: SandboxMode,
-  say: (line: string) => void,
+  say: Say,
   removal: { done: Promise<void> },
 ): Promise<void> {
-  removeStaleWorkspaces();
-  const workspace = createWorkspace();
+  const startedAt = options.startedAt ?? Date.now();
+  const limits = options.limits ?? DEFAULT_WORKER_LIMITS;
+  if (options.workspaceRoot === undefined) removeStaleWorkspaces();
+  const workspace = options.workspaceRoot
+    ? await createMountedWorkspace(options.workspaceRoot, limits)
+    : createWorkspace();
   let killReviewer = () => {};
   const uninstall = installSignalCleanup(workspace, () => killReviewer());
+  let deadline: Deadline | undefined;
   try {
-    const { request, requestLine } = await readEnvelope(options.stdin, { bundlePath: workspace.bundle });
-    const deadline = Date.now() + request.limits.timeoutSeconds * 1000;
+    const envelope = await readEnvelope(options.stdin, {
+      bundlePath: workspace.bundle,
+      maxBundleBytes: MAX_BUNDLE_BYTES,
+    });
+    const { request } = envelope;
+    deadline = new Deadline(startedAt, request.limits.timeoutSeconds, limits.seconds);
     debug(`worker: request ${request.id} read, bundle ${request.bundle.bytes} bytes verified`);
     const sandbox = findSandbox(mode, workspace.root, say);
-    const { bytes, files } = request.bundle;
-    const listing = await verifyAndUnpack(workspace.bundle, bytes, files, workspace.tree, sandbox);
-    debug(`worker: unpacked (sandbox ${sandbox.kind})`);
-    writeWorkerGlobalConfig(workspace.home);
-    const output = await reviewTree({
-      request,
-      requestLine,
-      listing,
-      workspace,
-      env: workerGitEnv(workspace.home),
-      sandbox,
-      reviewer,
-      deadline,
-      warn: say,
-      onOutput: (text) => options.stderr.write(text),
-      onSpawn: (kill) => {
-        killReviewer = kill;
-      },
-    });
+    const onSpawn = (kill: () => void) => {
+      killReviewer = kill;
+    };
+    const output = await review({ options, envelope, workspace, sandbox, reviewer, deadline, say, onSpawn });
     debug(
       `worker: review ${output.status}, ${output.commits.length} commits, ${output.comments.length} comments`,
     );
     const reported = reviewer.kind === "builtin" ? "none" : sandbox.kind;
     await write(options.stdout, renderResult(request, reported, output));
   } finally {
+    deadline?.dispose();
     uninstall();
     removal.done = workspace.removeInBackground();
   }
@@ -155,7 +202,7 @@ async function serve(
 
 /** The worker process: its exit code, and every problem as a `git-review-remote worker:` line. */
 export async function runWorker(options: WorkerOptions): Promise<number> {
-  const say = (line: string) => options.stderr.write(`${PREFIX} ${line}\n`);
+  const say = sayTo(options.stderr);
   const removal = { done: Promise.resolve() };
   let code: number = ExitCode.ok;
   try {

@@ -62,4 +62,15 @@ export const workerMessages = {
   lineMismatch: (offset: number, line: number) =>
     `offset ${offset} is not on line ${line} as the report says`,
   textMismatch: "the file does not hold the text the fix replaces (the report is stale?)",
+
+  // The worker's limits (design §8): a reviewer stopped at one, a request out of time.
+  overLimitsSummary: "The reviewer went over the worker's limits.",
+  outOfTimeSummary: "The request ran out of time.",
+  filesLimitReached: (files: number) =>
+    `the reviewer created all the files it may (--max-files ${files}) and was stopped there`,
+  bytesLimitReached: (size: string) =>
+    `the reviewer wrote all it may (--max-tree-bytes ${size}) and was stopped there`,
+  requestTimeLimit: (seconds: number) => `limits.timeoutSeconds is ${seconds} s`,
+  workerTimeLimit: (seconds: number) => `the worker allows at most ${seconds} s (--max-seconds)`,
+  outOfTime: (stage: string, limit: string) => `the request ran out of time while ${stage} (${limit})`,
 } as const;

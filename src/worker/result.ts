@@ -24,6 +24,11 @@ export interface ReviewOutput {
   error?: string;
 }
 
+/** A failed review's output: nothing proposed, the comments made so far kept. */
+export function failedOutput(summary: string, error: string, comments: ReviewComment[] = []): ReviewOutput {
+  return { status: "failed", summary, comments, commits: [], error };
+}
+
 function assemble(request: Request, sandbox: SandboxKind, output: ReviewOutput): Result {
   return {
     schema: RESULT_SCHEMA,

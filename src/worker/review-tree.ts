@@ -1,6 +1,8 @@
 // The worker's review of the unpacked tree (design §8): baseline → reviewer (built-in or sandboxed
-// command) → collect. Everything the reviewer can cause (a crash, a timeout, output over the
-// limits) ends as a result with status "failed"; only our own bugs escape as exceptions.
+// command) → collect, each under the request's deadline, the reviewer within the worker's limits.
+// Everything the reviewer can cause (a crash, a timeout, a full workspace, output over the limits)
+// ends as a result with status "failed"; time running out is a DeadlineError for the flow to report;
+// only our own bugs escape as other exceptions.
 
 import { chmodSync, chownSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,13 +15,17 @@ import { createBaseline, createPrivateGitDir } from "./baseline.js";
 import { keepOriginalBlob } from "./baseline-blobs.js";
 import { collectProposals, ProposalError } from "./collect.js";
 import { readComments } from "./comments.js";
+import { type Deadline, DeadlineError } from "./deadline.js";
 import { writeFocusFiles } from "./focus-files.js";
-import type { ReviewOutput } from "./result.js";
+import { resourceLimitsFor, type WorkerLimits } from "./limits.js";
+import { workerMessages } from "./messages.js";
+import { failedOutput, type ReviewOutput } from "./result.js";
 import { runHygiene } from "./reviewers/hygiene.js";
 import { chownTree, type ReviewerIo, readReviewerHead, runReviewer } from "./run-reviewer.js";
-import type { ResourceLimits, Sandbox } from "./sandbox.js";
+import type { Sandbox } from "./sandbox.js";
 import { type BundleListing, BundleRefusedError } from "./verify-bundle.js";
 import type { Workspace } from "./workspace.js";
+import { fullReason, limitWorkspace } from "./workspace-tmpfs.js";
 
 export type Reviewer =
   | { kind: "builtin"; name: "hygiene"; coreWhitespace?: string | undefined }
@@ -33,28 +39,15 @@ export interface ReviewTreeContext {
   env: Env;
   sandbox: Sandbox;
   reviewer: Reviewer;
-  /** When the whole review must be over (ms since the epoch). */
-  deadline: number;
+  /** The request's one deadline. */
+  deadline: Deadline;
+  limits: WorkerLimits;
   warn: (line: string) => void;
   onOutput: (text: string) => void;
   onSpawn: (kill: () => void) => void;
 }
 
 const LEFTOVER_MESSAGE = "Apply the reviewer's uncommitted changes";
-const MIN_FILE_SIZE_CAP = 64 * 1024 * 1024;
-const MAX_FILE_SIZE_CAP = 1024 * 1024 * 1024;
-
-/** Per-file write cap: room to rewrite the largest file twice over, never less than 64 MiB. */
-function resourceLimits(listing: BundleListing): ResourceLimits {
-  let largest = 0;
-  for (const node of listing.nodes.values()) largest = Math.max(largest, node.size);
-  return {
-    fileSizeBytes: Math.min(MAX_FILE_SIZE_CAP, Math.max(MIN_FILE_SIZE_CAP, 2 * largest)),
-    openFiles: 1024,
-    processes: 512,
-  };
-}
-
 function writeIoFiles(ctx: ReviewTreeContext, changes: ChangedLines | undefined): ReviewerIo {
   const io: ReviewerIo = {
     tree: ctx.workspace.tree,
@@ -62,6 +55,7 @@ function writeIoFiles(ctx: ReviewTreeContext, changes: ChangedLines | undefined)
     commentsFile: join(ctx.workspace.io, "comments.jsonl"),
     focus: changes ? writeFocusFiles(ctx.workspace.io, changes) : undefined,
     home: ctx.workspace.home,
+    ...(ctx.workspace.scratch ? { scratch: ctx.workspace.scratch } : {}),
   };
   writeFileSync(io.requestFile, ctx.requestLine, { mode: 0o400 });
   writeFileSync(io.commentsFile, "", { mode: 0o600 });
@@ -109,15 +103,19 @@ async function runSelectedReviewer(
       summary: outcome.summary,
     };
   }
-  if (ctx.sandbox.user) await chownTree([io.tree], ctx.sandbox.user);
-  const reserve = Math.min(10_000, request.limits.timeoutSeconds * 100);
+  const { deadline } = ctx;
+  if (ctx.sandbox.user) await chownTree([io.tree], ctx.sandbox.user, deadline.signal);
+  // Collecting gets the last tenth of the time (at most 10 s); the reviewer, what is left before it.
+  const remaining = deadline.remainingMs();
+  const reserve = Math.min(10_000, deadline.seconds * 100);
   const outcome = await runReviewer({
     command: ctx.reviewer.command,
     question: request.question,
     sandbox: ctx.sandbox,
     io,
-    timeoutMs: Math.max(1000, ctx.deadline - Date.now() - reserve),
-    limits: resourceLimits(ctx.listing),
+    timeoutMs: Math.max(remaining - reserve, remaining / 2),
+    timeLimit: deadline.limit,
+    limits: resourceLimitsFor(ctx.listing, ctx.limits),
     onOutput: ctx.onOutput,
     onSpawn: ctx.onSpawn,
   });
@@ -125,7 +123,7 @@ async function runSelectedReviewer(
     return { head: baseline, leftoverMessage: LEFTOVER_MESSAGE, comments: [], error: outcome.error };
   const parsed = await readComments(io.commentsFile, request.limits.maxComments);
   for (const line of parsed.warnings) ctx.warn(line);
-  const head = await readReviewerHead(ctx.sandbox, io, 30_000);
+  const head = await readReviewerHead(ctx.sandbox, io, deadline.remainingMs());
   return { head, leftoverMessage: LEFTOVER_MESSAGE, comments: parsed.comments };
 }
 
@@ -133,68 +131,77 @@ function summarize(commits: number, comments: number): string {
   return `${commits} proposed commit${commits === 1 ? "" : "s"}, ${comments} comment${comments === 1 ? "" : "s"}.`;
 }
 
+/**
+ * The reviewer's run. Time running out goes on to the flow, and so does a tree that is not what the
+ * bundle holds (a refusal); anything else is the reviewer failing.
+ */
+async function runUnderDeadline(
+  ctx: ReviewTreeContext,
+  io: ReviewerIo,
+  baseline: string,
+  changes: ChangedLines | undefined,
+): Promise<ReviewerResult> {
+  try {
+    return await ctx.deadline.run("running the reviewer", () =>
+      runSelectedReviewer(ctx, io, baseline, changes),
+    );
+  } catch (error) {
+    if (error instanceof DeadlineError || error instanceof BundleRefusedError) throw error;
+    return {
+      head: baseline,
+      leftoverMessage: LEFTOVER_MESSAGE,
+      comments: [],
+      error: (error as Error).message,
+    };
+  }
+}
+
 export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> {
-  const { request, workspace } = ctx;
+  const { request, workspace, deadline, limits } = ctx;
   // A reviewer command runs git on its own (diff, stash, checkout): it needs every blob. The
   // built-in one reads files only, and writes the blobs it replaces as it replaces them.
   const allBlobs = ctx.reviewer.kind === "command";
-  const { commit: baseline, index } = createBaseline(workspace.tree, ctx.listing, request.snapshot.commit, {
-    allBlobs,
-  });
+  const { commit: baseline, index } = await deadline.run("building the baseline", async () =>
+    createBaseline(workspace.tree, ctx.listing, request.snapshot.commit, { allBlobs }),
+  );
   // The baseline index, with stat data, kept where the reviewer cannot touch it: collecting then
   // rehashes only the files the reviewer changed.
   const baselineIndex = join(workspace.home, "baseline-index");
   writeFileSync(baselineIndex, index);
   debug("worker: baseline committed");
+  // From here the workspace holds what the bundle made plus what the reviewer may add.
+  const room = { bytes: limits.treeBytes, files: limits.files };
+  await limitWorkspace(workspace, room);
   const changes = request.range ? changedLinesOf(request.range) : undefined;
   const io = writeIoFiles(ctx, changes);
-  let reviewed: ReviewerResult;
-  try {
-    reviewed = await runSelectedReviewer(ctx, io, baseline, changes);
-  } catch (error) {
-    // What was unpacked is not what the bundle holds: a refusal, not a reviewer's failure.
-    if (error instanceof BundleRefusedError) throw error;
-    return {
-      status: "failed",
-      summary: "The reviewer failed.",
-      comments: [],
-      commits: [],
-      error: (error as Error).message,
-    };
-  }
+  const reviewed = await runUnderDeadline(ctx, io, baseline, changes);
   debug("worker: reviewer done");
-  if (reviewed.error) {
-    return {
-      status: "failed",
-      summary: "The reviewer failed.",
-      comments: reviewed.comments,
-      commits: [],
-      error: reviewed.error,
-    };
-  }
+  const full = fullReason(workspace, limits);
+  if (full) return failedOutput(workerMessages.overLimitsSummary, full, reviewed.comments);
+  if (reviewed.error) return failedOutput("The reviewer failed.", reviewed.error, reviewed.comments);
   if (reviewed.unchanged) {
-    const comments = reviewed.comments;
-    return {
-      status: "ok",
-      summary: reviewed.summary ?? summarize(0, comments.length),
-      comments,
-      commits: [],
-    };
+    const summary = reviewed.summary ?? summarize(0, reviewed.comments.length);
+    return { status: "ok", summary, comments: reviewed.comments, commits: [] };
   }
+  // Collecting writes the objects of what the reviewer changed: as much room again, at most.
+  await limitWorkspace(workspace, room);
   createPrivateGitDir(workspace.git, join(workspace.tree, ".git", "objects"));
   try {
-    const collected = await collectProposals({
-      tree: workspace.tree,
-      gitDir: workspace.git,
-      env: ctx.env,
-      baseline,
-      baselineIndex,
-      missingBlobs: !allBlobs,
-      head: reviewed.head,
-      leftoverMessage: reviewed.leftoverMessage,
-      forbiddenPaths: request.forbiddenPaths,
-      limits: request.limits,
-    });
+    const collected = await deadline.run("collecting the reviewer's changes", () =>
+      collectProposals({
+        tree: workspace.tree,
+        gitDir: workspace.git,
+        env: ctx.env,
+        baseline,
+        baselineIndex,
+        missingBlobs: !allBlobs,
+        head: reviewed.head,
+        leftoverMessage: reviewed.leftoverMessage,
+        forbiddenPaths: request.forbiddenPaths,
+        limits: request.limits,
+        signal: deadline.signal,
+      }),
+    );
     const comments = [...reviewed.comments, ...collected.notes];
     return {
       status: "ok",
@@ -203,13 +210,12 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
       commits: collected.commits,
     };
   } catch (error) {
+    if (error instanceof DeadlineError) throw error;
     if (ctx.reviewer.kind === "builtin" && !(error instanceof ProposalError)) throw error;
-    return {
-      status: "failed",
-      summary: "The reviewer's changes could not be collected.",
-      comments: reviewed.comments,
-      commits: [],
-      error: (error as Error).message,
-    };
+    return failedOutput(
+      "The reviewer's changes could not be collected.",
+      (error as Error).message,
+      reviewed.comments,
+    );
   }
 }

@@ -19,11 +19,14 @@ export interface RunOptions {
   onSpawn?: (kill: () => void) => void;
   /** Called with the program's stdin (a pipe) when given; otherwise stdin is empty. */
   onStdin?: (stdin: Writable) => void;
+  /** The request's deadline: when it aborts, the group is killed as on a timeout. */
+  signal?: AbortSignal;
 }
 
 export interface RunOutcome {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
+  /** Killed at `timeoutMs` or when `signal` aborted. */
   timedOut: boolean;
   stdout: Buffer;
   /** Spawn failure (program not found...). */
@@ -65,14 +68,18 @@ export function runProcess(command: Command, options: RunOptions): Promise<RunOu
     });
     child.stderr.on("data", progress);
     options.onSpawn?.(() => killGroup(child.pid));
-    const timer = setTimeout(() => {
+    const stop = () => {
       timedOut = true;
       killGroup(child.pid);
-    }, options.timeoutMs);
+    };
+    const timer = setTimeout(stop, options.timeoutMs);
+    if (options.signal?.aborted) stop();
+    options.signal?.addEventListener("abort", stop, { once: true });
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null, error?: Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener("abort", stop);
       // Whatever the leader left behind in its group goes too (daemons, background jobs).
       killGroup(child.pid);
       resolve({ exitCode, signal, timedOut, stdout: Buffer.concat(stdout), ...(error ? { error } : {}) });

@@ -17,6 +17,8 @@ export interface ReviewerIo {
   focus?: FocusFiles | undefined;
   /** HOME/TMPDIR when there is no sandbox (inside one, /tmp is private). */
   home: string;
+  /** The scratch tmpfs whose tmp/ and shm/ become the sandbox's /tmp and /dev/shm, when there is one. */
+  scratch?: string;
 }
 
 export interface ReviewerRun {
@@ -25,6 +27,8 @@ export interface ReviewerRun {
   sandbox: Sandbox;
   io: ReviewerIo;
   timeoutMs: number;
+  /** The limit behind `timeoutMs`, named in the message when the reviewer runs out of it. */
+  timeLimit: string;
   limits: ResourceLimits;
   onOutput: (text: string) => void;
   onSpawn?: (kill: () => void) => void;
@@ -102,6 +106,7 @@ export async function runReviewer(run: ReviewerRun): Promise<ReviewerOutcome> {
     ],
     env: reviewerEnv(run),
     limits: run.limits,
+    ...(run.io.scratch ? { scratch: run.io.scratch } : {}),
   });
   const outcome = await runProcess(command, {
     cwd: run.io.tree,
@@ -112,7 +117,7 @@ export async function runReviewer(run: ReviewerRun): Promise<ReviewerOutcome> {
   if (outcome.timedOut) {
     return {
       ok: false,
-      error: `the reviewer timed out after ${Math.round(run.timeoutMs / 1000)} s and was killed (limits.timeoutSeconds)`,
+      error: `the reviewer timed out after ${Math.round(run.timeoutMs / 1000)} s and was killed (${run.timeLimit})`,
     };
   }
   if (outcome.exitCode === 0) return { ok: true };
@@ -142,11 +147,16 @@ export async function readReviewerHead(sandbox: Sandbox, io: ReviewerIo, timeout
   return head;
 }
 
-/** `chown -R` of the tree to the sandbox user (never following symlinks). */
-export function chownTree(paths: readonly string[], user: { uid: number; gid: number }): Promise<void> {
+/** `chown -R` of the tree to the sandbox user (never following symlinks); killed when `signal` aborts. */
+export function chownTree(
+  paths: readonly string[],
+  user: { uid: number; gid: number },
+  signal?: AbortSignal,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn("chown", ["-R", "-P", "-h", `${user.uid}:${user.gid}`, "--", ...paths], {
       stdio: ["ignore", "ignore", "pipe"],
+      ...(signal ? { signal, killSignal: "SIGKILL" as const } : {}),
     });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {

@@ -1,10 +1,12 @@
-// The reviewer's jail (design §8): bubblewrap with every namespace unshared, a read-only /usr, only the
-// tree writable, a scrubbed environment and resource limits. As root bwrap alone is not a boundary
-// (the child keeps its capabilities), so bwrap itself runs as an unprivileged user through setpriv.
+// The reviewer's jail (design §8): bubblewrap with every namespace unshared, a read-only system and
+// root, only the tree and a size-capped /tmp writable, a scrubbed environment and resource limits set
+// inside the jail. As root bwrap alone is not a boundary (the child keeps its capabilities), so bwrap
+// itself runs as an unprivileged user through setpriv.
 
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { Identity } from "../os/user-namespace.js";
 
 export const SandboxMode = { require: "require", auto: "auto", off: "off" } as const;
 export type SandboxMode = (typeof SandboxMode)[keyof typeof SandboxMode];
@@ -14,15 +16,25 @@ export type SandboxKind = "bwrap" | "bwrap+setpriv" | "none";
 export interface Sandbox {
   kind: SandboxKind;
   /** The unprivileged user the sandbox runs as (bwrap+setpriv only). */
-  user?: { uid: number; gid: number };
+  user?: Identity;
+  /**
+   * Who started the worker, when the worker runs as root of a user namespace of its own (design §8):
+   * confined programs run as that user again, without the namespace's capabilities.
+   */
+  owner?: Identity;
 }
 
 export interface ResourceLimits {
   /** RLIMIT_FSIZE: the largest file the reviewer may write. */
   fileSizeBytes: number;
   openFiles: number;
-  /** RLIMIT_NPROC; only applied for the dedicated user (it counts every process of that uid). */
+  /**
+   * RLIMIT_NPROC, set inside the program's own user namespace: the kernel counts processes per user
+   * per namespace, so the budget is this review's alone. Not applied without one.
+   */
   processes: number;
+  /** Bytes of /tmp when no `scratch` directory is given. */
+  tmpBytes: number;
 }
 
 /** One program to run confined. Paths are the same inside and outside the sandbox. */
@@ -35,6 +47,11 @@ export interface SandboxSpec {
   readOnly: readonly string[];
   env: Readonly<Record<string, string>>;
   limits?: ResourceLimits;
+  /**
+   * A directory whose `tmp/` and `shm/` (the worker's own tmpfs, capped in bytes and inodes) become
+   * /tmp and /dev/shm. Without it both are bwrap tmpfs capped in bytes only.
+   */
+  scratch?: string;
 }
 
 export interface Command {
@@ -42,6 +59,11 @@ export interface Command {
   args: string[];
   env: Record<string, string>;
 }
+
+/** /tmp of programs run without limits (unpack, probes). */
+const DEFAULT_TMP_BYTES = 16 * 1024 * 1024;
+/** The reviewer's /dev/shm: a small tmpfs of its own (Docker's default size), whatever /tmp gets. */
+export const SHM_ROOM = { bytes: 64 * 1024 * 1024, files: 4096 } as const;
 
 /** The programs a sandboxed reviewer may find in PATH. */
 export const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -79,15 +101,28 @@ function systemBinds(): string[] {
   return args;
 }
 
-function bwrapArgs(spec: SandboxSpec, dropCapabilities: boolean): string[] {
-  const args = ["--unshare-all", "--die-with-parent", "--new-session"];
-  if (dropCapabilities) args.push("--cap-drop", "ALL");
-  args.push(...systemBinds(), "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
+/** /tmp and /dev/shm: the worker's scratch tmpfs, or small tmpfs of bwrap's own. */
+function tmpArgs(spec: SandboxSpec): string[] {
+  if (spec.scratch) {
+    return ["--bind", join(spec.scratch, "tmp"), "/tmp", "--bind", join(spec.scratch, "shm"), "/dev/shm"];
+  }
+  const bytes = String(spec.limits?.tmpBytes ?? DEFAULT_TMP_BYTES);
+  return ["--size", bytes, "--tmpfs", "/tmp", "--size", String(SHM_ROOM.bytes), "--tmpfs", "/dev/shm"];
+}
+
+function bwrapArgs(spec: SandboxSpec, sandbox: Sandbox): string[] {
+  const args = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"];
+  if (sandbox.owner) {
+    args.push("--unshare-user", "--uid", String(sandbox.owner.uid), "--gid", String(sandbox.owner.gid));
+  }
+  args.push(...systemBinds(), "--dev", "/dev", "--proc", "/proc", ...tmpArgs(spec));
   for (const path of spec.readOnly) args.push("--ro-bind", path, path);
   for (const path of spec.writable) args.push("--bind", path, path);
+  // bwrap's own root and /dev are tmpfs without a size: nothing may be written there.
+  args.push("--remount-ro", "/dev", "--remount-ro", "/");
   args.push("--chdir", spec.cwd, "--clearenv");
   for (const [name, value] of Object.entries(spec.env)) args.push("--setenv", name, value);
-  return [...args, "--", ...spec.argv];
+  return [...args, "--"];
 }
 
 function prlimitArgs(limits: ResourceLimits | undefined, withProcesses: boolean): string[] {
@@ -97,26 +132,33 @@ function prlimitArgs(limits: ResourceLimits | undefined, withProcesses: boolean)
   return [...args, "--"];
 }
 
+/** setpriv down to `user`, with no capability left to inherit or regain. */
+function setprivArgs(user: Identity): string[] {
+  return [
+    "setpriv",
+    `--reuid=${user.uid}`,
+    `--regid=${user.gid}`,
+    "--clear-groups",
+    "--no-new-privs",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+    "--",
+  ];
+}
+
 /** The command line that runs `spec` in `sandbox` (or directly, for "none"). */
 export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec): Command {
-  const limits = prlimitArgs(spec.limits, sandbox.kind === "bwrap+setpriv");
   let argv: string[];
   if (sandbox.kind === "none") {
-    argv = [...limits, ...spec.argv];
-  } else {
-    const drop = sandbox.user
-      ? [
-          "setpriv",
-          `--reuid=${sandbox.user.uid}`,
-          `--regid=${sandbox.user.gid}`,
-          "--clear-groups",
-          "--no-new-privs",
-          "--inh-caps=-all",
-          "--bounding-set=-all",
-          "--",
-        ]
+    // Back to the owner in a user namespace of its own, where a process budget is the program's alone.
+    const owner = sandbox.owner
+      ? ["unshare", `--map-user=${sandbox.owner.uid}`, `--map-group=${sandbox.owner.gid}`, "--"]
       : [];
-    argv = [...limits, ...drop, "bwrap", ...bwrapArgs(spec, true)];
+    argv = [...owner, ...prlimitArgs(spec.limits, owner.length > 0), ...spec.argv];
+  } else {
+    const drop = sandbox.user ? setprivArgs(sandbox.user) : [];
+    // The limits go inside the jail, after bwrap made its user namespace (see ResourceLimits.processes).
+    argv = [...drop, "bwrap", ...bwrapArgs(spec, sandbox), ...prlimitArgs(spec.limits, true), ...spec.argv];
   }
   const [file, ...args] = argv as [string, ...string[]];
   // Outside the sandbox only setpriv/bwrap see this environment; bwrap clears it for the reviewer.

@@ -43,7 +43,12 @@ interface Extraction {
 }
 
 /** GNU tar, confined to the tree by bwrap when the machine has it, reading `source` or its stdin. */
-function startTar(source: { file: string } | "stdin", tree: string, sandbox: Sandbox): Extraction {
+function startTar(
+  source: { file: string } | "stdin",
+  tree: string,
+  sandbox: Sandbox,
+  signal: AbortSignal | undefined,
+): Extraction {
   mkdirSync(tree, { mode: 0o700 });
   const input = source === "stdin" ? ["--file=-"] : ["--gzip", `--file=${source.file}`];
   const argv = ["tar", ...TAR_EXTRACT_FLAGS, ...input, `--directory=${tree}`];
@@ -67,6 +72,7 @@ function startTar(source: { file: string } | "stdin", tree: string, sandbox: San
       output += text;
     },
     maxOutputBytes: 8192,
+    ...(signal ? { signal } : {}),
     onSpawn: (killGroup) => {
       kill = killGroup;
     },
@@ -92,8 +98,13 @@ function startTar(source: { file: string } | "stdin", tree: string, sandbox: San
   return extraction;
 }
 
-export async function extractBundle(bundle: string, tree: string, sandbox: Sandbox): Promise<void> {
-  await startTar({ file: bundle }, tree, sandbox).done;
+export async function extractBundle(
+  bundle: string,
+  tree: string,
+  sandbox: Sandbox,
+  signal?: AbortSignal,
+): Promise<void> {
+  await startTar({ file: bundle }, tree, sandbox, signal).done;
 }
 
 function mismatch(what: string, path: string): BundleRefusedError {
@@ -138,8 +149,9 @@ async function unpackBundle(
   tree: string,
   listing: BundleListing,
   sandbox: Sandbox,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
-  await extractBundle(bundle, tree, sandbox);
+  await extractBundle(bundle, tree, sandbox, signal);
   verifyTree(tree, listing);
 }
 
@@ -148,7 +160,7 @@ async function unpackBundle(
  * GNU tar to the tree, tar extracts the decompressed stream while the listing is being validated
  * (the two run on two cores), and a refused bundle's partial tree is deleted before the refusal is
  * reported: nothing lands outside the worker's temp dir either way. Without a sandbox, nothing is
- * written before the whole listing has passed.
+ * written before the whole listing has passed. `signal` (the request's deadline) stops both.
  */
 export async function verifyAndUnpack(
   bundle: string,
@@ -156,13 +168,16 @@ export async function verifyAndUnpack(
   expectedFiles: number,
   tree: string,
   sandbox: Sandbox,
+  signal?: AbortSignal,
 ): Promise<BundleListing> {
   if (sandbox.kind === "none") {
-    const listing = await verifyBundle(bundle, size, expectedFiles);
-    await unpackBundle(bundle, tree, listing, sandbox);
+    const listing = await verifyBundle(bundle, size, expectedFiles, DEFAULT_BUNDLE_LIMITS, () =>
+      signal?.throwIfAborted(),
+    );
+    await unpackBundle(bundle, tree, listing, sandbox, signal);
     return listing;
   }
-  const tar = startTar("stdin", tree, sandbox);
+  const tar = startTar("stdin", tree, sandbox, signal);
   const stdin = tar.stdin as Writable;
   // tar exiting early must not leave us waiting for a drain that never comes.
   const exited = tar.done.then(
@@ -172,6 +187,7 @@ export async function verifyAndUnpack(
   let listing: BundleListing;
   try {
     const tee = async (chunk: Buffer) => {
+      signal?.throwIfAborted();
       stdin.write(chunk);
       // Let tar lag behind by a bounded amount, so that the two sides run in parallel, not in step.
       if (stdin.writableLength > MAX_TAR_BACKLOG) await Promise.race([once(stdin, "drain"), exited]);

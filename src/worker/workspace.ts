@@ -33,6 +33,11 @@ export interface Workspace {
   git: string;
   /** HOME and TMPDIR for programs run without a sandbox. */
   home: string;
+  /**
+   * On a workspace that is a tmpfs of its own: the reviewer's scratch tmpfs, whose `tmp/` and `shm/`
+   * become its /tmp and /dev/shm.
+   */
+  scratch?: string;
   remove(): void;
   /** Removal by a detached process (`removeInBackground`); resolves when it is over. */
   removeInBackground(): Promise<void>;
@@ -124,9 +129,10 @@ export function removeStaleWorkspaces(parents: readonly string[] = workspacePare
   return removed;
 }
 
-export function createWorkspace(): Workspace {
-  const parent = workspaceParents()[0] as string;
-  const root = mkdtempSync(join(parent, `${WORKSPACE_PREFIX}${process.pid}-`));
+export type Removal = Pick<Workspace, "remove" | "removeInBackground">;
+
+/** The workspace's layout in `root` (a fresh private directory); `removal` removes all of it. */
+export function workspaceAt(root: string, removal: Removal): Workspace {
   const workspace: Workspace = {
     root,
     bundle: join(root, "bundle.tar.gz"),
@@ -134,12 +140,27 @@ export function createWorkspace(): Workspace {
     io: join(root, "io"),
     git: join(root, "git"),
     home: join(root, "home"),
-    remove: () => removeTree(root),
-    removeInBackground: () => removeInBackground(root),
+    ...removal,
   };
   // Traverse-only for others: an unprivileged sandbox user must reach tree/ and io/, never list root.
   chmodSync(root, 0o711);
   mkdirSync(workspace.io, { mode: 0o711 });
   mkdirSync(workspace.home, { mode: 0o700 });
   return workspace;
+}
+
+/** A directory named after our pid where workspaces go, mode 0711 (see workspaceAt). */
+export function createWorkspaceRoot(): string {
+  const parent = workspaceParents()[0] as string;
+  const root = mkdtempSync(join(parent, `${WORKSPACE_PREFIX}${process.pid}-`));
+  chmodSync(root, 0o711);
+  return root;
+}
+
+export function createWorkspace(): Workspace {
+  const root = createWorkspaceRoot();
+  return workspaceAt(root, {
+    remove: () => removeTree(root),
+    removeInBackground: () => removeInBackground(root),
+  });
 }

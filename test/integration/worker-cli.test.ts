@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -13,9 +12,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
-import { WORKSPACE_PREFIX, WORKSPACE_ROOT_ENV } from "../../src/worker/workspace.js";
+import { WORKSPACE_PREFIX } from "../../src/worker/workspace.js";
 import { BIN, PROJECT_ROOT } from "../helpers/repo.js";
-import { envelope, makeRequest, parseResult, REVIEWERS, TARS, useWorkspaceRoot } from "./worker-helpers.js";
+import {
+  envelope,
+  makeRequest,
+  parseResult,
+  processesWith,
+  REVIEWERS,
+  startWorker,
+  TARS,
+  useWorkspaceRoot,
+} from "./worker-helpers.js";
 
 /** The worker as a real subprocess needs the built CLI (`npm run build`); otherwise say so. */
 const built =
@@ -30,49 +38,27 @@ afterAll(() => workspaces.cleanup());
 
 const bundle = readFileSync(join(TARS, "00-benign-git-archive.tar.gz"));
 
-function startWorker(
-  args: string[],
-  extraEnv: Record<string, string> = {},
-): {
-  child: ChildProcess;
-  done: Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>;
-} {
-  const { FAKE_TOKEN: _ignored, ...env } = process.env;
-  const child = spawn(process.execPath, [BIN, "worker", ...args], {
-    env: { ...env, [WORKSPACE_ROOT_ENV]: workspaces.root, ...extraEnv },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk;
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk;
-  });
-  const done = new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>(
-    (resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { child, done };
+function startWorkerHere(args: string[], env: Record<string, string> = {}) {
+  return startWorker(args, { root: workspaces.root, env });
 }
 
-function processesWith(marker: string): string[] {
-  return readdirSync("/proc")
-    .filter((pid) => /^\d+$/.test(pid))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
-      } catch {
-        return false;
-      }
-    });
+/** A PATH of every program in /usr/bin but `missing`: a machine without it. */
+function pathWithout(missing: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `rr-no-${missing}-`));
+  for (const name of readdirSync("/usr/bin"))
+    if (name !== missing) symlinkSync(join("/usr/bin", name), join(dir, name));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
+
+/** Without unshare the worker cannot make namespaces: its workspace is an ordinary directory. */
+const noUnshare = pathWithout("unshare");
 
 describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js worker)", () => {
   it("answers an envelope on stdin with one result on stdout, removes stale workspaces, leaves nothing behind", async () => {
     const stale = join(workspaces.root, `${WORKSPACE_PREFIX}999999999-stale`);
     mkdirSync(join(stale, "tree"), { recursive: true });
-    const { child, done } = startWorker(["--sandbox=auto"]);
+    const { child, done } = startWorkerHere(["--sandbox=auto"]);
     child.stdin?.end(envelope(makeRequest(bundle), bundle));
     const run = await done;
     expect(run.code, run.stderr).toBe(0);
@@ -80,7 +66,7 @@ describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js w
     expect(await workspaces.settled()).toEqual([]);
   });
 
-  it("exits with its answer before the workspace is removed, which a detached process then removes", async () => {
+  it("exits with its answer before an ordinary workspace is removed, which a detached process then removes", async () => {
     // An `rm` that waits for a go-ahead: the removal cannot be over when the worker exits.
     const bin = mkdtempSync(join(tmpdir(), "rr-slow-rm-"));
     const release = join(bin, "release");
@@ -90,7 +76,7 @@ describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js w
       { mode: 0o755 },
     );
     try {
-      const { child, done } = startWorker(["--sandbox=auto"], { PATH: `${bin}:${process.env.PATH}` });
+      const { child, done } = startWorkerHere(["--sandbox=auto"], { PATH: `${bin}:${noUnshare}` });
       child.stdin?.end(envelope(makeRequest(bundle), bundle));
       const run = await done;
       expect(run.code, run.stderr).toBe(0);
@@ -110,7 +96,7 @@ describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js w
 
   it("exits non-zero with a message and an empty stdout on a hostile bundle", async () => {
     const hostile = readFileSync(join(TARS, "01-dotdot-traversal.tar.gz"));
-    const { child, done } = startWorker([]);
+    const { child, done } = startWorkerHere([]);
     child.stdin?.end(envelope(makeRequest(hostile), hostile));
     const run = await done;
     expect(run.code).toBe(1);
@@ -119,15 +105,23 @@ describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js w
     expect(await workspaces.settled()).toEqual([]);
   });
 
+  it("refuses a bad limit with exit 2, naming the flag, before reading the request", async () => {
+    const { child, done } = startWorkerHere(["--max-tree-bytes", "lots"]);
+    child.stdin?.end(envelope(makeRequest(bundle), bundle));
+    const run = await done;
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(
+      "--max-tree-bytes must be a positive number of bytes, with an optional k, m or g, not 'lots'",
+    );
+    expect(await workspaces.settled()).toEqual([]);
+  });
+
   describe("on a machine without bwrap", () => {
-    /** PATH with every program of /usr/bin except bwrap. */
-    const noBwrap = mkdtempSync(join(tmpdir(), "rr-nobwrap-"));
-    for (const name of readdirSync("/usr/bin"))
-      if (name !== "bwrap") symlinkSync(join("/usr/bin", name), join(noBwrap, name));
-    afterAll(() => rmSync(noBwrap, { recursive: true, force: true }));
+    const noBwrap = pathWithout("bwrap");
 
     it("--sandbox=require refuses to run the reviewer and says why", async () => {
-      const { child, done } = startWorker(["--sandbox=require", "--reviewer-command", "true"], {
+      const { child, done } = startWorkerHere(["--sandbox=require", "--reviewer-command", "true"], {
         PATH: noBwrap,
       });
       child.stdin?.end(envelope(makeRequest(bundle), bundle));
@@ -141,7 +135,7 @@ describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js w
     });
 
     it("--sandbox=auto warns and reports sandbox none", async () => {
-      const { child, done } = startWorker(["--sandbox=auto", "--reviewer-command", "true"], {
+      const { child, done } = startWorkerHere(["--sandbox=auto", "--reviewer-command", "true"], {
         PATH: noBwrap,
       });
       child.stdin?.end(envelope(makeRequest(bundle), bundle));
@@ -152,10 +146,41 @@ describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js w
     });
   });
 
+  describe("on a machine where the worker cannot make namespaces", () => {
+    it("--sandbox=require refuses before reading the request, and says why", async () => {
+      const { child, done } = startWorkerHere(["--sandbox=require"], { PATH: noUnshare });
+      child.stdin?.end(envelope(makeRequest(bundle), bundle));
+      const run = await done;
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toBe(
+        "git-review-remote worker: no working sandbox: cannot confine the workspace: unshare or setpriv (util-linux) is missing\n",
+      );
+      expect(await workspaces.settled()).toEqual([]);
+    });
+
+    it("--sandbox=auto warns that the workspace has no limit and still answers", async () => {
+      const { child, done } = startWorkerHere(["--sandbox=auto", "--reviewer-command", "true"], {
+        PATH: noUnshare,
+      });
+      child.stdin?.end(envelope(makeRequest(bundle), bundle));
+      const run = await done;
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(
+        "warning: the workspace has no size or file limit: unshare or setpriv (util-linux) is missing",
+      );
+      expect(parseResult(run.stdout)).toMatchObject({
+        status: "ok",
+        worker: { sandbox: expect.any(String) },
+      });
+      expect(await workspaces.settled()).toEqual([]);
+    });
+  });
+
   it("on SIGTERM kills the reviewer's process group and removes its workspace", async () => {
     const marker = `sigterm-marker-${process.pid}-${Date.now()}`;
     const request = makeRequest(bundle, { limits: { ...DEFAULT_LIMITS, timeoutSeconds: 120 } });
-    const { child, done } = startWorker([
+    const { child, done } = startWorkerHere([
       "--sandbox=auto",
       "--reviewer-command",
       `${join(REVIEWERS, "hang.sh")} ${marker}`,

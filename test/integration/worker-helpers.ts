@@ -1,8 +1,8 @@
 // Shared by the worker tests: real repos, real `git archive | gzip -n` bundles, envelopes built with the
 // protocol module, and the worker run in-process with stream objects against a private temp root.
-import { execFileSync, spawnSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PassThrough, Readable } from "node:stream";
@@ -11,7 +11,7 @@ import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
 import { createRequest, type Request, type RequestFields } from "../../src/protocol/request.js";
 import { runWorker, type WorkerOptions } from "../../src/worker/flow.js";
 import { WORKSPACE_ROOT_ENV } from "../../src/worker/workspace.js";
-import type { TestRepo } from "../helpers/repo.js";
+import { BIN, type TestRepo } from "../helpers/repo.js";
 
 const FIXTURES = resolve(import.meta.dirname, "..", "fixtures");
 export const REVIEWERS = join(FIXTURES, "reviewers");
@@ -123,4 +123,54 @@ export function parseResult(stdout: string): Record<string, unknown> & {
   error?: string;
 } {
   return JSON.parse(stdout);
+}
+
+export interface WorkerExit {
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The built CLI's worker as a real subprocess on a private workspace root; `runAs` starts it through
+ * `setpriv` as that unprivileged user.
+ */
+export function startWorker(
+  args: string[],
+  options: { root: string; env?: Record<string, string>; runAs?: number },
+): { child: ChildProcess; done: Promise<WorkerExit> } {
+  const { FAKE_TOKEN: _ignored, ...env } = process.env;
+  const cli = [process.execPath, BIN, "worker", ...args];
+  const user = options.runAs === undefined ? [] : [`--reuid=${options.runAs}`, `--regid=${options.runAs}`];
+  const argv = user.length > 0 ? ["setpriv", ...user, "--clear-groups", ...cli] : cli;
+  const child = spawn(argv[0] as string, argv.slice(1), {
+    env: { ...env, [WORKSPACE_ROOT_ENV]: options.root, ...options.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk;
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk;
+  });
+  const done = new Promise<WorkerExit>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { child, done };
+}
+
+/** Pids of the processes whose command line holds `marker`. */
+export function processesWith(marker: string): string[] {
+  return readdirSync("/proc")
+    .filter((pid) => /^\d+$/.test(pid))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+      } catch {
+        return false;
+      }
+    });
 }

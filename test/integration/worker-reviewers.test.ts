@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,7 @@ import {
   envelope,
   makeRequest,
   parseResult,
+  processesWith,
   REVIEWERS,
   runWorkerOn,
   useWorkspaceRoot,
@@ -156,16 +157,7 @@ describe("worker with fixture reviewers", () => {
     expect(result.commits).toEqual([]);
     expect(Date.now() - started).toBeLessThan(8000);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const survivors = readdirSync("/proc")
-      .filter((pid) => /^\d+$/.test(pid))
-      .filter((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
-        } catch {
-          return false;
-        }
-      });
-    expect(survivors).toEqual([]);
+    expect(processesWith(marker)).toEqual([]);
   });
 
   it("stops a reviewer writing 1 GiB at the file size limit", async () => {

@@ -124,6 +124,15 @@ describe("readEnvelope", () => {
     expect(readFileSync(bundlePath)).toHaveLength(0);
   });
 
+  it("refuses a bundle over maxBundleBytes before reading a byte of it", async () => {
+    const bundle = pseudoRandom(1000);
+    const input = streamOf(envelopeHeader(requestFor(bundle)), bundle);
+    const error = await failureOf(readEnvelope(input, { bundlePath, maxBundleBytes: 999 }));
+    expect(error.kind).toBe("bundle-too-large");
+    expect(error.message).toBe("bundle of 1000 bytes refused: the worker takes at most 999");
+    expect(existsSync(bundlePath)).toBe(false);
+  });
+
   it("refuses a short bundle and removes the partial file", async () => {
     const bundle = pseudoRandom(1000);
     const error = await failureOf(

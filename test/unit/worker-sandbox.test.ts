@@ -8,29 +8,28 @@ const spec = {
   writable: ["/scratch/tree"],
   readOnly: ["/scratch/io/request.json"],
   env: { PATH: "/usr/bin", TOKEN_FREE: "1" },
-  limits: { fileSizeBytes: 1024, openFiles: 64, processes: 32 },
+  limits: { fileSizeBytes: 1024, openFiles: 64, processes: 32, tmpBytes: 4096 },
 };
+
+/** The limits of `spec` as prlimit takes them; the process limit only where it is the program's own. */
+const RLIMITS = ["prlimit", "--fsize=1024", "--nofile=64", "--core=0"];
+const REVIEW = ["sh", "-c", "review"];
 
 describe("sandbox command lines", () => {
   it("drops to the unprivileged user before bwrap, and bwrap drops every capability", () => {
     const command = sandboxCommand({ kind: "bwrap+setpriv", user: { uid: 999, gid: 995 } }, spec);
     const argv = [command.file, ...command.args];
     expect(argv.slice(0, argv.indexOf("--") + 1)).toEqual([
-      "prlimit",
-      "--fsize=1024",
-      "--nofile=64",
-      "--core=0",
-      "--nproc=32",
+      "setpriv",
+      "--reuid=999",
+      "--regid=995",
+      "--clear-groups",
+      "--no-new-privs",
+      "--inh-caps=-all",
+      "--bounding-set=-all",
       "--",
     ]);
-    const setpriv = argv.indexOf("setpriv");
-    const bwrap = argv.indexOf("bwrap");
-    expect(setpriv).toBeGreaterThan(0);
-    expect(bwrap).toBeGreaterThan(setpriv);
-    expect(argv.slice(setpriv, bwrap)).toEqual(
-      expect.arrayContaining(["--reuid=999", "--regid=995", "--clear-groups", "--no-new-privs"]),
-    );
-    const inside = argv.slice(bwrap);
+    const inside = argv.slice(argv.indexOf("bwrap"));
     expect(inside).toEqual(
       expect.arrayContaining(["--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]),
     );
@@ -43,18 +42,39 @@ describe("sandbox command lines", () => {
     expect(Object.keys(command.env).sort()).toEqual(["LANG", "PATH"]);
   });
 
+  it("sets the limits inside the jail, where the process budget is this review's alone", () => {
+    const command = sandboxCommand({ kind: "bwrap" }, spec);
+    const argv = [command.file, ...command.args];
+    const jail = argv.indexOf("--");
+    expect(argv[0]).toBe("bwrap");
+    expect(argv.slice(jail + 1)).toEqual([...RLIMITS, "--nproc=32", "--", ...REVIEW]);
+  });
+
+  it("leaves nothing writable but the binds: the root and /dev are read-only, /tmp and /dev/shm capped", () => {
+    const argv = sandboxCommand({ kind: "bwrap" }, spec).args.join(" ");
+    expect(argv).toContain("--size 4096 --tmpfs /tmp");
+    expect(argv).toContain("--size 67108864 --tmpfs /dev/shm");
+    // After every mount, so that nothing can be created on bwrap's own tmpfs root or /dev.
+    expect(argv).toMatch(/--remount-ro \/dev --remount-ro \/ --chdir /);
+    const scratch = sandboxCommand({ kind: "bwrap" }, { ...spec, scratch: "/ws/scratch" }).args.join(" ");
+    expect(scratch).toContain("--bind /ws/scratch/tmp /tmp --bind /ws/scratch/shm /dev/shm");
+    expect(scratch).not.toContain("--tmpfs /tmp");
+  });
+
+  it("as root of its own user namespace, runs programs as the user who started the worker", () => {
+    const owner = { uid: 1000, gid: 1001 };
+    const jailed = sandboxCommand({ kind: "bwrap", owner }, spec).args.join(" ");
+    expect(jailed).toContain("--unshare-user --uid 1000 --gid 1001");
+    const bare = sandboxCommand({ kind: "none", owner }, spec);
+    expect([bare.file, ...bare.args]).toEqual([
+      ...["unshare", "--map-user=1000", "--map-group=1001", "--"],
+      ...[...RLIMITS, "--nproc=32", "--", ...REVIEW],
+    ]);
+  });
+
   it("without a sandbox still applies the limits and the given environment only", () => {
     const command = sandboxCommand({ kind: "none" }, spec);
-    expect([command.file, ...command.args]).toEqual([
-      "prlimit",
-      "--fsize=1024",
-      "--nofile=64",
-      "--core=0",
-      "--",
-      "sh",
-      "-c",
-      "review",
-    ]);
+    expect([command.file, ...command.args]).toEqual([...RLIMITS, "--", ...REVIEW]);
     expect(command.env).toEqual(spec.env);
   });
 

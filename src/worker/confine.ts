@@ -1,0 +1,158 @@
+// The worker runs itself again inside namespaces of its own (design §8): a private mount namespace in
+// which its workspace is a tmpfs with a size and an inode cap, and a pid namespace, so that nothing it
+// started outlives it and the workspace goes with it, SIGKILL included. Root makes them directly; an
+// unprivileged worker first makes a user namespace and is root only inside it.
+
+import { spawn, spawnSync } from "node:child_process";
+import { constants } from "node:os";
+import { fileURLToPath } from "node:url";
+import { ExitCode } from "../errors.js";
+import { killGroup } from "../os/process.js";
+import { isHostRoot } from "../os/user-namespace.js";
+import type { WorkerOptions } from "./flow.js";
+import { hasProgram } from "./sandbox.js";
+import { sayTo } from "./say.js";
+import { createWorkspaceRoot, removeStaleWorkspaces, removeTree } from "./workspace.js";
+
+/** The worker's configuration: its options without the streams. */
+export type WorkerConfig = Omit<WorkerOptions, "stdin" | "stdout" | "stderr" | "workspaceRoot">;
+
+/** Tells the worker run inside the namespaces where its workspace goes and how it is configured. */
+const CONFINED_ENV = "REVIEW_REMOTE_WORKER_CONFINED";
+
+/** This package's command line, run again inside the namespaces. */
+const CLI = fileURLToPath(new URL("../../bin/git-review-remote.js", import.meta.url));
+
+/** This process's streams, touched only where this process serves the request itself. */
+function streams() {
+  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+}
+
+/**
+ * The command that makes the namespaces and runs `argv` as their first process. When this process
+ * dies, even by SIGKILL, unshare is killed (--pdeathsig), then the first process (--kill-child), and
+ * with it everything in the pid namespace.
+ */
+function unshareCommand(argv: readonly string[]): string[] {
+  const user = isHostRoot() ? [] : ["--user", "--map-root-user"];
+  const namespaces = [
+    "--mount",
+    "--propagation",
+    "private",
+    "--pid",
+    "--fork",
+    "--kill-child",
+    "--mount-proc",
+  ];
+  return ["setpriv", "--pdeathsig=KILL", "--", "unshare", ...user, ...namespaces, "--", ...argv];
+}
+
+/** Why the namespaces or a tmpfs mount do not work here, or undefined when they do. */
+function probe(root: string): string | undefined {
+  if (!hasProgram("unshare") || !hasProgram("setpriv")) return "unshare or setpriv (util-linux) is missing";
+  const [file, ...args] = unshareCommand(["mount", "-t", "tmpfs", "-o", "size=1m", "review-remote", root]);
+  const result = spawnSync(file as string, args, { encoding: "utf8", timeout: 20_000 });
+  if (result.status === 0) return undefined;
+  return (result.stderr || result.error?.message || `exit ${result.status}`).trim().split("\n")[0];
+}
+
+const EXIT_ON_SIGNAL: Record<string, number> = {
+  SIGINT: ExitCode.interrupted,
+  SIGTERM: 128 + constants.signals.SIGTERM,
+  SIGHUP: 128 + constants.signals.SIGHUP,
+};
+
+/**
+ * SIGINT, SIGTERM and SIGHUP from the moment this process starts to make the namespaces: each is
+ * remembered, and kills the worker inside them once there is one, so that a stop at any moment ends
+ * with the workspace removed and the signal's exit code.
+ */
+class SignalTrap {
+  received: NodeJS.Signals | undefined;
+  private group: number | undefined;
+  private readonly signals = Object.keys(EXIT_ON_SIGNAL) as NodeJS.Signals[];
+  private readonly stop = (signal: NodeJS.Signals) => {
+    this.received ??= signal;
+    killGroup(this.group);
+  };
+
+  constructor() {
+    for (const signal of this.signals) process.on(signal, this.stop);
+  }
+
+  /** The process group to kill on a signal (the worker inside the namespaces). */
+  watch(group: number | undefined): void {
+    this.group = group;
+    if (this.received) killGroup(group);
+  }
+
+  /** The exit code for a signal received, or `code`. */
+  exitCode(code: number): number {
+    return this.received ? (EXIT_ON_SIGNAL[this.received] as number) : code;
+  }
+
+  release(): void {
+    for (const signal of this.signals) process.off(signal, this.stop);
+  }
+}
+
+/** Runs the worker inside the namespaces on our stdin and stdout; resolves with its exit code. */
+function runInside(root: string, config: WorkerConfig, trap: SignalTrap): Promise<number> {
+  // sh stays as the namespace's first process: it reaps orphans while the worker runs.
+  const [file, ...args] = unshareCommand([
+    "sh",
+    "-c",
+    '"$@"; exit $?',
+    "sh",
+    process.execPath,
+    CLI,
+    "worker",
+  ]);
+  const child = spawn(file as string, args, {
+    stdio: "inherit",
+    detached: true,
+    env: { ...process.env, [CONFINED_ENV]: JSON.stringify({ root, config }) },
+  });
+  trap.watch(child.pid);
+  return new Promise((resolve) => {
+    child.on("error", () => resolve(trap.exitCode(ExitCode.internal)));
+    child.on("close", (code, signal) =>
+      resolve(trap.exitCode(code ?? 128 + (signal ? constants.signals[signal] : 0))),
+    );
+  });
+}
+
+/**
+ * `git review-remote worker`: inside the namespaces, the worker itself; outside, the worker run
+ * again inside them. Where they cannot be made, `--sandbox=require` fails and otherwise the worker
+ * runs here with a warning, its workspace bounded by nothing but the disk.
+ */
+export async function runConfinedWorker(config: WorkerConfig): Promise<number> {
+  const inside = process.env[CONFINED_ENV];
+  if (inside !== undefined) {
+    delete process.env[CONFINED_ENV];
+    const run = JSON.parse(inside) as { root: string; config: WorkerConfig };
+    const { runWorker } = await import("./flow.js");
+    return runWorker({ ...run.config, workspaceRoot: run.root, ...streams() });
+  }
+  const trap = new SignalTrap();
+  removeStaleWorkspaces();
+  const root = createWorkspaceRoot();
+  try {
+    const reason = probe(root);
+    if (trap.received) return trap.exitCode(ExitCode.interrupted);
+    if (reason === undefined) return await runInside(root, config, trap);
+    const say = sayTo(process.stderr);
+    if (config.sandbox === "require") {
+      say(`no working sandbox: cannot confine the workspace: ${reason}`);
+      return ExitCode.failure;
+    }
+    say(`warning: the workspace has no size or file limit: ${reason}`);
+  } finally {
+    trap.release();
+    removeTree(root);
+  }
+  // Loaded only here and inside: the outer process stays small and starts fast.
+  const { runWorker } = await import("./flow.js");
+  return runWorker({ ...config, ...streams() });
+}
