@@ -95,7 +95,9 @@ async function commitLeftovers(ctx: CollectContext): Promise<string | undefined>
   const run = runIn(ctx);
   if (ctx.head !== ctx.baseline) await readTreeMerge(run, ctx.baseline, ctx.head);
   // Ignored files stay out (build output); tracked files, even ignored ones, are compared as usual.
-  await gitIn(ctx, ["add", "-A"]);
+  // Files over 1 MiB are streamed with read() rather than mapped: a mapped hole of a sparse file takes
+  // room in the tmpfs as it is read, so a reviewer's sparse files could fill the workspace through git.
+  await gitIn(ctx, ["-c", "core.bigFileThreshold=1m", "add", "-A"]);
   const tree = await writeTree(run, { missingOk: ctx.missingBlobs });
   if (tree === (await treeOf(run, ctx.head))) return undefined;
   return commitTree(run, tree, [ctx.head], ctx.leftoverMessage);

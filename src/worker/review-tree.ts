@@ -211,6 +211,10 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
     };
   } catch (error) {
     if (error instanceof DeadlineError) throw error;
+    // Git reading what the reviewer left can fill the workspace itself (a mapped sparse file takes
+    // room as it is read): that is the reviewer's doing, so report the limit, not git's crash.
+    const filled = fullReason(workspace, limits);
+    if (filled) return failedOutput(workerMessages.overLimitsSummary, filled, reviewed.comments);
     if (ctx.reviewer.kind === "builtin" && !(error instanceof ProposalError)) throw error;
     return failedOutput(
       "The reviewer's changes could not be collected.",

@@ -151,16 +151,13 @@ describe("parseStrictJson", () => {
     expect([error.line, error.column]).toEqual([3, 3]);
   });
 
-  it("parses an 8 MiB result in well under a second", () => {
+  // Its speed is measured by the bench (npm run bench), not asserted here: shared machines are noisy.
+  it("parses an 8 MiB result exactly as JSON.parse does", () => {
     const comment = { path: "src/a.ts", line: 12, severity: "info", message: "é ".repeat(30) };
     const comments = Array.from({ length: 40_000 }, () => comment);
     const big = { summary: "x".repeat(2 * 1024 * 1024), comments, patch: "line\\n\t".repeat(100_000) };
     const bytes = utf8(JSON.stringify(big));
     expect(bytes.length).toBeGreaterThan(8 * 1024 * 1024);
-    const started = performance.now();
-    const value = parseStrictJson(bytes);
-    const elapsed = performance.now() - started;
-    expect(value).toEqual(big);
-    expect(elapsed).toBeLessThan(1000);
+    expect(parseStrictJson(bytes)).toEqual(big);
   });
 });
