@@ -54,6 +54,7 @@ export const messages = {
   interruptedNothingImported: "interrupted; nothing was imported",
   unknownHook: (name: string) => `unknown hook '${name}': only pre-push is supported`,
   pushBlocked: "push blocked",
+  pushRefusedReviewBranches: "push refused: review branches stay local",
   noStoredRequest: (id: string) => `the store has no readable request and bundle manifest for review ${id}`,
   hintReviewAgain: "run the review again: git review-remote --no-cache",
   nothingToImportInto: (id: string, state: string) =>

@@ -108,9 +108,11 @@ Install the pre-push hook in $(git rev-parse --git-path hooks), inside marker
 lines; an existing hook is kept unless --force.`,
   hook: `usage: git review-remote hook pre-push <remote> <url>
 
-Run by the pre-push hook with git's ref updates on stdin. Honors
-review-remote.prePush (off|warn|block), prePushTimeout, failClosed and
-REVIEW_REMOTE_SKIP=1.`,
+Run by the pre-push hook with git's ref updates on stdin. Refuses a push that
+would publish a review branch (refs/heads/review/*); otherwise reviews each
+pushed range and prints one line per ref: <ref> (<old>..<new>): <outcome>.
+Honors review-remote.prePush (off|warn|block), prePushTimeout, failClosed and
+REVIEW_REMOTE_SKIP=1 (skip the review and the refusal).`,
   worker: `usage: git review-remote worker [--reviewer <name>] [--reviewer-command <cmd>]
                                 [--sandbox=require|auto|off] [--core-whitespace <rules>]
                                 [<limits>]

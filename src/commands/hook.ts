@@ -1,12 +1,18 @@
-// `git review-remote hook pre-push <remote> <url>`: review each pushed range; warn or block as
-// review-remote.prePush says; quiet and fast when the result is cached.
+// `git review-remote hook pre-push <remote> <url>`: refuse to publish review branches, then review
+// each pushed range; warn or block as review-remote.prePush says; quiet and fast when cached.
 import { readSettings } from "../config/settings.js";
 import { PushBlockedError, type ReviewRemoteError, UsageError } from "../errors.js";
-import { parsePushUpdates, pushTargets } from "../hooks/pre-push.js";
-import { pushVerdict, reviewPush } from "../hooks/review-push.js";
+import {
+  isReviewBranchPush,
+  type PushPlan,
+  PushSkip,
+  parsePushUpdates,
+  planPush,
+} from "../hooks/pre-push.js";
+import { pushVerdict, reviewPush, type TargetReview } from "../hooks/review-push.js";
 import { messages } from "../messages.js";
 import { resolveRepo } from "../repo.js";
-import { printPushBlocked, printPushReviews } from "../report/hook.js";
+import { printPushBlocked, printPushRefs, printReviewBranchesRefused } from "../report/hook.js";
 import type { Output } from "../report/output.js";
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
@@ -23,9 +29,28 @@ export async function runHook(
   if (process.env.REVIEW_REMOTE_SKIP === "1") return [];
   const repo = await resolveRepo();
   const settings = await readSettings(repo);
-  if (settings.prePush === "off") return [];
   const updates = parsePushUpdates(await readStdin(args.stdin));
-  const targets = await pushTargets(repo, args.remote ?? "origin", updates);
+  // Whatever prePush says: review branches never leave (design §11).
+  if (updates.some((update) => isReviewBranchPush(update, settings.branchPrefix))) {
+    const plans = updates.map((update): PushPlan => {
+      const refused = isReviewBranchPush(update, settings.branchPrefix);
+      return refused ? { update, skip: PushSkip.reviewBranch } : { update };
+    });
+    printReviewBranchesRefused(plans, output);
+    return [new PushBlockedError(messages.pushRefusedReviewBranches)];
+  }
+  if (settings.prePush === "off") return [];
+  if (repo.top === undefined) {
+    printPushRefs(
+      updates.map((update) => ({ update, skip: PushSkip.bare })),
+      new Map(),
+      settings.prePushTimeoutSeconds,
+      output,
+    );
+    return [];
+  }
+  const plans = await planPush(repo, args.remote ?? "origin", updates);
+  const targets = [...new Set(plans.flatMap((plan) => (plan.target === undefined ? [] : [plan.target])))];
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.prePushTimeoutSeconds * 1000);
   process.once("SIGINT", () => controller.abort());
@@ -40,7 +65,8 @@ export async function runHook(
   const reviews = await reviewPush(repo, settings, targets, controller.signal, events).finally(() =>
     clearTimeout(timer),
   );
-  printPushReviews(reviews, settings.prePushTimeoutSeconds, output);
+  const byTarget = new Map<string, TargetReview>(reviews.map((review) => [review.target, review]));
+  printPushRefs(plans, byTarget, settings.prePushTimeoutSeconds, output);
   const { blocked, errors } = pushVerdict(reviews, settings);
   if (blocked === undefined) return [];
   printPushBlocked(blocked, errors, output);

@@ -1,5 +1,6 @@
 // What a push asks to review: git's pre-push stdin, one `<local ref> <local oid> <remote ref>
-// <remote oid>` line per update (githooks(5)), turned into revisions and ranges.
+// <remote oid>` line per update (githooks(5)), turned into one plan per pushed ref: the revision or
+// range to review, or why there is none.
 import { findCommit } from "../git/commits.js";
 import { git } from "../git/run.js";
 import type { Repo } from "../repo.js";
@@ -9,6 +10,25 @@ export interface PushUpdate {
   localOid: string;
   remoteRef: string;
   remoteOid: string;
+}
+
+/** Why a pushed ref gets no review. */
+export const PushSkip = {
+  deletion: "deletion",
+  /** The remote already has the commit (or it is the base the new branch starts from). */
+  nothingNew: "nothing-new",
+  /** A review branch: the hook refuses it (design §11). */
+  reviewBranch: "review-branch",
+  /** A bare repository: nothing to review against, no store to write. */
+  bare: "bare",
+} as const;
+export type PushSkip = (typeof PushSkip)[keyof typeof PushSkip];
+
+/** One pushed ref and what the hook does with it: a target to review, or why not. */
+export interface PushPlan {
+  update: PushUpdate;
+  target?: string;
+  skip?: PushSkip;
 }
 
 const ZERO = /^0+$/;
@@ -24,6 +44,21 @@ export function parsePushUpdates(text: string): PushUpdate[] {
       remoteRef,
       remoteOid,
     }));
+}
+
+function isDeletion(update: PushUpdate): boolean {
+  return ZERO.test(update.localOid);
+}
+
+/**
+ * A push that would publish a review branch, from it or onto one: a worker's unvetted proposals
+ * on a shared remote would run in its CI. Deleting one (cleaning up an earlier push) is fine.
+ */
+export function isReviewBranchPush(update: PushUpdate, branchPrefix: string): boolean {
+  const branches = `refs/heads/${branchPrefix}`;
+  return (
+    !isDeletion(update) && (update.localRef.startsWith(branches) || update.remoteRef.startsWith(branches))
+  );
 }
 
 function resolves(repo: Repo, rev: string): Promise<string | undefined> {
@@ -43,35 +78,38 @@ async function remoteDefault(repo: Repo, remote: string): Promise<string | undef
   return undefined;
 }
 
+/** Where the reviewed change starts: the remote's commit, or a new branch's merge base. */
+async function baseOf(repo: Repo, remote: string, update: PushUpdate): Promise<string | undefined> {
+  if (!ZERO.test(update.remoteOid)) return resolves(repo, update.remoteOid);
+  const main = await remoteDefault(repo, remote);
+  if (!main) return undefined;
+  const mergeBase = await git(["merge-base", main, update.localOid], {
+    cwd: repo.cwd,
+    env: repo.env,
+    allowFailure: true,
+  });
+  return mergeBase.exitCode === 0 ? mergeBase.stdout.trim() : undefined;
+}
+
 /**
- * The target of each update that is not a deletion: `<remote oid>..<local oid>` when the remote
- * commit is known here; for a new branch, from the merge base with the remote's default branch;
- * otherwise the whole tree at `<local oid>`.
+ * The plan of each update: `<remote oid>..<local oid>` when the remote commit is known here; for
+ * a new branch, from the merge base with the remote's default branch; otherwise the whole tree at
+ * `<local oid>`. Deletions are not reviewed.
  */
-export async function pushTargets(
+export async function planPush(
   repo: Repo,
   remote: string,
   updates: readonly PushUpdate[],
-): Promise<string[]> {
-  const targets: string[] = [];
+): Promise<PushPlan[]> {
+  const plans: PushPlan[] = [];
   for (const update of updates) {
-    if (ZERO.test(update.localOid)) continue;
-    let base: string | undefined;
-    if (!ZERO.test(update.remoteOid)) base = await resolves(repo, update.remoteOid);
-    else {
-      const main = await remoteDefault(repo, remote);
-      if (main) {
-        const mergeBase = await git(["merge-base", main, update.localOid], {
-          cwd: repo.cwd,
-          env: repo.env,
-          allowFailure: true,
-        });
-        if (mergeBase.exitCode === 0) base = mergeBase.stdout.trim();
-      }
+    if (isDeletion(update)) {
+      plans.push({ update, skip: PushSkip.deletion });
+      continue;
     }
-    if (base === update.localOid) continue;
-    const target = base ? `${base}..${update.localOid}` : update.localOid;
-    if (!targets.includes(target)) targets.push(target);
+    const base = await baseOf(repo, remote, update);
+    if (base === update.localOid) plans.push({ update, skip: PushSkip.nothingNew });
+    else plans.push({ update, target: base ? `${base}..${update.localOid}` : update.localOid });
   }
-  return targets;
+  return plans;
 }

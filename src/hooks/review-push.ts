@@ -36,7 +36,8 @@ export async function reviewPush(
     const all = !target.includes("..");
     const options = { target, worktree: false, all, workers: [], noCache: false, pathspecs: [], signal };
     try {
-      reviews.push({ target, report: await runPipeline(repo, settings, options, events), timedOut: false });
+      const report = await runPipeline(repo, settings, options, events);
+      reviews.push({ target, report, timedOut: signal.aborted });
     } catch (error) {
       if (!(error instanceof ReviewRemoteError)) throw error;
       reviews.push({ target, error, timedOut: signal.aborted });

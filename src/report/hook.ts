@@ -1,43 +1,96 @@
-// What the pre-push hook prints: `review-remote:` lines on stderr for each pushed target, and the
-// verdict when the push is blocked.
+// What the pre-push hook prints: one `review-remote:` line on stderr for every pushed ref, always,
+// `<ref> (<old>..<new>): <outcome>`, with the comments under it; and the verdict when the push is
+// blocked or refused.
+import { type PushPlan, PushSkip } from "../hooks/pre-push.js";
 import type { TargetReview } from "../hooks/review-push.js";
+import type { ReviewOutcome } from "../pipeline/outcome.js";
 import { formatComment } from "./comment.js";
 import type { Output } from "./output.js";
 
 const SAY = "review-remote:";
 
-function printTarget(review: TargetReview, timeoutSeconds: number, output: Output): void {
-  const target = review.target.slice(0, 40);
-  if (!review.report && !review.error) {
-    output.err(`${SAY} no time left to review ${target} (review-remote.prePushTimeout)`);
-    return;
-  }
-  if (review.error) {
-    const why = review.timedOut ? `timed out after ${timeoutSeconds}s` : review.error.message;
-    output.err(`${SAY} could not review ${target}: ${why}`);
-    for (const line of review.error.details) output.err(`${SAY}   ${line}`);
-    return;
-  }
-  const report = review.report;
-  if (!report) return;
-  for (const outcome of report.outcomes) {
-    if (outcome.comments.length === 0 && !outcome.record.branch) continue;
-    const cached = report.cached.has(outcome.record.id) ? " (cached)" : "";
-    output.err(`${SAY} ${target}: review ${outcome.record.id}${cached}`);
-    for (const comment of outcome.comments) output.err(`${SAY}   ${formatComment(comment)}`);
-    if (outcome.record.branch) output.err(`${SAY}   proposals on ${outcome.record.branch}`);
-  }
-  for (const { worker, error } of report.failures) {
-    output.err(`${SAY} no review from '${worker.name}': ${error.message}`);
-  }
+const short = (oid: string) => oid.slice(0, 7);
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-export function printPushReviews(
-  reviews: readonly TargetReview[],
+function refLine(plan: PushPlan, outcome: string): string {
+  const { update } = plan;
+  return `${SAY} ${update.remoteRef} (${short(update.remoteOid)}..${short(update.localOid)}): ${outcome}`;
+}
+
+const SKIPPED: Record<PushSkip, string> = {
+  [PushSkip.deletion]: "deleted, nothing to review",
+  [PushSkip.nothingNew]: "nothing new to review",
+  [PushSkip.reviewBranch]: "refused: review branches stay local",
+  [PushSkip.bare]: "not reviewed: a bare repository has no work tree",
+};
+
+function timedOut(seconds: number): string {
+  return `timed out after ${seconds} s (review-remote.prePushTimeout)`;
+}
+
+function describeOutcome(outcome: ReviewOutcome, cached: boolean): string {
+  const { record } = outcome;
+  const parts: string[] = [];
+  if (outcome.comments.length > 0) parts.push(plural(outcome.comments.length, "comment"));
+  if (record.branch) parts.push(`proposals on ${record.branch}`);
+  const hidden = outcome.filter?.hidden.length ?? 0;
+  const what = parts.length > 0 ? parts.join(", ") : "nothing to report";
+  const outside = hidden > 0 ? ` (${plural(hidden, "comment")} outside the change hidden)` : "";
+  return `review ${record.id}${cached ? " (cached)" : ""}: ${what}${outside}`;
+}
+
+/** The outcome of a reviewed ref, and the lines under it (comments, error details). */
+function describeReview(review: TargetReview, timeoutSeconds: number): { outcome: string; lines: string[] } {
+  if (!review.report) {
+    if (review.timedOut || !review.error) return { outcome: timedOut(timeoutSeconds), lines: [] };
+    return { outcome: `could not review: ${review.error.message}`, lines: [...review.error.details] };
+  }
+  const { report } = review;
+  const outcomes = report.outcomes.map((outcome) =>
+    describeOutcome(outcome, report.cached.has(outcome.record.id)),
+  );
+  const failures = report.failures.map(({ worker, error }) =>
+    review.timedOut ? timedOut(timeoutSeconds) : `no review from '${worker.name}': ${error.message}`,
+  );
+  const lines = report.outcomes.flatMap((outcome) => outcome.comments.map(formatComment));
+  return { outcome: [...outcomes, ...failures].join("; ") || "nothing to report", lines };
+}
+
+/** One line per pushed ref; a target pushed under two refs shows its comments once. */
+export function printPushRefs(
+  plans: readonly PushPlan[],
+  reviews: ReadonlyMap<string, TargetReview>,
   timeoutSeconds: number,
   output: Output,
 ): void {
-  for (const review of reviews) printTarget(review, timeoutSeconds, output);
+  const shown = new Set<string>();
+  for (const plan of plans) {
+    const review = plan.target === undefined ? undefined : reviews.get(plan.target);
+    if (plan.skip || !review || plan.target === undefined) {
+      output.err(refLine(plan, plan.skip ? SKIPPED[plan.skip] : timedOut(timeoutSeconds)));
+      continue;
+    }
+    const { outcome, lines } = describeReview(review, timeoutSeconds);
+    output.err(refLine(plan, outcome));
+    if (shown.has(plan.target)) continue;
+    shown.add(plan.target);
+    for (const line of lines) output.err(`${SAY}   ${line}`);
+  }
+}
+
+/** Review branches in a push: every ref's line, then why nothing is pushed and what to do. */
+export function printReviewBranchesRefused(plans: readonly PushPlan[], output: Output): void {
+  for (const plan of plans) {
+    const outcome =
+      plan.skip === PushSkip.reviewBranch ? SKIPPED[plan.skip] : "not pushed: the push is refused";
+    output.err(refLine(plan, outcome));
+  }
+  output.err(`${SAY} push refused: review branches hold a worker's unvetted proposals and stay local`);
+  output.err("hint: push your branches by name (git push origin <branch>), not with --all or --mirror;");
+  output.err("hint: to publish one anyway: REVIEW_REMOTE_SKIP=1 git push");
 }
 
 export function printPushBlocked(reason: "errors" | "unreviewed", errors: number, output: Output): void {

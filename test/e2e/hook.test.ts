@@ -109,7 +109,7 @@ describe("pre-push hook", () => {
     const warned = push(repo, {}, ["origin", "HEAD:refs/heads/warned"]);
     expect(warned.status, warned.stderr).toBe(0);
     expect(warned.stderr).toMatch(
-      /review-remote: no review from 'down': worker 'down' exited with status 255/,
+      /^review-remote: refs\/heads\/warned \(0000000\.\.[0-9a-f]{7}\): no review from 'down': worker 'down' exited with status 255$/m,
     );
     repo.git("config", "review-remote.failClosed", "true");
     const blocked = push(repo);
@@ -135,14 +135,109 @@ describe("pre-push hook", () => {
     expect(remoteHead(repo)).not.toBe(head);
   });
 
-  it("skips deletions", () => {
+  it("skips deletions, and says so in the ref's line", () => {
     const repo = pushableRepo();
     repo.run(["install-hook"]);
     repo.git("config", "review-remote.prePush", "block");
     repo.git("push", "-q", "--no-verify", "origin", "HEAD:refs/heads/tmp");
+    const head = repo.git("rev-parse", "HEAD").trim();
     const result = push(repo, {}, ["origin", ":refs/heads/tmp"]);
     expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      `review-remote: refs/heads/tmp (${head.slice(0, 7)}..0000000): deleted, nothing to review\n`,
+    );
     expect(repo.git("ls-remote", "origin", "refs/heads/tmp")).toBe("");
+  });
+
+  it("prints one line per pushed ref, 'nothing to report' included", () => {
+    const repo = pushableRepo();
+    repo.run(["install-hook"]);
+    const base = repo.git("rev-parse", "HEAD").trim();
+    repo.write("src/b.ts", "export const b = 2;\n");
+    const head = repo.commit("b");
+    const result = push(repo, {}, ["origin", "HEAD:main", "HEAD:refs/heads/copy", "HEAD~1:refs/heads/old"]);
+    expect(result.status, result.stderr).toBe(0);
+    const lines = result.stderr.split("\n").filter((line) => line.startsWith("review-remote:"));
+    const range = `${base.slice(0, 7)}..${head.slice(0, 7)}`;
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(`^review-remote: refs/heads/main \\(${range}\\): review [0-9a-f]{12}: nothing to report$`),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^review-remote: refs/heads/copy \\(0000000\\.\\.${head.slice(0, 7)}\\): review [0-9a-f]{12}: nothing to report$`,
+        ),
+      ),
+      `review-remote: refs/heads/old (0000000..${base.slice(0, 7)}): nothing new to review`,
+    ]);
+    expect(remoteHead(repo)).toBe(head);
+  });
+
+  it("says the push review timed out, naming review-remote.prePushTimeout, and lets the push go", () => {
+    const repo = pushableRepo();
+    repo.run(["install-hook"]);
+    repo.git("config", "review-remote.worker", "slow");
+    repo.git("config", "review-remote.slow.command", "sleep 30");
+    repo.git("config", "review-remote.prePushTimeout", "1");
+    repo.write("src/b.ts", "export const b = 2;\n");
+    const head = repo.commit("b");
+    const result = push(repo);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /^review-remote: refs\/heads\/main \([0-9a-f]{7}\.\.[0-9a-f]{7}\): timed out after 1 s \(review-remote\.prePushTimeout\)$/m,
+    );
+    expect(remoteHead(repo)).toBe(head);
+  });
+});
+
+/** A review branch made the way users make one: a review whose worker proposed a fix. */
+function withReviewBranch(repo: TestRepo): string {
+  repo.write("src/b.ts", "export const b = 2;   \n");
+  repo.commit("b, with trailing spaces");
+  const reviewed = repo.run([]);
+  expect(reviewed.status, reviewed.stderr).toBe(0);
+  const branch = /branch (review\/[0-9a-f]{12})/.exec(reviewed.stdout)?.[1];
+  expect(branch, reviewed.stdout).toBeDefined();
+  return branch as string;
+}
+
+describe("pre-push hook and review branches", () => {
+  it("refuses git push --all with a review branch: nothing is published, nothing reviewed", () => {
+    const repo = pushableRepo();
+    repo.run(["install-hook"]);
+    const branch = withReviewBranch(repo);
+    const reviews = repo.run(["list", "--json"]).stdout;
+    const before = repo.git("ls-remote", "origin");
+    const result = push(repo, {}, ["--all", "origin"]);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toContain(`review-remote: refs/heads/${branch} (0000000..`);
+    expect(result.stderr).toContain("): refused: review branches stay local\n");
+    expect(result.stderr).toMatch(
+      /^review-remote: refs\/heads\/main \(.*\): not pushed: the push is refused$/m,
+    );
+    expect(result.stderr).toContain("hint: to publish one anyway: REVIEW_REMOTE_SKIP=1 git push");
+    expect(repo.git("ls-remote", "origin")).toBe(before);
+    expect(repo.git("ls-remote", "origin", "refs/heads/review/*")).toBe("");
+    expect(repo.run(["list", "--json"]).stdout).toBe(reviews);
+  });
+
+  it("refuses a review branch pushed by name or onto one, even with prePush=off; deleting one is fine", () => {
+    const repo = pushableRepo();
+    repo.run(["install-hook"]);
+    repo.git("config", "review-remote.prePush", "off");
+    const branch = withReviewBranch(repo);
+    const byName = push(repo, {}, ["origin", branch]);
+    expect(byName.status).not.toBe(0);
+    expect(byName.stderr).toContain("refused: review branches stay local");
+    const onto = push(repo, {}, ["origin", "HEAD:refs/heads/review/mine"]);
+    expect(onto.status).not.toBe(0);
+    expect(repo.git("ls-remote", "origin", "refs/heads/review/*")).toBe("");
+    const skipped = push(repo, { REVIEW_REMOTE_SKIP: "1" }, ["origin", branch]);
+    expect(skipped.status, skipped.stderr).toBe(0);
+    expect(repo.git("ls-remote", "origin", `refs/heads/${branch}`)).not.toBe("");
+    const deleted = push(repo, {}, ["origin", `:${branch}`]);
+    expect(deleted.status, deleted.stderr).toBe(0);
+    expect(repo.git("ls-remote", "origin", "refs/heads/review/*")).toBe("");
   });
 
   it("works the husky way, from .husky/pre-push through core.hooksPath", () => {
