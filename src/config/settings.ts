@@ -3,6 +3,7 @@ import { ConfigError } from "../errors.js";
 import { git, splitNul } from "../git/run.js";
 import { messages } from "../messages.js";
 import { type FilterMode, isFilterMode } from "../pipeline/filter.js";
+import { LIMIT_CEILINGS, RAISABLE_LIMITS, type RaisableLimit } from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
 
 const PrePushMode = { off: "off", warn: "warn", block: "block" } as const;
@@ -24,6 +25,8 @@ export interface Settings {
   filterMode: FilterMode | undefined;
   /** git's own core.whitespace, which the local worker's built-in reviewer follows. */
   coreWhitespace: string | undefined;
+  /** `review-remote.maxPatchBytes`, `maxComments`, `maxCommits`: set ones only, within the ceilings. */
+  limits: Partial<Record<RaisableLimit, number>>;
 }
 
 export const DEFAULT_QUESTION =
@@ -90,6 +93,29 @@ function parseFilterMode(value: string | undefined): FilterMode | undefined {
   );
 }
 
+const UNIT: Record<string, number> = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** A count or size as git config writes integers (`4m` is 4 MiB), from 1 up to the limit's ceiling. */
+function parseLimit(key: string, value: string): number {
+  const match = /^([0-9]{1,12})([kmg]?)$/i.exec(value.trim());
+  const number = match ? Number(match[1]) * (UNIT[(match[2] ?? "").toLowerCase()] ?? 1) : Number.NaN;
+  const ceiling = LIMIT_CEILINGS[key as RaisableLimit];
+  if (!(number >= 1 && number <= ceiling)) {
+    const name = RAISABLE_LIMITS[key as RaisableLimit];
+    throw new ConfigError(messages.configInvalid(name, value, `a number from 1 to ${ceiling}`));
+  }
+  return number;
+}
+
+function parseLimits(values: Map<string, string>): Partial<Record<RaisableLimit, number>> {
+  const limits: Partial<Record<RaisableLimit, number>> = {};
+  for (const [key, name] of Object.entries(RAISABLE_LIMITS) as [RaisableLimit, string][]) {
+    const value = values.get(name.toLowerCase());
+    if (value !== undefined) limits[key] = parseLimit(key, value);
+  }
+  return limits;
+}
+
 function parseSettings(values: Map<string, string>): Settings {
   const workerCommands = new Map<string, string>();
   for (const [key, value] of values) {
@@ -112,6 +138,7 @@ function parseSettings(values: Map<string, string>): Settings {
     colorUi: values.get("color.ui"),
     filterMode: parseFilterMode(values.get("review-remote.filtermode")),
     coreWhitespace: values.get("core.whitespace"),
+    limits: parseLimits(values),
   };
 }
 

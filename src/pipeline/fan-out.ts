@@ -7,11 +7,12 @@ import { ReviewRemoteError } from "../errors.js";
 import { createBundle } from "../export/bundle.js";
 import { createScratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
+import type { Limits } from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
 import type { StorePaths } from "../store/layout.js";
 import { changesOf } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, ReviewOutcome, WorkerFailure } from "./outcome.js";
-import { buildRequest, effectiveLimits, forbiddenPaths } from "./request.js";
+import { buildRequest, forbiddenPaths } from "./request.js";
 import type { SendContext } from "./send.js";
 import { reviewOnWorker } from "./send.js";
 import type { Target } from "./target.js";
@@ -24,6 +25,7 @@ export interface FanOutOptions {
   policy: Policy;
   target: Target;
   question: string;
+  limits: Limits;
   options: PipelineOptions;
   /** Every worker of the run, and those the cache did not answer. */
   workers: readonly Worker[];
@@ -50,8 +52,12 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       onProgress: (bytes: number) => events.progress("export", bytes),
     };
     const bundle = await createBundle(repo, exportOptions, scratch);
-    const limits = effectiveLimits(settings.timeoutSeconds, policy);
-    const { request, patchOmitted } = buildRequest({ bundle, question: fan.question, policy, limits });
+    const { request, patchOmitted } = buildRequest({
+      bundle,
+      question: fan.question,
+      policy,
+      limits: fan.limits,
+    });
     if (patchOmitted)
       events.warning(messages.rangePatchTooLarge(Buffer.byteLength(bundle.range?.patch ?? "")));
     const context: SendContext = {

@@ -4,6 +4,7 @@
 
 import { readPolicy } from "../config/policy.js";
 import { DEFAULT_QUESTION, type Settings } from "../config/settings.js";
+import { resolveLimits } from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
 import { type StorePaths, storePaths } from "../store/layout.js";
 import { readVersion } from "../version.js";
@@ -34,6 +35,7 @@ export async function runPipeline(
   const names = [...new Set(options.workers.length > 0 ? options.workers : [settings.worker])];
   const workers = names.map((name) => resolveWorker(name, settings));
   const question = options.question ?? settings.question ?? policy.question ?? DEFAULT_QUESTION;
+  const limits = resolveLimits(settings.timeoutSeconds, settings.limits, policy.limits);
   const store = storePaths(repo);
   const target = await resolveTarget(repo, {
     spec: options.target,
@@ -55,6 +57,8 @@ export async function runPipeline(
       pathspecs,
       policy,
       question,
+      // What a result may hold decides what is kept of it; the time it may take does not.
+      limits: { ...limits, timeoutSeconds: 0 },
       version,
     });
     if (!options.noCache) {
@@ -77,6 +81,7 @@ export async function runPipeline(
     policy,
     target,
     question,
+    limits,
     options,
     workers,
     pending,

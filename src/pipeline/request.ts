@@ -3,18 +3,8 @@
 import type { Policy } from "../config/policy.js";
 import type { StoredBundle } from "../export/bundle.js";
 import { DEFAULT_FORBIDDEN_PATHS } from "../paths/forbidden.js";
-import { DEFAULT_LIMITS, type Limits } from "../protocol/limits.js";
+import type { Limits } from "../protocol/limits.js";
 import { createRequest, type Request } from "../protocol/request.js";
-
-/** Config sets the timeout; the policy file can only lower a limit. */
-export function effectiveLimits(timeoutSeconds: number, policy: Policy): Limits {
-  const limits: Limits = { ...DEFAULT_LIMITS, timeoutSeconds };
-  for (const key of Object.keys(limits) as (keyof Limits)[]) {
-    const lowered = policy.limits?.[key];
-    if (lowered !== undefined) limits[key] = Math.min(limits[key], lowered);
-  }
-  return limits;
-}
 
 export function forbiddenPaths(policy: Policy): string[] {
   return [...DEFAULT_FORBIDDEN_PATHS, ...(policy.forbiddenPaths ?? [])];

@@ -22,6 +22,53 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxPatchBytes: 1_048_576,
 });
 
+/** The limits git config may raise (`review-remote.maxPatchBytes`, ...), and its key for each. */
+export const RAISABLE_LIMITS = {
+  maxPatchBytes: "review-remote.maxPatchBytes",
+  maxComments: "review-remote.maxComments",
+  maxCommits: "review-remote.maxCommits",
+} as const;
+export type RaisableLimit = keyof typeof RAISABLE_LIMITS;
+
+/**
+ * How far git config may raise each limit. The whole result is read into memory and every patch is
+ * applied in quarantine: past these a result costs the machine that reads it more than any review
+ * is worth, whatever a user asks for.
+ */
+export const LIMIT_CEILINGS: Readonly<Record<RaisableLimit, number>> = Object.freeze({
+  maxPatchBytes: 33_554_432,
+  maxComments: 20_000,
+  maxCommits: 200,
+});
+
+/**
+ * A result carries its patches as JSON strings (escaping can double them) and its comments: when git
+ * config raises those limits, the result may grow by as much, so its own limit follows.
+ */
+function resultBytesFor(limits: Pick<Limits, "maxPatchBytes" | "maxComments">): number {
+  const extraPatch = Math.max(0, limits.maxPatchBytes - DEFAULT_LIMITS.maxPatchBytes);
+  const extraComments = Math.max(0, limits.maxComments - DEFAULT_LIMITS.maxComments);
+  return DEFAULT_LIMITS.maxResultBytes + 2 * extraPatch + 1024 * extraComments;
+}
+
+/**
+ * The limits a request carries: the defaults, raised by git config (up to the ceilings, checked when
+ * the config is read), then lowered by the policy file, which can never raise one.
+ */
+export function resolveLimits(
+  timeoutSeconds: number,
+  configured: Partial<Record<RaisableLimit, number>>,
+  lowered: Partial<Limits> | undefined,
+): Limits {
+  const raised = { ...DEFAULT_LIMITS, timeoutSeconds, ...configured };
+  const limits: Limits = { ...raised, maxResultBytes: resultBytesFor(raised) };
+  for (const key of Object.keys(limits) as (keyof Limits)[]) {
+    const cap = lowered?.[key];
+    if (cap !== undefined) limits[key] = Math.min(limits[key], cap);
+  }
+  return limits;
+}
+
 /**
  * A worker that runs out of limits.timeoutSeconds stops its work and answers with a failed result
  * within this many seconds more (design §8). The client waits twice that beyond the timeout: the

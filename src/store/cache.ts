@@ -12,6 +12,8 @@ export interface CacheInputs {
   pathspecs: readonly string[];
   policy: unknown;
   question: string;
+  /** The result limits asked for: raising one asks again. */
+  limits: unknown;
   /** The worker by name and command: another command is another review. */
   worker: { name: string; command: string };
   version: string;

@@ -55,6 +55,31 @@ describe("what the request carries", () => {
     expect(asked(repo, []).question).toBe("From config?");
     expect(asked(repo, ["-m", "From the flag?"]).question).toBe("From the flag?");
   });
+
+  it("raises result limits from git config up to their ceilings; the policy file still lowers them", () => {
+    const repo = newRepo();
+    configureWorker(repo, "echo", shellWords("node", ECHO));
+    repo.write("a.txt", "a\n");
+    repo.commit();
+    repo.git("config", "review-remote.maxPatchBytes", "4m");
+    repo.git("config", "review-remote.maxComments", "2000");
+    repo.git("config", "review-remote.maxCommits", "50");
+    const raised = asked(repo, []).limits;
+    expect(raised).toMatchObject({ maxPatchBytes: 4 * 1024 * 1024, maxComments: 2000, maxCommits: 50 });
+    // The result must be able to carry what the raised limits allow.
+    expect(raised.maxResultBytes).toBeGreaterThan(2 * 4 * 1024 * 1024);
+    repo.write(".review-remote.json", JSON.stringify({ limits: { maxCommits: 3, maxPatchBytes: 1000 } }));
+    expect(asked(repo, []).limits).toMatchObject({ maxPatchBytes: 1000, maxComments: 2000, maxCommits: 3 });
+
+    repo.git("config", "review-remote.maxPatchBytes", "1g");
+    const before = repoState(repo);
+    const over = repo.run(["--worker", "echo"]);
+    expect(over.status).toBe(2);
+    expect(over.stderr).toContain(
+      "bad config value '1g' for review-remote.maxPatchBytes: expected a number from 1 to 33554432",
+    );
+    expect(repoState(repo)).toEqual(before);
+  });
 });
 
 describe("the local worker", () => {
