@@ -115,7 +115,7 @@ Honors review-remote.prePush (off|warn|block), prePushTimeout, failClosed and
 REVIEW_REMOTE_SKIP=1 (skip the review and the refusal).`,
   worker: `usage: git review-remote worker [--reviewer <name>] [--reviewer-command <cmd>]
                                 [--sandbox=require|auto|off] [--core-whitespace <rules>]
-                                [<limits>]
+                                [--sign-key <key file>] [<limits>]
 
 The worker side: reads the envelope (request line, then the bundle) on stdin,
 runs the reviewer in a sandbox and writes one result document on stdout.
@@ -126,6 +126,10 @@ runs the reviewer in a sandbox and writes one result document on stdout.
                                auto (default): fall back with a warning; off
     --core-whitespace <rules>  git's core.whitespace for the built-in reviewer
                                (the local worker is given the user's own)
+    --sign-key <key file>      sign every result with ssh-keygen -Y sign (a
+                               receipt the user checks against allowed signers);
+                               a private key, or a public key whose private half
+                               ssh-agent holds (default: REVIEW_REMOTE_SIGN_KEY)
 
 Limits of one request (sizes take k, m and g; a reviewer that reaches one is
 stopped and the result says which):

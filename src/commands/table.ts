@@ -190,6 +190,7 @@ export const COMMANDS: Record<string, Command> = {
       "reviewer-command": { type: "string" },
       "core-whitespace": { type: "string" },
       sandbox: { type: "string" },
+      "sign-key": { type: "string" },
       "max-tree-bytes": { type: "string" },
       "max-files": { type: "string" },
       "max-tmp-bytes": { type: "string" },
@@ -203,6 +204,7 @@ export const COMMANDS: Record<string, Command> = {
         reviewerCommand: text(parsed, "reviewer-command"),
         coreWhitespace: text(parsed, "core-whitespace"),
         sandbox: text(parsed, "sandbox") ?? "auto",
+        signKey: text(parsed, "sign-key") ?? process.env.REVIEW_REMOTE_SIGN_KEY,
         limits: {
           treeBytes: text(parsed, "max-tree-bytes"),
           files: text(parsed, "max-files"),

@@ -1,6 +1,7 @@
 // `git review-remote worker`: the worker side of the protocol (src/worker/flow.ts), on this
 // process's stdin, stdout and stderr, confined to namespaces of its own (src/worker/confine.ts). The
 // worker maps its own errors to its exit code.
+import { resolve } from "node:path";
 import { runConfinedWorker } from "../worker/confine.js";
 import { type LimitFlagValues, workerLimitsFrom } from "../worker/limits.js";
 
@@ -9,11 +10,20 @@ export function runWorkerCommand(options: {
   reviewerCommand?: string | undefined;
   coreWhitespace?: string | undefined;
   sandbox: string;
+  /** --sign-key, else REVIEW_REMOTE_SIGN_KEY: sign every result (design §12). */
+  signKey?: string | undefined;
   limits: LimitFlagValues;
 }): Promise<number> {
   // The deadline counts from this process's start, not from when this line runs. The process exits
   // with the answer out; a detached process (or the end of its namespaces) removes the workspace.
   const startedAt = Math.round(performance.timeOrigin);
   const limits = workerLimitsFrom(options.limits);
-  return runConfinedWorker({ ...options, limits, startedAt, cleanup: "detach" });
+  const signKey = options.signKey || undefined;
+  return runConfinedWorker({
+    ...options,
+    signKey: signKey === undefined ? undefined : resolve(signKey),
+    limits,
+    startedAt,
+    cleanup: "detach",
+  });
 }

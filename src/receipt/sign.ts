@@ -27,7 +27,7 @@ export async function signStatement(
   options: SshKeygenOptions = {},
 ): Promise<string> {
   const key = resolve(keyFile);
-  await verifyKeyReadable(key);
+  await verifySigningKey(key);
   const outcome = await runSshKeygen(signArgs(key), statement, options);
   if (outcome.exitCode !== 0) throw signingFailure(key, outcome.stderr);
   if (!ARMORED_SIGNATURE.test(outcome.stdout)) {
@@ -36,8 +36,11 @@ export async function signStatement(
   return outcome.stdout;
 }
 
-/** ssh-keygen says "Couldn't load public key" for a missing file: check first, and name the real cause. */
-async function verifyKeyReadable(key: string): Promise<void> {
+/**
+ * ssh-keygen says "Couldn't load public key" for a missing file: check first, and name the real cause.
+ * The worker checks before it reviews, so a mistyped --sign-key fails at once, not after the review.
+ */
+export async function verifySigningKey(key: string): Promise<void> {
   try {
     const info = await stat(key);
     if (!info.isFile()) throw new SigningKeyError(messages.signKeyUnreadable(key, "not a regular file"));

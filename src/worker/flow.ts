@@ -6,15 +6,19 @@
 
 import type { Readable, Writable } from "node:stream";
 import { debug } from "../debug.js";
-import { ExitCode, ReviewRemoteError, UsageError } from "../errors.js";
+import { ConfigError, ExitCode, ReviewRemoteError, UsageError } from "../errors.js";
 import { type Envelope, readEnvelope } from "../protocol/envelope.js";
 import { EnvelopeError, EnvelopeErrorKind } from "../protocol/errors.js";
+import type { Request } from "../protocol/request.js";
+import { MAX_NAME_LENGTH } from "../protocol/result.js";
+import { createReceipt, verifySigningKey } from "../receipt/sign.js";
+import { subjectsOf } from "../receipt/statement.js";
 import { workerGitEnv, writeWorkerGlobalConfig } from "./baseline.js";
 import { Deadline, DeadlineError } from "./deadline.js";
 import { findSandbox, SandboxUnavailableError } from "./find-sandbox.js";
 import { DEFAULT_WORKER_LIMITS, type WorkerLimits } from "./limits.js";
 import { workerMessages } from "./messages.js";
-import { failedOutput, type ReviewOutput, renderResult } from "./result.js";
+import { failedOutput, type ReviewOutput, renderResult, type SignResult } from "./result.js";
 import { type Reviewer, reviewTree } from "./review-tree.js";
 import type { Sandbox, SandboxMode } from "./sandbox.js";
 import { type Say, sayTo } from "./say.js";
@@ -32,6 +36,11 @@ export interface WorkerOptions {
   coreWhitespace?: string | undefined;
   /** As given: require, auto or off. */
   sandbox: string;
+  /**
+   * Sign every result with this key (absolute path; design §12): a private key file, or a public one
+   * whose private half ssh-agent holds.
+   */
+  signKey?: string | undefined;
   /** The worker's own bounds on a request (default: DEFAULT_WORKER_LIMITS). */
   limits?: WorkerLimits;
   /** When the worker started (ms since the epoch): the request's deadline counts from here. */
@@ -63,7 +72,7 @@ function exitCodeFor(error: unknown): number {
     ];
     return requestKinds.includes(error.kind) ? ExitCode.usage : ExitCode.failure;
   }
-  if (error instanceof UsageError) return ExitCode.usage;
+  if (error instanceof UsageError || error instanceof ConfigError) return ExitCode.usage;
   if (error instanceof BundleRefusedError || error instanceof SandboxUnavailableError)
     return ExitCode.failure;
   if (error instanceof ReviewRemoteError) return ExitCode.failure;
@@ -122,6 +131,36 @@ interface Serving {
   deadline: Deadline;
   say: Say;
   onSpawn: (kill: () => void) => void;
+  /** The reviewers that ran, for the receipt: none when time ran out before. */
+  reviewed: string[];
+}
+
+/** The receipt's signer for this request, when the worker has a key (design §12). */
+function signerFor(
+  request: Request,
+  signKey: string | undefined,
+  startedAt: number,
+  reviewed: readonly string[],
+): SignResult | undefined {
+  if (signKey === undefined) return undefined;
+  return (result) =>
+    createReceipt(
+      {
+        subjects: subjectsOf(request),
+        result,
+        reviewers: reviewed,
+        startedOn: new Date(startedAt),
+        finishedOn: new Date(),
+      },
+      signKey,
+    );
+}
+
+/** What the receipt names as the reviewer: a built-in one's name, or the command (cut to fit). */
+function reviewerName(reviewer: Reviewer): string {
+  if (reviewer.kind === "builtin") return reviewer.name;
+  const words = reviewer.command.trim();
+  return words.length <= MAX_NAME_LENGTH ? words : `${words.slice(0, MAX_NAME_LENGTH - 1)}\u2026`;
 }
 
 /** Unpack and review under the deadline; time running out anywhere is a failed result. */
@@ -135,6 +174,7 @@ async function review(serving: Serving): Promise<ReviewOutput> {
     );
     debug(`worker: unpacked (sandbox ${sandbox.kind})`);
     writeWorkerGlobalConfig(workspace.home);
+    serving.reviewed.push(reviewerName(serving.reviewer));
     return await reviewTree({
       request,
       requestLine,
@@ -168,6 +208,7 @@ async function serve(
 ): Promise<void> {
   const startedAt = options.startedAt ?? Date.now();
   const limits = options.limits ?? DEFAULT_WORKER_LIMITS;
+  if (options.signKey !== undefined) await verifySigningKey(options.signKey);
   if (options.workspaceRoot === undefined) removeStaleWorkspaces();
   const workspace = options.workspaceRoot
     ? await createMountedWorkspace(options.workspaceRoot, limits)
@@ -187,12 +228,15 @@ async function serve(
     const onSpawn = (kill: () => void) => {
       killReviewer = kill;
     };
-    const output = await review({ options, envelope, workspace, sandbox, reviewer, deadline, say, onSpawn });
+    const reviewed: string[] = [];
+    const serving = { options, envelope, workspace, sandbox, reviewer, deadline, say, onSpawn, reviewed };
+    const output = await review(serving);
     debug(
       `worker: review ${output.status}, ${output.commits.length} commits, ${output.comments.length} comments`,
     );
     const reported = reviewer.kind === "builtin" ? "none" : sandbox.kind;
-    await write(options.stdout, renderResult(request, reported, output));
+    const sign = signerFor(request, options.signKey, startedAt, reviewed);
+    await write(options.stdout, await renderResult(request, reported, output, sign));
   } finally {
     deadline?.dispose();
     uninstall();

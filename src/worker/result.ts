@@ -7,6 +7,7 @@ import {
   checkResultLimits,
   type ProposedCommit,
   RESULT_SCHEMA,
+  type Receipt,
   type Result,
   ResultSchema,
   type ReviewComment,
@@ -44,34 +45,53 @@ function assemble(request: Request, sandbox: SandboxKind, output: ReviewOutput):
   };
 }
 
-function problemsOf(result: Result, request: Request): string[] {
+/** Signs a finished result (design §12): the receipt that goes inside it. */
+export type SignResult = (result: Result) => Promise<Receipt>;
+
+/** Schema, request limits and the size of the text, as in the client: what it would reject. */
+function problemsOf(result: Result, text: string, request: Request): string[] {
   const checked = ResultSchema.safeParse(result);
   if (!checked.success) {
     return checked.error.issues
       .slice(0, 3)
       .map((issue) => `${issue.path.join(".") || "result"}: ${issue.message}`);
   }
-  return checkResultLimits(result, request.limits);
+  const problems = checkResultLimits(result, request.limits);
+  const bytes = Buffer.byteLength(text);
+  if (problems.length === 0 && bytes > request.limits.maxResultBytes) {
+    problems.push(`the result is ${bytes} bytes, over the limit of ${request.limits.maxResultBytes}`);
+  }
+  return problems;
 }
 
-/** The result as JSON text (with a final newline), always valid for `request`. */
-export function renderResult(request: Request, sandbox: SandboxKind, output: ReviewOutput): string {
-  let result = assemble(request, sandbox, output);
-  let problems = problemsOf(result, request);
-  let text = `${JSON.stringify(result)}\n`;
-  if (problems.length === 0 && Buffer.byteLength(text) > request.limits.maxResultBytes) {
-    problems = [
-      `the result is ${Buffer.byteLength(text)} bytes, over the limit of ${request.limits.maxResultBytes}`,
-    ];
-  }
-  if (problems.length === 0) return text;
-  result = assemble(request, sandbox, {
+/** The result with its receipt, when the worker signs, as JSON text with a final newline. */
+async function render(
+  result: Result,
+  sign: SignResult | undefined,
+): Promise<{ result: Result; text: string }> {
+  const complete = sign ? { ...result, receipt: await sign(result) } : result;
+  return { result: complete, text: `${JSON.stringify(complete)}\n` };
+}
+
+/**
+ * The result as JSON text (with a final newline), always valid for `request`, signed when `sign` is
+ * given: the receipt vouches for exactly the document sent, the failed one when the first is over.
+ */
+export async function renderResult(
+  request: Request,
+  sandbox: SandboxKind,
+  output: ReviewOutput,
+  sign?: SignResult,
+): Promise<string> {
+  const first = await render(assemble(request, sandbox, output), sign);
+  const problems = problemsOf(first.result, first.text, request);
+  if (problems.length === 0) return first.text;
+  const failed = assemble(request, sandbox, {
     status: "failed",
     summary: "The review produced more than the request's limits allow.",
     comments: [],
     commits: [],
     error: `the worker could not send its result: ${problems.join("; ")}`.slice(0, 4096),
   });
-  text = `${JSON.stringify(result)}\n`;
-  return text;
+  return (await render(failed, sign)).text;
 }
