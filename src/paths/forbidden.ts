@@ -4,24 +4,13 @@
 
 import { matchSecretName } from "../secrets/names.js";
 import { foldPath } from "./fold.js";
+import { FORBIDDEN_FAMILIES } from "./forbidden-families.js";
 import { matchGlob } from "./glob.js";
 
 /** Design §9 defaults; the policy file's `forbiddenPaths` are added to these, never subtracted. */
-export const DEFAULT_FORBIDDEN_PATHS: readonly string[] = [
-  ".github/**",
-  ".gitlab-ci.yml",
-  ".husky/**",
-  ".githooks/**",
-  ".gitattributes",
-  ".gitmodules",
-  ".gitignore",
-  ".npmrc",
-  ".yarnrc*",
-  ".pypirc",
-  ".envrc",
-  ".vscode/**",
-  ".devcontainer/**",
-];
+export const DEFAULT_FORBIDDEN_PATHS: readonly string[] = FORBIDDEN_FAMILIES.flatMap(
+  (family) => family.patterns,
+);
 
 /** The secret name rules (src/secrets): the rule that matches a path, or undefined. */
 export type SecretNameCheck = (path: string) => string | undefined;

@@ -311,7 +311,7 @@ describe("validate: forbidden paths", () => {
   const cases: [string, RegExp][] = [
     [".GitHub/workflows/x.yml", /forbidden path \(\.github\/\*\*\)/],
     [".GITHUB/workflows/ci.yml", /forbidden path/],
-    [".Husky/pre-push", /forbidden path \(\.husky\/\*\*\)/],
+    [".Husky/pre-push", /forbidden path \(\*\*\/\.husky\/\*\*\)/],
     ["sub/.gitignore", /forbidden path \(\.gitignore\)/],
     [".gitmodules", /forbidden path \(\.gitmodules\)/],
     [".yarnrc.yml", /forbidden path/],

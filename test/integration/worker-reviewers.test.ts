@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
 import { findSandbox } from "../../src/worker/find-sandbox.js";
+import { FORBIDDEN_EXAMPLES } from "../helpers/forbidden-examples.js";
 import { createTestRepo, type TestRepo } from "../helpers/repo.js";
 import {
   archiveRepo,
@@ -224,6 +225,24 @@ describe("worker with fixture reviewers", () => {
       "tool.sh",
     ]);
     applyProposals(result.commits.map((commit) => commit.patch));
+  });
+
+  it("leaves every forbidden family alone, whatever the reviewer wrote", async () => {
+    const paths = Object.values(FORBIDDEN_EXAMPLES).flat();
+    const writes = paths.map((path) => {
+      const dir = path.includes("/") ? `mkdir -p '${path.slice(0, path.lastIndexOf("/"))}' && ` : "";
+      return `${dir}echo pwned > '${path}'`;
+    });
+    const command = [...writes, "echo ok >> src/app.ts"].join(" && ");
+    const run = await runWorkerOn(envelope(request(), bundle), { reviewerCommand: command });
+    const result = parseResult(run.stdout);
+    expect(result.status, result.error).toBe("ok");
+    expect(result.commits).toHaveLength(1);
+    expect(result.commits[0]?.patch.match(/^diff --git .*$/gm)).toEqual([
+      "diff --git a/src/app.ts b/src/app.ts",
+    ]);
+    const noted = new Set(result.comments.map((comment) => comment.path));
+    for (const path of paths) expect(noted.has(path), path).toBe(true);
   });
 });
 

@@ -1,32 +1,36 @@
 // validate: forbidden paths (defaults, policy, secret names) in every disguise.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_FORBIDDEN_PATHS, forbiddenPathReason } from "../../src/paths/forbidden.js";
+import { FORBIDDEN_FAMILIES } from "../../src/paths/forbidden-families.js";
+import { ALLOWED_EXAMPLES, FORBIDDEN_EXAMPLES } from "../helpers/forbidden-examples.js";
 
 const noSecrets = () => undefined;
 const reason = (path: string, patterns: readonly string[] = DEFAULT_FORBIDDEN_PATHS) =>
   forbiddenPathReason(path, patterns, noSecrets);
 
 describe("validate: forbiddenPathReason", () => {
-  it("matches every default", () => {
-    const hits = [
-      ".github/workflows/ci.yml",
-      ".gitlab-ci.yml",
-      ".husky/pre-commit",
-      ".githooks/pre-push",
-      ".gitattributes",
-      "sub/dir/.gitattributes",
-      ".gitmodules",
-      ".gitignore",
-      "packages/a/.gitignore",
-      ".npmrc",
-      ".yarnrc",
-      ".yarnrc.yml",
-      ".pypirc",
-      ".envrc",
-      ".vscode/settings.json",
-      ".devcontainer/devcontainer.json",
-    ];
-    for (const path of hits) expect(reason(path), path).toBeDefined();
+  it("has a family for every default pattern, and an example path for every family", () => {
+    expect(FORBIDDEN_FAMILIES.flatMap((family) => family.patterns)).toEqual(DEFAULT_FORBIDDEN_PATHS);
+    expect(Object.keys(FORBIDDEN_EXAMPLES).sort()).toEqual(FORBIDDEN_FAMILIES.map((f) => f.family).sort());
+  });
+
+  for (const family of FORBIDDEN_FAMILIES) {
+    it(`refuses every ${family.family} example, naming a pattern of that family`, () => {
+      for (const path of FORBIDDEN_EXAMPLES[family.family] ?? []) {
+        const pattern = /^is a forbidden path \((.*)\)$/.exec(reason(path) ?? "")?.[1];
+        expect(family.patterns, path).toContain(pattern);
+      }
+    });
+  }
+
+  it("matches every pattern with at least one example", () => {
+    const examples = Object.values(FORBIDDEN_EXAMPLES).flat();
+    for (const pattern of DEFAULT_FORBIDDEN_PATHS) {
+      expect(
+        examples.some((path) => reason(path, [pattern]) !== undefined),
+        pattern,
+      ).toBe(true);
+    }
   });
 
   it("sees through case, Unicode and NTFS disguises", () => {
@@ -42,19 +46,22 @@ describe("validate: forbiddenPathReason", () => {
       ".NPMRC",
       "\uff0enpmrc",
       ".VSCode/tasks.json",
+      "Packages/A/.VSCODE/tasks.json",
+      "JENKINSFILE",
+      "jenkinsfile.",
+      ".CircleCI/config.yml",
+      ".cargo/CONFIG.TOML",
+      "Gradle/Wrapper/gradle-wrapper.jar",
+      "GRADLEW.BAT",
+      ".yarn/Releases/yarn-4.1.0.cjs",
+      ".envrc ",
+      ".mise.toml.",
     ];
     for (const path of disguised) expect(reason(path), path).toBeDefined();
   });
 
   it("leaves ordinary paths alone", () => {
-    for (const path of [
-      "src/app.ts",
-      "docs/github.md",
-      "github/x",
-      "src/.github/notes.md",
-      ".gitkeep",
-      "npmrc",
-    ]) {
+    for (const path of ["github/x", ...ALLOWED_EXAMPLES]) {
       expect(reason(path), path).toBeUndefined();
     }
   });

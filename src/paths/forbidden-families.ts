@@ -1,0 +1,137 @@
+// The built-in forbidden paths (design §9, layer 4) as data, one family per kind of tool: files that
+// make the user's machine run something, or send data somewhere, on an ordinary action (commit, push,
+// install, opening the editor, entering the directory, CI). Gitignore syntax: a leading `/` (or a `/`
+// inside) anchors a pattern at the top, where the tool reads only the top-level copy; `**/` or a bare
+// name matches at any depth, where the tool reads nested copies or finds its file from the current
+// directory upwards. docs/design.md §9 has the table with the reason for each depth.
+
+export interface ForbiddenFamily {
+  family: string;
+  patterns: readonly string[];
+}
+
+export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
+  {
+    // Forges read their CI definition from the top of the repository only.
+    family: "forge CI",
+    patterns: [
+      ".github/**",
+      "/.gitlab/**",
+      "/.circleci/**",
+      "/.gitea/**",
+      "/.forgejo/**",
+      "/.woodpecker/**",
+      "/.woodpecker.yml",
+      "/.woodpecker.yaml",
+      "/bitbucket-pipelines.yml",
+      "/.travis.yml",
+      "/.buildkite/**",
+      "/buildkite.yml",
+      "/buildkite.yaml",
+      "/buildkite.json",
+      "/.drone.yml",
+      "/.drone.yaml",
+      "/.drone.jsonnet",
+      "/.drone.star",
+    ],
+  },
+  {
+    // The file is named per job or included from another one, so any copy may be the one that runs.
+    family: "CI with configurable paths",
+    patterns: [
+      ".gitlab-ci.yml",
+      "*.gitlab-ci.yml",
+      "Jenkinsfile*",
+      "*.jenkinsfile",
+      "azure-pipelines*.yml",
+      "azure-pipelines*.yaml",
+      "**/.azure-pipelines/**",
+    ],
+  },
+  {
+    family: "git and its hook managers",
+    patterns: [
+      ".gitattributes",
+      ".gitignore",
+      ".gitmodules",
+      ".lfsconfig",
+      "**/.githooks/**",
+      "**/.git-hooks/**",
+      "**/.husky/**",
+      ".pre-commit-config.yaml",
+      ".pre-commit-config.yml",
+      "lefthook*.yml",
+      "lefthook*.yaml",
+      "lefthook*.toml",
+      "lefthook*.json",
+      ".lefthook*.yml",
+      ".lefthook*.yaml",
+      ".lefthook*.toml",
+      ".lefthook*.json",
+      "**/.lefthook/**",
+      "**/.lefthook-local/**",
+      ".overcommit.yml",
+      ".simple-git-hooks*",
+      "simple-git-hooks.*",
+    ],
+  },
+  {
+    family: "package managers",
+    patterns: [
+      ".npmrc",
+      ".yarnrc*",
+      "**/.yarn/releases/**",
+      "**/.yarn/plugins/**",
+      "**/.yarn/sdks/**",
+      ".pnp.cjs",
+      ".pnp.js",
+      ".pnp.loader.mjs",
+      ".pnpmfile.cjs",
+      ".pnpmfile.mjs",
+      "pnpmfile.js",
+      ".pypirc",
+      "**/.bundle/**",
+    ],
+  },
+  {
+    family: "build tools and toolchains",
+    patterns: [
+      "**/.cargo/config*",
+      "rust-toolchain",
+      "rust-toolchain.toml",
+      "**/.mvn/**",
+      "mvnw",
+      "mvnw.cmd",
+      "**/gradle/wrapper/**",
+      "gradlew",
+      "gradlew.bat",
+    ],
+  },
+  {
+    family: "directory environments",
+    patterns: [
+      ".envrc",
+      ".mise.toml",
+      ".mise.*.toml",
+      "mise.toml",
+      "mise.*.toml",
+      "**/.mise/**",
+      "**/mise/config.toml",
+      "**/.config/mise.toml",
+      "**/.config/mise/**",
+      ".tool-versions",
+    ],
+  },
+  {
+    family: "editors and dev environments",
+    patterns: [
+      "**/.vscode/**",
+      "*.code-workspace",
+      "**/.idea/**",
+      "**/.devcontainer/**",
+      ".devcontainer.json",
+      "**/.zed/**",
+      "/.gitpod.yml",
+    ],
+  },
+];
