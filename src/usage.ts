@@ -13,8 +13,10 @@ Commands:
   export        build, scan and store the bundle; --list shows what would leave
   list          reviews in the store
   show <id>     summary, comments and proposals of a review (--format=json|sarif)
-  merge <id>    merge the proposals into the current branch
+  merge <id>    merge the proposals into the current branch, then delete
+                the review branch (the record stays)
   drop <id>     delete the review branch; the record stays
+  prune         delete the branches of merged, dropped and superseded reviews
   import <file> --request <id>
                 import a result fetched out of band
   audit         what left this machine, when, and to which worker (--verify)
@@ -90,7 +92,22 @@ suppressed.`,
 Merge the proposals of review <id> into the current branch (refuses a dirty
 work tree; exit 5 and no change on conflict). For a work-tree snapshot, merge
 them into the work tree file by file (3-way; any conflict: exit 5, nothing
-written). Prints how to undo.`,
+written). Prints how to undo. Then deletes the branch review/<id> (the record
+stays) and prints the command that restores it; a branch with commits the
+review did not make is kept.`,
+  prune: `usage: git review-remote prune [-n | --dry-run] [--json]
+
+Delete the branches of reviews that are done with; the records stay, and each
+deleted branch's restore command is printed:
+  merged       its proposals are in (merge already deleted the branch; this
+               catches one restored by hand)
+  dropped      a branch restored by hand after drop
+  superseded   an older review of the same target (same worker, snapshot and
+               range) once a newer one has answered; it is marked dropped
+A branch with commits the review did not make is kept.
+
+    -n, --dry-run   say what would be deleted; change nothing
+    --json          print one JSON document on stdout`,
   drop: `usage: git review-remote drop <id>
 
 Delete the branch and refs of review <id>; the record stays in the store.`,

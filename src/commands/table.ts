@@ -167,6 +167,16 @@ export const COMMANDS: Record<string, Command> = {
       return runMerge({ id: requiredId(parsed, "merge") }, output);
     },
   },
+  prune: {
+    options: { ...common, "dry-run": { type: "boolean", short: "n" } },
+    async run(parsed, output) {
+      const { runPrune } = await import("./prune.js");
+      return runPrune(
+        { dryRun: Boolean(parsed.values["dry-run"]), json: Boolean(parsed.values.json) },
+        output,
+      );
+    },
+  },
   drop: {
     options: common,
     async run(parsed, output) {

@@ -90,6 +90,7 @@ export function printReviewBranchesRefused(plans: readonly PushPlan[], output: O
   }
   output.err(`${SAY} push refused: review branches hold a worker's unvetted proposals and stay local`);
   output.err("hint: push your branches by name (git push origin <branch>), not with --all or --mirror;");
+  output.err("hint: git review-remote prune deletes the branches of merged, dropped and superseded reviews;");
   output.err("hint: to publish one anyway: REVIEW_REMOTE_SKIP=1 git push");
 }
 

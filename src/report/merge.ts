@@ -1,5 +1,7 @@
 // What `merge` and `drop` show: what happened to HEAD, the work tree or the branch, and how to undo it.
+import { BranchFate } from "../merge/branch.js";
 import { MergeKind, type MergeOutcome } from "../merge/outcome.js";
+import type { PruneOutcome } from "../merge/prune.js";
 import type { ReviewRecord } from "../store/records.js";
 import type { Output } from "./output.js";
 
@@ -26,4 +28,54 @@ export function printDrop(record: ReviewRecord, output: Output): void {
     output.err(
       `hint: the commits stay reachable until git gc; to restore: git branch ${record.branch} ${record.tip}`,
     );
+}
+
+/** After a merge: the review's branch is gone (the commits are in HEAD), or kept and why. */
+export function printMergedBranch(record: ReviewRecord, fate: BranchFate, output: Output): void {
+  if (!record.branch || fate === BranchFate.gone) return;
+  if (fate === BranchFate.moved) {
+    output.err(`hint: kept branch ${record.branch}: it has commits the review did not make`);
+    return;
+  }
+  output.out(`Deleted branch ${record.branch}; the record stays (git review-remote show ${record.id}).`);
+  // A work-tree merge leaves the proposals uncommitted: their commits are then kept by nothing.
+  const until = record.snapshot.kind === "worktree" ? "the commits stay until git gc; " : "";
+  output.err(`hint: ${until}to restore it: git branch ${record.branch} ${record.tip}`);
+}
+
+function pruneWhy(outcome: PruneOutcome): string {
+  return outcome.supersededBy ? `superseded by ${outcome.supersededBy}` : outcome.reason;
+}
+
+export function printPrune(
+  outcomes: readonly PruneOutcome[],
+  args: { dryRun: boolean; json: boolean },
+  output: Output,
+): void {
+  if (args.json) {
+    const json = outcomes.map(({ record, reason, supersededBy, deleted }) => ({
+      id: record.id,
+      branch: record.branch,
+      tip: record.tip,
+      reason,
+      supersededBy: supersededBy ?? null,
+      deleted,
+    }));
+    output.raw(`${JSON.stringify(json, null, 2)}\n`);
+    return;
+  }
+  if (outcomes.length === 0) {
+    output.out("Nothing to prune.");
+    return;
+  }
+  for (const outcome of outcomes) {
+    const { branch, tip } = outcome.record;
+    if (!outcome.deleted) {
+      output.out(`Kept branch ${branch} (${pruneWhy(outcome)}): it has commits the review did not make`);
+    } else if (args.dryRun) {
+      output.out(`Would delete branch ${branch} (${pruneWhy(outcome)})`);
+    } else {
+      output.out(`Deleted branch ${branch} (${pruneWhy(outcome)}); to restore: git branch ${branch} ${tip}`);
+    }
+  }
 }

@@ -34,6 +34,8 @@ export interface ReviewRecord {
   createdAt: string;
   updatedAt: string;
   mergedFrom?: string;
+  /** Set by prune: the newer review of the same target that made this one stale. */
+  supersededBy?: string | undefined;
 }
 
 const STATES: ReadonlySet<string> = new Set(Object.values(ReviewState));

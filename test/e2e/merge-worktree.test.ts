@@ -99,8 +99,17 @@ describe("merge of a work-tree review", () => {
     const before = repoState(repo);
     const merged = repo.run(["merge", id]);
     expect(merged.status, merged.stderr).toBe(0);
-    expect(merged.stdout).toBe(`Applied review ${id} to the work tree; review and commit the changes.\n`);
+    expect(merged.stdout).toBe(
+      `Applied review ${id} to the work tree; review and commit the changes.\n` +
+        `Deleted branch review/${id}; the record stays (git review-remote show ${id}).\n`,
+    );
     expect(merged.stderr).toMatch(/^hint: to undo: git diff-tree .* \| git apply --whitespace=nowarn$/m);
+    expect(merged.stderr).toMatch(
+      new RegExp(
+        `^hint: the commits stay until git gc; to restore it: git branch review/${id} [0-9a-f]{40}$`,
+        "m",
+      ),
+    );
     expect(read(repo, "src/app.ts")).toBe(lines({ 1: "l1 later", 2: "l2 local", 9: "l9 proposed" }));
     const after = repoState(repo);
     expect(after.head).toBe(before.head);

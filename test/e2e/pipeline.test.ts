@@ -249,10 +249,16 @@ describe("review commands", () => {
       ],
     });
     const head = repo.git("rev-parse", "HEAD").trim();
+    const tip = repo.git("rev-parse", json.branch).trim();
     const merged = repo.run(["merge", json.id]);
     expect(merged.status, merged.stderr).toBe(0);
     expect(merged.stderr).toContain(`hint: to undo: git reset --keep ${head}`);
-    expect(repo.git("rev-parse", "HEAD").trim()).toBe(repo.git("rev-parse", json.branch).trim());
+    expect(repo.git("rev-parse", "HEAD").trim()).toBe(tip);
+    // The merged review's branch goes; the record stays, and says how to bring the branch back.
+    expect(merged.stdout).toContain(`Deleted branch ${json.branch}; the record stays`);
+    expect(merged.stderr).toContain(`hint: to restore it: git branch ${json.branch} ${tip}`);
+    expect(repo.git("branch", "--list", "review/*")).toBe("");
+    expect(repo.run(["list", "--json"]).stdout).toContain('"state": "merged"');
     expect(readFileSync(join(repo.dir, "src/app.ts"), "utf8")).toContain("negative total");
     const dropped = repo.run(["drop", json.id]);
     expect(dropped.status, dropped.stderr).toBe(0);
