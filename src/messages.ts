@@ -58,9 +58,9 @@ export const messages = {
   noStoredRequest: (id: string) => `the store has no readable request and bundle manifest for review ${id}`,
   hintReviewAgain: "run the review again: git review-remote --no-cache",
   nothingToImportInto: (id: string, state: string) =>
-    `review ${id} is ${state}: there is nothing to import into`,
+    `review ${id} is ${state}: its worker answered, so it takes no other answer`,
   hintImportable:
-    "import answers a review whose worker failed or was not reached; see git review-remote list",
+    "import answers a review whose worker was not reached or timed out; run the review again for a new one",
   snapshotGone: (commit: string, id: string) =>
     `the snapshot ${commit} of review ${id} is not in this repository`,
   hintSnapshotGone: "a work-tree snapshot exists only during its review: run the review again",

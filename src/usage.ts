@@ -113,7 +113,9 @@ A branch with commits the review did not make is kept.
 Delete the branch and refs of review <id>; the record stays in the store.`,
   import: `usage: git review-remote import <result.json> --request <id>
 
-Validate and import a result document fetched out of band for review <id>.`,
+Validate and import a result document fetched out of band for review <id>, against
+the forbidden paths and limits of the request as sent, not the policy file as it is
+now. Only a review whose worker was not reached or timed out takes an answer.`,
   audit: `usage: git review-remote audit [--json] [--verify]
 
 Show every send recorded in audit.jsonl: time, worker and command, request,

@@ -45,11 +45,16 @@ export function forbiddenPathReason(
   return undefined;
 }
 
+/**
+ * The forbidden paths a result is judged by: those of the request as it was sent (the policy of the
+ * moment it left, whatever the policy file says now), with this version's defaults added, since a
+ * default can only have grown since.
+ */
+export function requestForbiddenPaths(requestForbidden: readonly string[]): string[] {
+  return [...new Set([...DEFAULT_FORBIDDEN_PATHS, ...requestForbidden])];
+}
+
 /** Why a proposal may not change `path` under a request's forbiddenPaths (the defaults added), or undefined. */
 export function forbiddenChangeReason(path: string, requestForbidden: readonly string[]): string | undefined {
-  return forbiddenPathReason(
-    path,
-    [...DEFAULT_FORBIDDEN_PATHS, ...requestForbidden],
-    (p) => matchSecretName(p)?.id,
-  );
+  return forbiddenPathReason(path, requestForbiddenPaths(requestForbidden), (p) => matchSecretName(p)?.id);
 }

@@ -4,6 +4,7 @@
 import { debug } from "../debug.js";
 import { InvalidResultError, WorkerError } from "../errors.js";
 import { messages } from "../messages.js";
+import { requestForbiddenPaths } from "../paths/forbidden.js";
 import { parseResult } from "../protocol/parse-result.js";
 import type { Result } from "../protocol/result.js";
 import { matchSecretName } from "../secrets/names.js";
@@ -62,7 +63,7 @@ async function checkProposals(
     base: sent.snapshot.commit,
     manifest: new Set(sent.files.map((file) => file.path)),
     commits: result.commits,
-    forbiddenPaths: context.forbiddenPaths,
+    forbiddenPaths: requestForbiddenPaths(request.forbiddenPaths),
     isSecretName: (path) => matchSecretName(path)?.id,
     maxPatchBytes: request.limits.maxPatchBytes,
   });

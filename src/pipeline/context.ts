@@ -23,7 +23,6 @@ export interface AcceptContext {
   sent: SentBundle;
   request: Request;
   branchPrefix: string;
-  forbiddenPaths: readonly string[];
   signal: AbortSignal;
 }
 

@@ -12,7 +12,7 @@ import type { Repo } from "../repo.js";
 import type { StorePaths } from "../store/layout.js";
 import { changesOf } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, ReviewOutcome, WorkerFailure } from "./outcome.js";
-import { buildRequest, forbiddenPaths } from "./request.js";
+import { buildRequest } from "./request.js";
 import type { SendContext } from "./send.js";
 import { reviewOnWorker } from "./send.js";
 import type { Target } from "./target.js";
@@ -68,7 +68,6 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       changes: changesOf(bundle.range),
       request,
       branchPrefix: settings.branchPrefix,
-      forbiddenPaths: forbiddenPaths(policy),
       signal: options.signal,
       onStderrLine: (worker, line) => events.remoteLine(worker, line),
       onProgress: (_worker, sent) => events.progress("send", sent),

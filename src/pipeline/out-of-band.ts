@@ -1,7 +1,7 @@
 // A result fetched out of band (`import <file> --request <id>`) enters at the accept stage: the same
 // validation layers and import as a result read from a worker's stdout, for a review that is still
-// waiting for its answer.
-import { readPolicy } from "../config/policy.js";
+// waiting for its answer, judged by the request as it was sent (its forbidden paths and limits), not
+// by the policy file as it is now.
 import type { Settings } from "../config/settings.js";
 import { ReviewRemoteError } from "../errors.js";
 import type { ManifestFile } from "../export/archive.js";
@@ -11,14 +11,22 @@ import { type Request, RequestSchema } from "../protocol/request.js";
 import type { Repo } from "../repo.js";
 import { readManifest } from "../store/bundles.js";
 import { type StorePaths, storePaths } from "../store/layout.js";
-import { findRecord, ReviewState, readReviewFile } from "../store/records.js";
+import { findRecord, type ReviewRecord, ReviewState, readReviewFile } from "../store/records.js";
 import { acceptResult } from "./accept.js";
 import { chooseFilterMode } from "./filter.js";
 import { focusOutcome } from "./focus.js";
 import type { PipelineReport } from "./outcome.js";
-import { forbiddenPaths } from "./request.js";
 
-const IMPORTABLE: ReadonlySet<string> = new Set([ReviewState.sent, ReviewState.failed, ReviewState.rejected]);
+/**
+ * A review takes an answer while it has none: still sent, or failed before its worker answered (not
+ * reached, timed out). One whose worker answered (imported, empty, rejected by validation, or a
+ * result saying it failed) keeps that answer: a second one would give a refused worker another try.
+ */
+async function isAwaitingAnswer(store: StorePaths, record: ReviewRecord): Promise<boolean> {
+  if (record.state === ReviewState.sent) return true;
+  if (record.state !== ReviewState.failed) return false;
+  return (await readReviewFile(store, record.id, "result.json")) === undefined;
+}
 
 /** The stored request of a review and the manifest of the bundle it sent. */
 async function readSent(store: StorePaths, id: string): Promise<{ request: Request; files: ManifestFile[] }> {
@@ -42,9 +50,8 @@ export async function acceptOutOfBand(
   readResult: () => Promise<Buffer>,
 ): Promise<PipelineReport> {
   const store = storePaths(repo);
-  const policy = await readPolicy(repo.top);
   const record = await findRecord(store, reviewId);
-  if (!IMPORTABLE.has(record.state)) {
+  if (!(await isAwaitingAnswer(store, record))) {
     throw new ReviewRemoteError(messages.nothingToImportInto(record.id, record.state), {
       hints: [messages.hintImportable],
     });
@@ -61,7 +68,6 @@ export async function acceptOutOfBand(
     sent: { snapshot: record.snapshot, files },
     request,
     branchPrefix: settings.branchPrefix,
-    forbiddenPaths: forbiddenPaths(policy),
     signal: new AbortController().signal,
   };
   const outcome = await acceptResult(context, record.worker, { ...record }, await readResult());

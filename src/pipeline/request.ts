@@ -6,7 +6,7 @@ import { DEFAULT_FORBIDDEN_PATHS } from "../paths/forbidden.js";
 import type { Limits } from "../protocol/limits.js";
 import { createRequest, type Request } from "../protocol/request.js";
 
-export function forbiddenPaths(policy: Policy): string[] {
+function forbiddenPaths(policy: Policy): string[] {
   return [...DEFAULT_FORBIDDEN_PATHS, ...(policy.forbiddenPaths ?? [])];
 }
 

@@ -1,0 +1,138 @@
+// `import <result> --request <id>` judges a result by the request as it was sent, not by the policy
+// file as it is now, and a review whose worker answered takes no second answer.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { configureWorker, createBaseRepo, FIXTURES, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
+import { repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+
+const repos = repoTracker();
+const BENIGN = join(FIXTURES, "results", "01-benign-result.json");
+const TWO_COMMITS = join(FIXTURES, "results", "21-two-commits-sequence.json");
+const DOWN = shellWords(join(FIXTURES, "workers", "fail-worker.sh"));
+
+/** The base repo with a committed policy file and a worker that cannot be reached. */
+function repoWithPolicy(policy: object): TestRepo {
+  const repo = repos.add(createBaseRepo());
+  repo.write(".review-remote.json", JSON.stringify(policy));
+  repo.commit("policy");
+  configureWorker(repo, "down", DOWN);
+  return repo;
+}
+
+/** Runs a review whose worker is not reached; returns its id. */
+function failedReview(repo: TestRepo): string {
+  const known = new Set(reviewIds(repo));
+  expect(repo.run(["--worker", "down"]).status).toBe(3);
+  const id = reviewIds(repo).find((each) => !known.has(each));
+  if (id === undefined) throw new Error("no review was recorded");
+  return id;
+}
+
+function reviewIds(repo: TestRepo): string[] {
+  try {
+    return readdirSync(join(repo.dir, ".git", "review-remote", "reviews"));
+  } catch {
+    return [];
+  }
+}
+
+/** A result file for review `id` from a template (placeholders filled from its stored request). */
+function resultFor(repo: TestRepo, id: string, template: string): string {
+  const stored = join(repo.dir, ".git", "review-remote", "reviews", id, "request.json");
+  const request = JSON.parse(readFileSync(stored, "utf8"));
+  const file = join(repo.home, `result-${id}.json`);
+  writeFileSync(
+    file,
+    template.replaceAll("@REQUEST_ID@", request.id).replaceAll("@BUNDLE_SHA256@", request.bundle.sha256),
+  );
+  return file;
+}
+
+/** The benign result's proposal, moved to `path` (a new file). */
+function newFileResult(path: string): string {
+  const result = JSON.parse(readFileSync(BENIGN, "utf8"));
+  result.commits = [
+    {
+      message: "Add notes",
+      patch: `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+notes\n`,
+    },
+  ];
+  return JSON.stringify(result);
+}
+
+describe("import --request", () => {
+  it("keeps the forbidden paths the review was sent with when the policy is loosened", () => {
+    const repo = repoWithPolicy({ forbiddenPaths: ["docs/**"] });
+    const id = failedReview(repo);
+    repo.write(".review-remote.json", "{}");
+    const file = resultFor(repo, id, newFileResult("docs/v2/notes.md"));
+    const before = repoState(repo);
+    const result = repo.run(["import", file, "--request", id]);
+    expect(result.status, result.stderr).toBe(4);
+    expect(result.stderr).toContain('path "docs/v2/notes.md" is a forbidden path (docs/**)');
+    expect(repoState(repo)).toEqual(before);
+  });
+
+  it("imports what the review was sent to allow when the policy is tightened afterwards", () => {
+    const repo = repoWithPolicy({});
+    const id = failedReview(repo);
+    repo.write(".review-remote.json", JSON.stringify({ forbiddenPaths: ["docs/**"] }));
+    const file = resultFor(repo, id, newFileResult("docs/v2/notes.md"));
+    const result = repo.run(["import", file, "--request", id]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(repo.git("diff", "--name-only", "HEAD", `review/${id}`).trim()).toBe("docs/v2/notes.md");
+  });
+
+  it("keeps the limits the review was sent with when the policy raises them", () => {
+    const repo = repoWithPolicy({ limits: { maxCommits: 1 } });
+    const id = failedReview(repo);
+    repo.write(".review-remote.json", "{}");
+    const file = resultFor(repo, id, readFileSync(TWO_COMMITS, "utf8"));
+    const before = repoState(repo);
+    const result = repo.run(["import", file, "--request", id]);
+    expect(result.status, result.stderr).toBe(4);
+    expect(result.stderr).toContain("commits: 2 commits, over the limit of 1");
+    expect(repoState(repo)).toEqual(before);
+  });
+
+  it("refuses to import over a review whose result was rejected, leaving the repo unchanged", () => {
+    const repo = repoWithPolicy({});
+    const bad = join(repo.home, "bad.diff");
+    writeFileSync(
+      bad,
+      "diff --git a/.gitattributes b/.gitattributes\n--- a/.gitattributes\n+++ b/.gitattributes\n@@ -1 +1 @@\n-* text=auto\n+* filter=pwn\n",
+    );
+    configureWorker(repo, "hostile", shellWords("node", RESULT_WORKER, "--diff", bad));
+    expect(repo.run(["--worker", "hostile"]).status).toBe(4);
+    const [id] = reviewIds(repo) as [string];
+    const file = resultFor(repo, id, readFileSync(BENIGN, "utf8"));
+    const before = repoState(repo);
+    const result = repo.run(["import", file, "--request", id]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`review ${id} is rejected: its worker answered`);
+    expect(result.stderr).toContain("hint: ");
+    expect(repoState(repo)).toEqual(before);
+    expect(JSON.parse(repo.run(["list", "--json"]).stdout)).toEqual([
+      expect.objectContaining({ id, state: "rejected" }),
+    ]);
+  });
+
+  it("refuses to import over a review whose worker answered that it failed", () => {
+    const repo = repoWithPolicy({});
+    const failed = { ...JSON.parse(readFileSync(BENIGN, "utf8")), status: "failed", error: "out of disk" };
+    failed.commits = [];
+    failed.comments = [];
+    const template = join(repo.home, "failed.json");
+    writeFileSync(template, JSON.stringify(failed));
+    configureWorker(repo, "sad", shellWords("node", RESULT_WORKER, template));
+    expect(repo.run(["--worker", "sad"]).status).toBe(3);
+    const [id] = reviewIds(repo) as [string];
+    const file = resultFor(repo, id, readFileSync(BENIGN, "utf8"));
+    const before = repoState(repo);
+    const result = repo.run(["import", file, "--request", id]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`review ${id} is failed: its worker answered`);
+    expect(repoState(repo)).toEqual(before);
+  });
+});
