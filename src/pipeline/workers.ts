@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import type { Settings } from "../config/settings.js";
 import { ConfigError } from "../errors.js";
 import { messages } from "../messages.js";
+import { NODE_FLAGS } from "../os/node-flags.js";
 import { shellQuote } from "../os/shell.js";
 
 export interface Worker {
@@ -19,7 +20,8 @@ const LOCAL_WORKER = "local";
 function localWorkerCommand(coreWhitespace: string | undefined): string {
   const bin = fileURLToPath(new URL("../../bin/git-review-remote.js", import.meta.url));
   const whitespace = coreWhitespace === undefined ? "" : ` --core-whitespace=${shellQuote(coreWhitespace)}`;
-  return `${shellQuote(process.execPath)} ${shellQuote(bin)} worker --sandbox=auto${whitespace}`;
+  const node = [process.execPath, ...NODE_FLAGS].map(shellQuote).join(" ");
+  return `${node} ${shellQuote(bin)} worker --sandbox=auto${whitespace}`;
 }
 
 export function resolveWorker(name: string, settings: Settings): Worker {

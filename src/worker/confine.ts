@@ -7,6 +7,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { constants } from "node:os";
 import { fileURLToPath } from "node:url";
 import { ExitCode } from "../errors.js";
+import { NODE_FLAGS } from "../os/node-flags.js";
 import { killGroup } from "../os/process.js";
 import { isHostRoot } from "../os/user-namespace.js";
 import type { WorkerOptions } from "./flow.js";
@@ -105,6 +106,7 @@ function runInside(root: string, config: WorkerConfig, trap: SignalTrap): Promis
     '"$@"; exit $?',
     "sh",
     process.execPath,
+    ...NODE_FLAGS,
     CLI,
     "worker",
   ]);
