@@ -2,8 +2,10 @@
 // command as part of its report, becomes the exit code here. Commands load lazily so that
 // `--version` and a cached pre-push hook start fast.
 import { parseArgs } from "node:util";
+import { UnknownCommandError, verifyNotMistyped } from "./commands/suggest.js";
 import {
   COMMANDS,
+  type Command,
   type CommandResult,
   type Options,
   type Parsed,
@@ -51,6 +53,14 @@ function parse(argv: string[], options: Options): Parsed {
   }
 }
 
+/** Every command takes so many words, and pathspecs only where it says so. */
+function verifyArgumentCount(name: string, command: Command, parsed: Parsed): void {
+  const extra = parsed.positionals.slice(command.positionals);
+  if (!command.pathspecs && parsed.rest.length > 0) extra.push("--", ...parsed.rest);
+  if (extra.length === 0) return;
+  throw new UsageError(messages.tooManyArguments(name, extra.join(" ")), { hints: [messages.hintHelp] });
+}
+
 /** The one mapping from an error to the client's exit code (design §4); anything untyped is a bug. */
 function exitCodeOf(error: unknown): number {
   return error instanceof ReviewRemoteError ? error.exitCode : ExitCode.internal;
@@ -63,7 +73,19 @@ function exitCodeOfResult(result: CommandResult): number {
   return result.reduce<number>((code, failure) => Math.max(code, exitCodeOf(failure)), ExitCode.ok);
 }
 
+/** git's own words for a mistyped subcommand (help.c), with the most similar ones. */
+function reportUnknownCommand(error: UnknownCommandError, output: Output): number {
+  output.err(`git: ${error.message}`);
+  output.err("");
+  output.err(
+    error.suggestions.length === 1 ? "The most similar command is" : "The most similar commands are",
+  );
+  for (const name of error.suggestions) output.err(`\t${name}`);
+  return error.exitCode;
+}
+
 function report(error: unknown, output: Output): number {
+  if (error instanceof UnknownCommandError) return reportUnknownCommand(error, output);
   if (error instanceof ReviewRemoteError) {
     output.err(`git-review-remote: ${error.message}`);
     for (const line of error.details) output.err(`  ${line}`);
@@ -116,6 +138,9 @@ export async function main(argv: string[]): Promise<number> {
       output.out(commandUsage(named ?? "review"));
       return 0;
     }
+    const [word] = parsed.positionals;
+    if (!named && word !== undefined) await verifyNotMistyped(word, Object.keys(COMMANDS));
+    verifyArgumentCount(named ?? "review", command, parsed);
     return exitCodeOfResult(await command.run(parsed, output));
   } catch (error) {
     return report(error, output);

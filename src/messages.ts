@@ -9,6 +9,14 @@ export const messages = {
   hintNotARepository:
     "run this inside a git work tree, or pass --git-dir: git --git-dir=<path> review-remote",
   needsWorkTree: "this command needs a work tree (the repository is bare)",
+  bareRepository: (gitDir: string) =>
+    `${gitDir} is a bare repository: a review needs a work tree, and its branches belong in a clone`,
+  hintBareRepository:
+    "run it in a clone or a worktree of it: git clone <repo> <dir>, or git worktree add <dir> <branch>",
+  insideGitDir: (gitDir: string) => `this command must run in the work tree, not inside ${gitDir}`,
+  hintInsideGitDir: "cd to the work tree, the directory that holds .git, and run it there",
+  notACommand: (word: string) =>
+    `'review-remote ${word}' is not a git review-remote command or a revision. See 'git review-remote -h'.`,
   emptyRepository: "the repository has no commits yet",
   hintEmptyRepository: "commit something first, or review uncommitted files with --worktree",
   unknownRevision: (rev: string) => `unknown revision: ${rev}`,

@@ -56,3 +56,18 @@ export function requireWorkTree(repo: Repo): string {
   if (repo.top === undefined) throw new UsageError(messages.needsWorkTree);
   return repo.top;
 }
+
+/**
+ * The repository, for commands that need a work tree or create review branches: a bare repository
+ * (or the inside of a git directory) is refused before anything is read or written there. A review
+ * there would also miss the policy file, which lives in the work tree.
+ */
+export async function resolveWorkTreeRepo(cwd: string = process.cwd()): Promise<Repo> {
+  const repo = await resolveRepo(cwd);
+  if (repo.top !== undefined) return repo;
+  const bare = await git(["rev-parse", "--is-bare-repository"], { cwd, env: repo.env, allowFailure: true });
+  if (bare.stdout.trim() === "true") {
+    throw new UsageError(messages.bareRepository(repo.gitDir), { hints: [messages.hintBareRepository] });
+  }
+  throw new UsageError(messages.insideGitDir(repo.gitDir), { hints: [messages.hintInsideGitDir] });
+}

@@ -5,7 +5,7 @@ import { readPolicy } from "../config/policy.js";
 import { ReviewRemoteError } from "../errors.js";
 import { createBundle, type ExportOptions, listExport, SecretsFoundError } from "../export/bundle.js";
 import { messages } from "../messages.js";
-import { resolveRepo } from "../repo.js";
+import { resolveWorkTreeRepo } from "../repo.js";
 import { printBundle, printListing, printRefusedExport } from "../report/export.js";
 import type { Output } from "../report/output.js";
 
@@ -19,7 +19,7 @@ export interface ExportArgs {
 }
 
 export async function runExport(args: ExportArgs, output: Output): Promise<void> {
-  const repo = await resolveRepo();
+  const repo = await resolveWorkTreeRepo();
   const policy = await readPolicy(repo.top);
   const options: ExportOptions = {
     rev: args.rev,

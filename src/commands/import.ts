@@ -6,7 +6,7 @@ import { readSettings } from "../config/settings.js";
 import { UsageError } from "../errors.js";
 import { messages } from "../messages.js";
 import { acceptOutOfBand } from "../pipeline/out-of-band.js";
-import { resolveRepo } from "../repo.js";
+import { resolveWorkTreeRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 import { printReview } from "../report/review.js";
 
@@ -15,7 +15,7 @@ export async function runImport(
   output: Output,
 ): Promise<void> {
   if (!args.request) throw new UsageError(messages.importNeedsRequest);
-  const repo = await resolveRepo();
+  const repo = await resolveWorkTreeRepo();
   const settings = await readSettings(repo);
   const readResult = () =>
     readFile(resolve(repo.cwd, args.file)).catch((error: NodeJS.ErrnoException) => {

@@ -6,14 +6,14 @@ import { deleteReviewBranch } from "../merge/branch.js";
 import { mergeCommitSnapshot } from "../merge/commit.js";
 import { mergeWorktreeSnapshot } from "../merge/worktree.js";
 import { messages } from "../messages.js";
-import { resolveRepo } from "../repo.js";
+import { resolveWorkTreeRepo } from "../repo.js";
 import { printMerge, printMergedBranch } from "../report/merge.js";
 import type { Output } from "../report/output.js";
 import { storePaths } from "../store/layout.js";
 import { findRecord, ReviewState, writeRecord } from "../store/records.js";
 
 export async function runMerge(args: { id: string }, output: Output): Promise<void> {
-  const repo = await resolveRepo();
+  const repo = await resolveWorkTreeRepo();
   const store = storePaths(repo);
   const record = await findRecord(store, args.id);
   if (!record.branch || !record.tip || record.state === ReviewState.dropped) {

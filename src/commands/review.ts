@@ -3,7 +3,7 @@ import { readSettings } from "../config/settings.js";
 import type { ReviewRemoteError } from "../errors.js";
 import type { PipelineOptions } from "../pipeline/outcome.js";
 import { runPipeline } from "../pipeline/pipeline.js";
-import { resolveRepo } from "../repo.js";
+import { resolveWorkTreeRepo } from "../repo.js";
 import { createPipelineEvents } from "../report/events.js";
 import { type Output, useColor } from "../report/output.js";
 import { printReview } from "../report/review.js";
@@ -12,7 +12,7 @@ export async function runReviewCommand(
   options: PipelineOptions & { json: boolean },
   output: Output,
 ): Promise<readonly ReviewRemoteError[]> {
-  const repo = await resolveRepo();
+  const repo = await resolveWorkTreeRepo();
   const settings = await readSettings(repo);
   output.color = useColor(Boolean(process.stdout.isTTY), settings.colorUi);
   const events = createPipelineEvents(output, new Set(options.workers).size);

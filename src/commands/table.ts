@@ -26,6 +26,10 @@ export type CommandResult = void | readonly ReviewRemoteError[] | { workerExitCo
 
 export interface Command {
   options: Options;
+  /** How many positional arguments it takes at most; more is a usage error. */
+  positionals: number;
+  /** Whether it takes pathspecs after `--`. */
+  pathspecs?: boolean;
   run(parsed: Parsed, output: Output): Promise<CommandResult>;
 }
 
@@ -83,6 +87,8 @@ function interruptSignal(): AbortSignal {
 
 export const reviewCommand: Command = {
   options: REVIEW_OPTIONS,
+  positionals: 1,
+  pathspecs: true,
   async run(parsed, output) {
     const { runReviewCommand } = await import("./review.js");
     return runReviewCommand(
@@ -112,6 +118,7 @@ function requiredId(parsed: Parsed, name: string): string {
 export const COMMANDS: Record<string, Command> = {
   audit: {
     options: { ...common, verify: { type: "boolean" } },
+    positionals: 0,
     async run(parsed, output) {
       const { runAudit } = await import("./audit.js");
       return runAudit({ json: Boolean(parsed.values.json), verify: Boolean(parsed.values.verify) }, output);
@@ -119,6 +126,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   "install-hook": {
     options: { ...common, force: { type: "boolean" } },
+    positionals: 0,
     async run(parsed, output) {
       const { runInstallHook } = await import("./install-hook.js");
       return runInstallHook({ force: Boolean(parsed.values.force) }, output);
@@ -126,6 +134,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   hook: {
     options: common,
+    positionals: 3,
     async run(parsed, output) {
       const { runHook } = await import("./hook.js");
       const [name, remote] = parsed.positionals;
@@ -134,6 +143,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   list: {
     options: common,
+    positionals: 0,
     async run(parsed, output) {
       const { runList } = await import("./list.js");
       return runList({ json: Boolean(parsed.values.json) }, output);
@@ -146,6 +156,7 @@ export const COMMANDS: Record<string, Command> = {
       "filter-mode": { type: "string" },
       "all-comments": { type: "boolean" },
     },
+    positionals: 1,
     async run(parsed, output) {
       const { runShow } = await import("./show.js");
       return runShow(
@@ -162,6 +173,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   merge: {
     options: common,
+    positionals: 1,
     async run(parsed, output) {
       const { runMerge } = await import("./merge.js");
       return runMerge({ id: requiredId(parsed, "merge") }, output);
@@ -169,6 +181,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   prune: {
     options: { ...common, "dry-run": { type: "boolean", short: "n" } },
+    positionals: 0,
     async run(parsed, output) {
       const { runPrune } = await import("./prune.js");
       return runPrune(
@@ -179,6 +192,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   drop: {
     options: common,
+    positionals: 1,
     async run(parsed, output) {
       const { runDrop } = await import("./drop.js");
       return runDrop({ id: requiredId(parsed, "drop") }, output);
@@ -186,6 +200,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   import: {
     options: { ...common, request: { type: "string" } },
+    positionals: 1,
     async run(parsed, output) {
       const { runImport } = await import("./import.js");
       const file = single(parsed, "import");
@@ -207,6 +222,7 @@ export const COMMANDS: Record<string, Command> = {
       "max-processes": { type: "string" },
       "max-seconds": { type: "string" },
     },
+    positionals: 0,
     async run(parsed) {
       const { runWorkerCommand } = await import("./worker.js");
       const workerExitCode = await runWorkerCommand({
@@ -233,6 +249,8 @@ export const COMMANDS: Record<string, Command> = {
       list: { type: "boolean" },
       output: { type: "string", short: "o" },
     },
+    positionals: 1,
+    pathspecs: true,
     async run(parsed, output) {
       const { runExport } = await import("./export.js");
       return runExport(

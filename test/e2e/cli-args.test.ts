@@ -1,0 +1,125 @@
+// The command line as users mistype it: a misspelt command, words too many, a bare repository.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+
+const repos = repoTracker();
+
+function committedRepo(): TestRepo {
+  const repo = repos.add(createTestRepo());
+  repo.write("src/app.ts", "export const a = 1;\n");
+  repo.commit("base");
+  repo.write("src/app.ts", "export const a = 1;   \n");
+  repo.commit("trailing spaces");
+  return repo;
+}
+
+describe("a mistyped command", () => {
+  it("gets git's 'did you mean', exit 2, and nothing changes", () => {
+    const repo = committedRepo();
+    const before = repoState(repo);
+    const result = repo.run(["shwo", "abc"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(
+      "git: 'review-remote shwo' is not a git review-remote command or a revision. See 'git review-remote -h'.\n" +
+        "\nThe most similar command is\n\tshow\n",
+    );
+    expect(repoState(repo)).toEqual(before);
+    expect(existsSync(join(repo.dir, ".git", "review-remote"))).toBe(false);
+  });
+
+  it("lists every command equally close, also outside a repository", () => {
+    const repo = committedRepo();
+    const result = repo.run(["i"], { cwd: repo.home });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("The most similar commands are\n\tinstall-hook\n\timport\n");
+  });
+
+  it("is still a revision when a branch has that name", () => {
+    const repo = committedRepo();
+    repo.git("branch", "shwo");
+    const result = repo.run(["shwo", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).target.head).toBe(repo.git("rev-parse", "shwo").trim());
+  });
+});
+
+describe("extra arguments", () => {
+  const cases: [string, string[]][] = [
+    ["review", ["HEAD", "HEAD~1"]],
+    ["export", ["export", "HEAD", "HEAD~1"]],
+    ["list", ["list", "extra"]],
+    ["list", ["list", "--", "src"]],
+    ["show", ["show", "a", "b"]],
+    ["merge", ["merge", "a", "b"]],
+    ["drop", ["drop", "a", "b"]],
+    ["prune", ["prune", "extra"]],
+    ["import", ["import", "a.json", "b.json", "--request", "x"]],
+    ["audit", ["audit", "extra"]],
+    ["install-hook", ["install-hook", "extra"]],
+    ["hook", ["hook", "pre-push", "origin", "url", "extra"]],
+    ["worker", ["worker", "extra"]],
+  ];
+  it.each(cases)("are a usage error for %s (exit 2), and nothing changes", (name, args) => {
+    const repo = committedRepo();
+    const before = repoState(repo);
+    const result = repo.run(args);
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^git-review-remote: too many arguments for ${name}: `));
+    expect(result.stderr).toContain("hint: see 'git review-remote -h'");
+    expect(repoState(repo)).toEqual(before);
+  });
+});
+
+describe("a bare repository", () => {
+  function bareClone(): TestRepo {
+    const source = committedRepo();
+    const bare = repos.add(createTestRepo({ init: false, name: "bare.git" }));
+    execFileSync("git", ["clone", "-q", "--bare", source.dir, bare.dir], { env: bare.env });
+    return bare;
+  }
+
+  const refused: string[][] = [
+    [],
+    ["HEAD"],
+    ["--all"],
+    ["export"],
+    ["export", "--list"],
+    ["merge", "0123456789ab"],
+    ["import", "result.json", "--request", "0123456789ab"],
+    ["install-hook"],
+  ];
+  it.each(refused.map((args) => [args.join(" ") || "(no arguments)", args]))(
+    "is refused by %s with exit 2 and a hint; nothing is written",
+    (_name, args) => {
+      const bare = bareClone();
+      const refs = bare.git("for-each-ref");
+      const result = bare.run(args as string[]);
+      expect(result.status, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(
+        /^git-review-remote: .* is a bare repository: a review needs a work tree/,
+      );
+      expect(result.stderr).toContain("hint: run it in a clone or a worktree of it");
+      expect(bare.git("for-each-ref")).toBe(refs);
+      expect(existsSync(join(bare.dir, "review-remote"))).toBe(false);
+      expect(existsSync(join(bare.dir, "hooks", "pre-push"))).toBe(false);
+    },
+  );
+
+  it("still answers -h, --version, list and the worker's -h", () => {
+    const bare = bareClone();
+    expect(bare.run(["-h"]).status).toBe(0);
+    expect(bare.run(["--version"]).stdout).toMatch(/^git-review-remote version /);
+    expect(bare.run(["list"]).status).toBe(0);
+    expect(bare.run(["worker", "-h"]).status).toBe(0);
+  });
+
+  it("is refused inside a git directory too", () => {
+    const repo = committedRepo();
+    const result = repo.run([], { cwd: join(repo.dir, ".git") });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("must run in the work tree, not inside");
+  });
+});
