@@ -47,7 +47,8 @@ context); the review focuses on the change:
     -m, --question <text>
                         what to ask the reviewer
     --worker <name>     the worker to use (repeat to ask several at once);
-                        default: review-remote.worker, or 'local'
+                        default: review-remote.worker, or 'local'; its command
+                        (review-remote.<name>.command) gets $REVIEW_REMOTE_ID'
     --filter-mode <mode>
                         which comments to show (review-remote.filterMode):
                         added (default: on lines the change added),

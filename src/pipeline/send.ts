@@ -34,10 +34,13 @@ function newReviewId(requestId: string, worker: Worker): string {
     .slice(0, 12);
 }
 
-/** The worker command gets the user's environment, not the repository we resolved. */
-function withoutRepoVariables(env: Env): Env {
+/**
+ * The worker command gets the user's environment, not the repository we resolved, and the review's
+ * id, so that a recipe can name what it starts (`kubectl run review-$REVIEW_REMOTE_ID ...`).
+ */
+function workerEnv(env: Env, record: ReviewRecord): Env {
   const { GIT_DIR: _dir, GIT_WORK_TREE: _tree, ...rest } = env;
-  return rest;
+  return { ...rest, REVIEW_REMOTE_ID: record.id };
 }
 
 /** The audit line first (what left, and where to), then the envelope through the transport. */
@@ -57,7 +60,7 @@ async function send(context: SendContext, worker: Worker, record: ReviewRecord):
     command: worker.command,
     workerName: worker.name,
     cwd: context.repo.top ?? context.repo.cwd,
-    env: withoutRepoVariables(context.repo.env),
+    env: workerEnv(context.repo.env, record),
     header: envelopeHeader(request),
     bundlePath: context.bundlePath,
     bundleBytes: request.bundle.bytes,

@@ -126,6 +126,21 @@ describe("review pipeline", () => {
     expect(text.stdout).toContain("src/app.ts:4 info Consider validating the total. (also from");
   });
 
+  it("gives the worker command the review's id in REVIEW_REMOTE_ID, under sh as users' recipes run", () => {
+    const repo = baseRepo();
+    const seen = join(repo.home, "seen-ids");
+    // The README's recipe shape: name something after the review (a pod, a container), then work.
+    const recipe = `echo "review-$REVIEW_REMOTE_ID" >> ${shellWords(seen)}; exec ${shellWords("node", RESULT_WORKER, BENIGN)}`;
+    configureWorker(repo, "a", recipe);
+    configureWorker(repo, "b", recipe);
+    const result = repo.run(["--worker", "a", "--worker", "b", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const ids = JSON.parse(result.stdout).reviews.map((review: { id: string }) => `review-${review.id}`);
+    expect(ids).toHaveLength(2);
+    expect(readFileSync(seen, "utf8").trim().split("\n").sort()).toEqual(ids.sort());
+    for (const id of ids) expect(id).toMatch(/^review-[0-9a-f]{12}$/);
+  });
+
   it("kills a worker that exceeds review-remote.timeout and exits 3 with the repo unchanged", () => {
     const repo = baseRepo();
     configureWorker(repo, "slow", shellWords(join(WORKERS, "hang-worker.sh")));
