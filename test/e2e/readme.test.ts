@@ -1,7 +1,8 @@
-// The README's first command, run as a new user would: a fresh clone, `npm ci`, a global install
-// (into a private prefix here), then `git review-remote` reviewing the clone itself.
+// The README's first command, run as a new user would: a fresh clone, `npm ci`, a global install of
+// the packed package (into a private prefix here), then `git review-remote` reviewing the clone
+// itself; and the installed command still working once the clone is gone.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -22,7 +23,10 @@ function readmeCommands(): string[] {
 describe("the README", () => {
   it("starts with two commands: install and review, then the tests", () => {
     const [install, tests] = readmeCommands();
-    expect(install).toMatch(/npm ci && npm install -g \. && git review-remote$/);
+    // A copy of the packed package, not `npm install -g .`, which links to the clone.
+    expect(install).toBe(
+      "npm ci && npm pack && npm install -g ./git-review-remote-*.tgz && git review-remote",
+    );
     expect(tests).toBe("npm test");
   });
 
@@ -59,5 +63,22 @@ describe("the README", () => {
       encoding: "utf8",
     });
     if (man.error === undefined) expect(man.stdout.trim()).toMatch(/git-review-remote\.1$/);
+
+    // A copy, not a link into the clone: with the clone gone, the command still reviews a repository.
+    const installed = realpathSync(join(prefix, "bin", "git-review-remote"));
+    expect(installed.startsWith(realpathSync(prefix))).toBe(true);
+    rmSync(clone, { recursive: true, force: true });
+    const other = join(root, "other");
+    mkdirSync(other);
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: other, env, encoding: "utf8" });
+    git("init", "-q");
+    writeFileSync(join(other, "a.txt"), "one\n");
+    git("add", "a.txt");
+    git("commit", "-q", "-m", "one");
+    writeFileSync(join(other, "a.txt"), "one\ntwo   \n");
+    git("commit", "-q", "-am", "two, with trailing spaces");
+    const review = spawnSync("git", ["review-remote"], { cwd: other, env, encoding: "utf8" });
+    expect(review.status, review.stderr).toBe(0);
+    expect(review.stdout).toMatch(/^Proposals are on branch review\/[0-9a-f]{12}\. Next:$/m);
   });
 });
