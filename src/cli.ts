@@ -40,10 +40,14 @@ function parse(argv: string[], options: Options): Parsed {
     const terminator = tokens.find((token) => token.kind === "option-terminator");
     const restStart = terminator ? terminator.index + 1 : argv.length;
     const rest = argv.slice(restStart);
+    const ordered = tokens.flatMap((token) =>
+      token.kind === "option" ? [{ name: token.name, value: token.value }] : [],
+    );
     return {
       values: values as Values,
       positionals: positionals.slice(0, positionals.length - rest.length),
       rest,
+      ordered,
     };
   } catch (error) {
     throw new UsageError(describeArgsError(error as Error), {

@@ -134,15 +134,29 @@ would publish a review branch (refs/heads/review/*); otherwise reviews each
 pushed range and prints one line per ref: <ref> (<old>..<new>): <outcome>.
 Honors review-remote.prePush (off|warn|block), prePushTimeout, failClosed and
 REVIEW_REMOTE_SKIP=1 (skip the review and the refusal).`,
-  worker: `usage: git review-remote worker [--reviewer <name>] [--reviewer-command <cmd>]
+  worker: `usage: git review-remote worker [--reviewer <name>]
+                                [--reviewer-command <cmd> [--reviewer-format <format>]]...
+                                [--tools <dir>]... [--network]
                                 [--sandbox=require|auto|off] [--core-whitespace <rules>]
                                 [--sign-key <key file>] [<limits>]
 
 The worker side: reads the envelope (request line, then the bundle) on stdin,
-runs the reviewer in a sandbox and writes one result document on stdout.
+runs the reviewers in a sandbox and writes one result document on stdout.
 
     --reviewer <name>          built-in reviewer (default: hygiene)
-    --reviewer-command <cmd>   run <cmd> through sh -c as the reviewer
+    --reviewer-command <cmd>   run <cmd> through sh -c as a reviewer; repeat it
+                               to run several in order, each on the tree the
+                               one before left (one proposed commit each)
+    --reviewer-format <format> what the --reviewer-command before it reports,
+                               on stdout or in $REVIEW_REMOTE_OUTPUT: comments
+                               (default: JSON lines), sarif, rdjson, rdjsonl or
+                               diff; fixes and diffs are applied and proposed.
+                               Exit 1 with a valid report is not a failure
+    --tools <dir>              bind <dir> read-only at the same path; its bin/
+                               and node_modules/.bin come first on PATH
+                               (e.g. npm install --prefix <dir> eslint)
+    --network                  give the reviewers the network (an agent CLI
+                               reaching its model); none by default
     --sandbox <mode>           require: fail without a working sandbox;
                                auto (default): fall back with a warning; off
     --core-whitespace <rules>  git's core.whitespace for the built-in reviewer
@@ -167,6 +181,8 @@ The reviewer runs in the tree (a git repository at the snapshot) with:
   REVIEW_REMOTE_QUESTION       the question
   REVIEW_REMOTE_REQUEST        path of the request JSON
   REVIEW_REMOTE_COMMENTS       path of a JSON Lines file to append comments to
+  REVIEW_REMOTE_OUTPUT         path to write the report to, instead of stdout
+  REVIEW_REMOTE_SUMMARY        path to write a summary to (it ends the result's)
   REVIEW_REMOTE_CHANGED        path of the changed paths, each ended by NUL
   REVIEW_REMOTE_CHANGED_LINES  path of the changed lines, as JSON:
       {"schema": "git-review-remote/changed-lines@1", "base": <oid>,

@@ -15,6 +15,8 @@ export interface Parsed {
   positionals: string[];
   /** Arguments after `--`. */
   rest: string[];
+  /** The options in the order given (for options whose meaning depends on the one before). */
+  ordered: { name: string; value: string | undefined }[];
 }
 
 /**
@@ -212,7 +214,13 @@ export const COMMANDS: Record<string, Command> = {
     options: {
       help: { type: "boolean", short: "h" },
       reviewer: { type: "string" },
-      "reviewer-command": { type: "string" },
+      "reviewer-command": { type: "string", multiple: true },
+      "reviewer-format": { type: "string", multiple: true },
+      tools: { type: "string", multiple: true },
+      network: { type: "boolean" },
+      "setup-command": { type: "string" },
+      "setup-network": { type: "boolean" },
+      "cache-dir": { type: "string" },
       "core-whitespace": { type: "string" },
       sandbox: { type: "string" },
       "sign-key": { type: "string" },
@@ -227,7 +235,12 @@ export const COMMANDS: Record<string, Command> = {
       const { runWorkerCommand } = await import("./worker.js");
       const workerExitCode = await runWorkerCommand({
         reviewer: text(parsed, "reviewer"),
-        reviewerCommand: text(parsed, "reviewer-command"),
+        ordered: parsed.ordered,
+        tools: texts(parsed, "tools"),
+        network: Boolean(parsed.values.network),
+        setupCommand: text(parsed, "setup-command"),
+        setupNetwork: Boolean(parsed.values["setup-network"]),
+        cacheDir: text(parsed, "cache-dir"),
         coreWhitespace: text(parsed, "core-whitespace"),
         sandbox: text(parsed, "sandbox") ?? "auto",
         signKey: text(parsed, "sign-key") ?? process.env.REVIEW_REMOTE_SIGN_KEY,

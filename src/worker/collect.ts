@@ -26,8 +26,8 @@ export interface CollectContext {
   missingBlobs: boolean;
   /** The reviewer's HEAD commit. */
   head: string;
-  /** Message for the commit of uncommitted leftovers. */
-  leftoverMessage: string;
+  /** Message for the commit of uncommitted leftovers; none are collected without one. */
+  leftoverMessage?: string | undefined;
   forbiddenPaths: readonly string[];
   limits: Limits;
   /** The request's deadline: every git collecting runs is killed when it aborts. */
@@ -88,6 +88,7 @@ async function listReviewerCommits(ctx: CollectContext): Promise<string[]> {
 
 /** A commit of whatever the reviewer left uncommitted on top of `head`, or undefined. */
 async function commitLeftovers(ctx: CollectContext): Promise<string | undefined> {
+  if (ctx.leftoverMessage === undefined) return undefined;
   // Start from the baseline's stat data and move it to HEAD with a two-tree merge (entries the reviewer
   // did not commit keep it): `add -A` then hashes only what changed, not the whole tree again.
   copyFileSync(ctx.baselineIndex, `${ctx.gitDir}/index`);

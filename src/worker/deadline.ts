@@ -57,6 +57,8 @@ export class Deadline {
     try {
       return await work();
     } catch (error) {
+      // A stage within this one already named itself.
+      if (error instanceof DeadlineError) throw error;
       if (this.expired) throw new DeadlineError(this.reason(stage), { cause: error });
       throw error;
     }

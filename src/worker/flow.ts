@@ -16,10 +16,12 @@ import { subjectsOf } from "../receipt/statement.js";
 import { workerGitEnv, writeWorkerGlobalConfig } from "./baseline.js";
 import { Deadline, DeadlineError } from "./deadline.js";
 import { findSandbox, SandboxUnavailableError } from "./find-sandbox.js";
+import type { SetupOptions } from "./host-options.js";
 import { DEFAULT_WORKER_LIMITS, type WorkerLimits } from "./limits.js";
 import { workerMessages } from "./messages.js";
 import { failedOutput, type ReviewOutput, renderResult, type SignResult } from "./result.js";
 import { type Reviewer, reviewTree } from "./review-tree.js";
+import type { ReviewerCommand } from "./reviewer-specs.js";
 import type { Sandbox, SandboxMode } from "./sandbox.js";
 import { type Say, sayTo } from "./say.js";
 import { verifyAndUnpack } from "./unpack.js";
@@ -30,8 +32,14 @@ import { createMountedWorkspace, MAX_BUNDLE_BYTES } from "./workspace-tmpfs.js";
 export interface WorkerOptions {
   /** A built-in reviewer by name (`hygiene` when neither is given)... */
   reviewer?: string | undefined;
-  /** ...or a command run through `sh -c` in the sandbox. */
-  reviewerCommand?: string | undefined;
+  /** ...or commands run through `sh -c` in the sandbox, in order, each with its report's format. */
+  reviewerCommands?: readonly ReviewerCommand[] | undefined;
+  /** `--tools` directories (absolute): read-only in the sandbox, first on PATH. */
+  tools?: readonly string[] | undefined;
+  /** The host network for the reviewers (`--network`). */
+  network?: boolean | undefined;
+  /** A command run in the tree before the reviewers; what it adds is never proposed. */
+  setup?: SetupOptions | undefined;
   /** The user's core.whitespace, for the built-in reviewer (the local side passes its own). */
   coreWhitespace?: string | undefined;
   /** As given: require, auto or off. */
@@ -81,13 +89,22 @@ function exitCodeFor(error: unknown): number {
 
 /** The reviewer the options name; a UsageError when they name none. */
 function selectReviewer(options: WorkerOptions): Reviewer {
-  if (options.reviewer !== undefined && options.reviewerCommand !== undefined) {
+  const commands = options.reviewerCommands ?? [];
+  if (options.reviewer !== undefined && commands.length > 0) {
     throw new UsageError("--reviewer and --reviewer-command cannot be used together");
   }
-  if (options.reviewerCommand !== undefined) {
-    if (options.reviewerCommand.trim() === "") throw new UsageError("--reviewer-command is empty");
-    return { kind: "command", command: options.reviewerCommand };
+  if (commands.length > 0) {
+    for (const { command } of commands) {
+      if (command.trim() === "") throw new UsageError("--reviewer-command is empty");
+    }
+    return {
+      kind: "commands",
+      commands,
+      grants: { tools: options.tools ?? [], network: options.network ?? false },
+      setup: options.setup,
+    };
   }
+  if (options.setup !== undefined) throw new UsageError("--setup-command needs a --reviewer-command");
   const name = options.reviewer ?? "hygiene";
   if (!(BUILTIN_REVIEWERS as readonly string[]).includes(name)) {
     throw new UsageError(
@@ -156,11 +173,13 @@ function signerFor(
     );
 }
 
-/** What the receipt names as the reviewer: a built-in one's name, or the command (cut to fit). */
-function reviewerName(reviewer: Reviewer): string {
-  if (reviewer.kind === "builtin") return reviewer.name;
-  const words = reviewer.command.trim();
-  return words.length <= MAX_NAME_LENGTH ? words : `${words.slice(0, MAX_NAME_LENGTH - 1)}\u2026`;
+/** What the receipt names as the reviewers: a built-in one's name, or each command (cut to fit). */
+function reviewerNames(reviewer: Reviewer): string[] {
+  if (reviewer.kind === "builtin") return [reviewer.name];
+  return reviewer.commands.map(({ command }) => {
+    const words = command.trim();
+    return words.length <= MAX_NAME_LENGTH ? words : `${words.slice(0, MAX_NAME_LENGTH - 1)}\u2026`;
+  });
 }
 
 /** Unpack and review under the deadline; time running out anywhere is a failed result. */
@@ -174,7 +193,7 @@ async function review(serving: Serving): Promise<ReviewOutput> {
     );
     debug(`worker: unpacked (sandbox ${sandbox.kind})`);
     writeWorkerGlobalConfig(workspace.home);
-    serving.reviewed.push(reviewerName(serving.reviewer));
+    serving.reviewed.push(...reviewerNames(serving.reviewer));
     return await reviewTree({
       request,
       requestLine,

@@ -63,6 +63,17 @@ export const workerMessages = {
     `offset ${offset} is not on line ${line} as the report says`,
   textMismatch: "the file does not hold the text the fix replaces (the report is stale?)",
 
+  // What ran: one reviewer of several, its commit, the summary.
+  patchNotApplied: (problem: string) => `diff not applied: ${problem}`,
+  reviewerFailed: (label: string, error: string) => `${label} failed: ${error}`,
+  fixesMessage: (label: string, n: number, rules: string) =>
+    `${label}: ${count(n, "fix", "fixes")}${rules === "" ? "" : ` (${rules})`}`,
+  changesMessage: (label: string, n: number, names: string) =>
+    `${label}: ${count(n, "file")} changed (${names})`,
+  setupFailed: (error: string) => `the setup command failed: ${error}`,
+  setupSummary: "The setup command failed.",
+  setupTrackedReverted: "setup changed tracked files; those changes were undone (only what it adds is kept)",
+
   // The worker's limits (design §8): a reviewer stopped at one, a request out of time.
   overLimitsSummary: "The reviewer went over the worker's limits.",
   outOfTimeSummary: "The request ran out of time.",

@@ -14,14 +14,17 @@ import type { ReviewComment } from "../protocol/result.js";
 import { createBaseline, createPrivateGitDir } from "./baseline.js";
 import { keepOriginalBlob } from "./baseline-blobs.js";
 import { collectProposals, ProposalError } from "./collect.js";
-import { readComments } from "./comments.js";
+import { describeRan, runCommandReviewers } from "./command-reviewers.js";
 import { type Deadline, DeadlineError } from "./deadline.js";
 import { writeFocusFiles } from "./focus-files.js";
+import type { SetupOptions } from "./host-options.js";
 import { resourceLimitsFor, type WorkerLimits } from "./limits.js";
 import { workerMessages } from "./messages.js";
 import { failedOutput, type ReviewOutput } from "./result.js";
+import type { ReviewerCommand } from "./reviewer-specs.js";
+import { resetIoFiles, type StepContext } from "./reviewer-step.js";
 import { runHygiene } from "./reviewers/hygiene.js";
-import { chownTree, type ReviewerIo, readReviewerHead, runReviewer } from "./run-reviewer.js";
+import { chownTree, type Grants, type ReviewerIo } from "./run-reviewer.js";
 import type { Sandbox } from "./sandbox.js";
 import { type BundleListing, BundleRefusedError } from "./verify-bundle.js";
 import type { Workspace } from "./workspace.js";
@@ -29,7 +32,12 @@ import { fullReason, limitWorkspace } from "./workspace-tmpfs.js";
 
 export type Reviewer =
   | { kind: "builtin"; name: "hygiene"; coreWhitespace?: string | undefined }
-  | { kind: "command"; command: string };
+  | {
+      kind: "commands";
+      commands: readonly ReviewerCommand[];
+      grants: Grants;
+      setup?: SetupOptions | undefined;
+    };
 
 export interface ReviewTreeContext {
   request: Request;
@@ -51,18 +59,21 @@ const LEFTOVER_MESSAGE = "Apply the reviewer's uncommitted changes";
 function writeIoFiles(ctx: ReviewTreeContext, changes: ChangedLines | undefined): ReviewerIo {
   const io: ReviewerIo = {
     tree: ctx.workspace.tree,
+    dir: ctx.workspace.io,
     requestFile: join(ctx.workspace.io, "request.json"),
     commentsFile: join(ctx.workspace.io, "comments.jsonl"),
+    outputFile: join(ctx.workspace.io, "output"),
+    summaryFile: join(ctx.workspace.io, "summary"),
     focus: changes ? writeFocusFiles(ctx.workspace.io, changes) : undefined,
     home: ctx.workspace.home,
     ...(ctx.workspace.scratch ? { scratch: ctx.workspace.scratch } : {}),
   };
   writeFileSync(io.requestFile, ctx.requestLine, { mode: 0o400 });
-  writeFileSync(io.commentsFile, "", { mode: 0o600 });
   const user = ctx.sandbox.user;
+  resetIoFiles(io, user);
   if (user) {
     const focus = io.focus ? [io.focus.changed, io.focus.changedLines] : [];
-    for (const file of [io.requestFile, io.commentsFile, ...focus]) chownSync(file, user.uid, user.gid);
+    for (const file of [io.requestFile, ...focus]) chownSync(file, user.uid, user.gid);
     chmodSync(ctx.workspace.tree, 0o700);
   }
   return io;
@@ -75,6 +86,8 @@ interface ReviewerResult {
   leftoverMessage: string;
   comments: ReviewComment[];
   summary?: string;
+  /** What ran, for the summary (external reviewers). */
+  ran?: string;
   error?: string;
 }
 
@@ -105,30 +118,43 @@ async function runSelectedReviewer(
   }
   const { deadline } = ctx;
   if (ctx.sandbox.user) await chownTree([io.tree], ctx.sandbox.user, deadline.signal);
-  // Collecting gets the last tenth of the time (at most 10 s); the reviewer, what is left before it.
-  const remaining = deadline.remainingMs();
-  const reserve = Math.min(10_000, deadline.seconds * 100);
-  const outcome = await runReviewer({
-    command: ctx.reviewer.command,
+  const reviewer = ctx.reviewer;
+  const stepContext: StepContext = {
     question: request.question,
-    sandbox: ctx.sandbox,
+    maxComments: request.limits.maxComments,
     io,
-    timeoutMs: Math.max(remaining - reserve, remaining / 2),
-    timeLimit: deadline.limit,
+    sandbox: ctx.sandbox,
+    grants: reviewer.grants,
+    deadline,
     limits: resourceLimitsFor(ctx.listing, ctx.limits),
+    git: {
+      sandbox: ctx.sandbox,
+      tree: io.tree,
+      home: io.home,
+      scratch: io.scratch,
+      signal: deadline.signal,
+    },
+    warn: ctx.warn,
     onOutput: ctx.onOutput,
     onSpawn: ctx.onSpawn,
-  });
-  if (!outcome.ok)
-    return { head: baseline, leftoverMessage: LEFTOVER_MESSAGE, comments: [], error: outcome.error };
-  const parsed = await readComments(io.commentsFile, request.limits.maxComments);
-  for (const line of parsed.warnings) ctx.warn(line);
-  const head = await readReviewerHead(ctx.sandbox, io, deadline.remainingMs());
-  return { head, leftoverMessage: LEFTOVER_MESSAGE, comments: parsed.comments };
+  };
+  const outcome = await runCommandReviewers(stepContext, reviewer.commands, baseline, deadline);
+  const failed = outcome.ran.filter((ran) => ran.error !== undefined);
+  const summary = describeRan(outcome.ran);
+  // One reviewer failing fails the review; of several, only all of them failing does.
+  const error = failed.length === outcome.ran.length ? failed[0]?.error : undefined;
+  return {
+    head: outcome.head,
+    leftoverMessage: LEFTOVER_MESSAGE,
+    comments: outcome.comments,
+    ran: summary,
+    ...(error !== undefined ? { error } : {}),
+  };
 }
 
-function summarize(commits: number, comments: number): string {
-  return `${commits} proposed commit${commits === 1 ? "" : "s"}, ${comments} comment${comments === 1 ? "" : "s"}.`;
+function summarize(commits: number, comments: number, ran?: string): string {
+  const counts = `${commits} proposed commit${commits === 1 ? "" : "s"}, ${comments} comment${comments === 1 ? "" : "s"}.`;
+  return ran ? `${counts}\n\n${ran}` : counts;
 }
 
 /**
@@ -160,7 +186,7 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
   const { request, workspace, deadline, limits } = ctx;
   // A reviewer command runs git on its own (diff, stash, checkout): it needs every blob. The
   // built-in one reads files only, and writes the blobs it replaces as it replaces them.
-  const allBlobs = ctx.reviewer.kind === "command";
+  const allBlobs = ctx.reviewer.kind === "commands";
   const { commit: baseline, index } = await deadline.run("building the baseline", async () =>
     createBaseline(workspace.tree, ctx.listing, request.snapshot.commit, { allBlobs }),
   );
@@ -178,7 +204,10 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
   debug("worker: reviewer done");
   const full = fullReason(workspace, limits);
   if (full) return failedOutput(workerMessages.overLimitsSummary, full, reviewed.comments);
-  if (reviewed.error) return failedOutput("The reviewer failed.", reviewed.error, reviewed.comments);
+  if (reviewed.error) {
+    const summary = reviewed.ran ? `The reviewer failed.\n\n${reviewed.ran}` : "The reviewer failed.";
+    return failedOutput(summary, reviewed.error, reviewed.comments);
+  }
   if (reviewed.unchanged) {
     const summary = reviewed.summary ?? summarize(0, reviewed.comments.length);
     return { status: "ok", summary, comments: reviewed.comments, commits: [] };
@@ -196,7 +225,8 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
         baselineIndex,
         missingBlobs: !allBlobs,
         head: reviewed.head,
-        leftoverMessage: reviewed.leftoverMessage,
+        // External reviewers' work is committed reviewer by reviewer; what is left was not theirs.
+        leftoverMessage: ctx.reviewer.kind === "builtin" ? reviewed.leftoverMessage : undefined,
         forbiddenPaths: request.forbiddenPaths,
         limits: request.limits,
         signal: deadline.signal,
@@ -205,7 +235,7 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
     const comments = [...reviewed.comments, ...collected.notes];
     return {
       status: "ok",
-      summary: reviewed.summary ?? summarize(collected.commits.length, comments.length),
+      summary: reviewed.summary ?? summarize(collected.commits.length, comments.length, reviewed.ran),
       comments,
       commits: collected.commits,
     };

@@ -2,17 +2,29 @@
 // tree, REVIEW_REMOTE_* tell it what to do, the sandbox confines it, and the deadline kills its group.
 
 import { spawn } from "node:child_process";
-import { statSync } from "node:fs";
-import { dirname, isAbsolute } from "node:path";
+import { join } from "node:path";
 import { WORKER_IDENTITY } from "./baseline.js";
 import type { FocusFiles } from "./focus-files.js";
 import { runProcess } from "./run-process.js";
-import { nodePrefix, type ResourceLimits, SANDBOX_PATH, type Sandbox, sandboxCommand } from "./sandbox.js";
+import {
+  nodePrefix,
+  type ResourceLimits,
+  SANDBOX_PATH,
+  type Sandbox,
+  type SandboxSpec,
+  sandboxCommand,
+} from "./sandbox.js";
 
 export interface ReviewerIo {
   tree: string;
+  /** The worker's directory of these files (traversable, not listable, by the reviewer). */
+  dir: string;
   requestFile: string;
   commentsFile: string;
+  /** $REVIEW_REMOTE_OUTPUT: where a reviewer may write its report instead of stdout. */
+  outputFile: string;
+  /** $REVIEW_REMOTE_SUMMARY: where a reviewer may write its summary. */
+  summaryFile: string;
   /** A focused review's changed paths and lines; absent for a whole-tree review. */
   focus?: FocusFiles | undefined;
   /** HOME/TMPDIR when there is no sandbox (inside one, /tmp is private). */
@@ -21,11 +33,22 @@ export interface ReviewerIo {
   scratch?: string;
 }
 
+/** What the worker host grants every program it runs confined in the tree (setup and reviewers). */
+export interface Grants {
+  /** `--tools` directories: bound read-only at the same path, their bin/ first on PATH. */
+  tools: readonly string[];
+  /** The host network (`--network`, `--setup-network`); otherwise none. */
+  network: boolean;
+}
+
 export interface ReviewerRun {
   command: string;
   question: string;
   sandbox: Sandbox;
   io: ReviewerIo;
+  grants: Grants;
+  /** Capture stdout (the report of a declared format) up to this many bytes instead of showing it. */
+  captureStdoutBytes?: number;
   timeoutMs: number;
   /** The limit behind `timeoutMs`, named in the message when the reviewer runs out of it. */
   timeLimit: string;
@@ -34,30 +57,35 @@ export interface ReviewerRun {
   onSpawn?: (kill: () => void) => void;
 }
 
-export type ReviewerOutcome = { ok: true } | { ok: false; error: string };
+export type ReviewerOutcome =
+  | { ok: true; exitCode: number; stdout: Buffer }
+  | { ok: false; error: string; exitCode?: number; stdout?: Buffer };
 
 /** Node-based reviewers cannot live under `ulimit -v`; cap their heap instead (design §8). */
 const NODE_HEAP_MB = 2048;
 
-/** The environment a reviewer sees: nothing inherited from the worker, so no token can leak in. */
-export function reviewerEnv(run: Pick<ReviewerRun, "question" | "sandbox" | "io">): Record<string, string> {
+/** PATH in the tree: each tools directory's bin/ and node_modules/.bin first, in the order given. */
+export function toolsPath(sandbox: Sandbox, tools: readonly string[]): string {
   const prefix = nodePrefix();
-  const sandboxed = run.sandbox.kind !== "none";
+  const sandboxed = sandbox.kind !== "none";
   const basePath = sandboxed ? SANDBOX_PATH : (process.env.PATH ?? SANDBOX_PATH);
+  const first = tools.flatMap((dir) => [join(dir, "bin"), join(dir, "node_modules", ".bin")]);
+  if (prefix && sandboxed) first.push(`${prefix}/bin`);
+  return [...first, basePath].join(":");
+}
+
+/** The environment of a program run in the tree: nothing inherited from the worker, so no token leaks in. */
+export function treeEnv(
+  sandbox: Sandbox,
+  io: Pick<ReviewerIo, "home">,
+  grants: Grants,
+): Record<string, string> {
+  const sandboxed = sandbox.kind !== "none";
   return {
-    PATH: prefix && sandboxed ? `${prefix}/bin:${basePath}` : basePath,
-    HOME: sandboxed ? "/tmp" : run.io.home,
-    TMPDIR: sandboxed ? "/tmp" : run.io.home,
+    PATH: toolsPath(sandbox, grants.tools),
+    HOME: sandboxed ? "/tmp" : io.home,
+    TMPDIR: sandboxed ? "/tmp" : io.home,
     LANG: "C.UTF-8",
-    REVIEW_REMOTE_QUESTION: run.question,
-    REVIEW_REMOTE_REQUEST: run.io.requestFile,
-    REVIEW_REMOTE_COMMENTS: run.io.commentsFile,
-    ...(run.io.focus
-      ? {
-          REVIEW_REMOTE_CHANGED: run.io.focus.changed,
-          REVIEW_REMOTE_CHANGED_LINES: run.io.focus.changedLines,
-        }
-      : {}),
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
     NODE_OPTIONS: `--max-old-space-size=${NODE_HEAP_MB}`,
@@ -65,19 +93,24 @@ export function reviewerEnv(run: Pick<ReviewerRun, "question" | "sandbox" | "io"
   };
 }
 
-/**
- * Directories of the programs and scripts a command line names by absolute path (`/opt/r/review.sh`,
- * `node /opt/r/index.js`): bound read-only into the sandbox so the operator's reviewer can run there.
- */
-export function commandProgramDirs(command: string): string[] {
-  const dirs = new Set<string>();
-  for (const word of command.split(/\s+/)) {
-    const path = word.replace(/^['"]+/, "").replace(/['";&|)]+$/, "");
-    if (!isAbsolute(path) || !statSync(path, { throwIfNoEntry: false })?.isFile()) continue;
-    const dir = dirname(path);
-    if (dir !== "/") dirs.add(dir);
-  }
-  return [...dirs];
+/** The environment a reviewer sees: the tree's, and the REVIEW_REMOTE_* contract. */
+export function reviewerEnv(
+  run: Pick<ReviewerRun, "question" | "sandbox" | "io" | "grants">,
+): Record<string, string> {
+  return {
+    ...treeEnv(run.sandbox, run.io, run.grants),
+    REVIEW_REMOTE_QUESTION: run.question,
+    REVIEW_REMOTE_REQUEST: run.io.requestFile,
+    REVIEW_REMOTE_COMMENTS: run.io.commentsFile,
+    REVIEW_REMOTE_OUTPUT: run.io.outputFile,
+    REVIEW_REMOTE_SUMMARY: run.io.summaryFile,
+    ...(run.io.focus
+      ? {
+          REVIEW_REMOTE_CHANGED: run.io.focus.changed,
+          REVIEW_REMOTE_CHANGED_LINES: run.io.focus.changedLines,
+        }
+      : {}),
+  };
 }
 
 function describeFailure(
@@ -93,25 +126,40 @@ function describeFailure(
   return `the reviewer exited with code ${outcome.exitCode}`;
 }
 
+/** A program confined in the tree: the tree writable, the tools read-only, network only if granted. */
+export function treeSpec(
+  io: Pick<ReviewerIo, "tree" | "scratch">,
+  grants: Grants,
+  spec: Omit<SandboxSpec, "cwd" | "network">,
+): SandboxSpec {
+  return {
+    ...spec,
+    cwd: io.tree,
+    readOnly: [...spec.readOnly, ...grants.tools],
+    network: grants.network,
+    ...(io.scratch ? { scratch: io.scratch } : {}),
+  };
+}
+
 export async function runReviewer(run: ReviewerRun): Promise<ReviewerOutcome> {
-  const programDirs = commandProgramDirs(run.command);
-  const command = sandboxCommand(run.sandbox, {
-    argv: ["sh", "-c", run.command],
-    cwd: run.io.tree,
-    writable: [run.io.tree, run.io.commentsFile],
-    readOnly: [
-      run.io.requestFile,
-      ...(run.io.focus ? [run.io.focus.changed, run.io.focus.changedLines] : []),
-      ...programDirs,
-    ],
-    env: reviewerEnv(run),
-    limits: run.limits,
-    ...(run.io.scratch ? { scratch: run.io.scratch } : {}),
-  });
+  const command = sandboxCommand(
+    run.sandbox,
+    treeSpec(run.io, run.grants, {
+      argv: ["sh", "-c", run.command],
+      writable: [run.io.tree, run.io.commentsFile, run.io.outputFile, run.io.summaryFile],
+      readOnly: [
+        run.io.requestFile,
+        ...(run.io.focus ? [run.io.focus.changed, run.io.focus.changedLines] : []),
+      ],
+      env: reviewerEnv(run),
+      limits: run.limits,
+    }),
+  );
   const outcome = await runProcess(command, {
     cwd: run.io.tree,
     timeoutMs: run.timeoutMs,
     onOutput: run.onOutput,
+    ...(run.captureStdoutBytes !== undefined ? { captureStdoutBytes: run.captureStdoutBytes } : {}),
     ...(run.onSpawn ? { onSpawn: run.onSpawn } : {}),
   });
   if (outcome.timedOut) {
@@ -120,8 +168,11 @@ export async function runReviewer(run: ReviewerRun): Promise<ReviewerOutcome> {
       error: `the reviewer timed out after ${Math.round(run.timeoutMs / 1000)} s and was killed (${run.timeLimit})`,
     };
   }
-  if (outcome.exitCode === 0) return { ok: true };
-  return { ok: false, error: describeFailure(outcome, run.limits) };
+  if (outcome.exitCode === 0) return { ok: true, exitCode: 0, stdout: outcome.stdout };
+  const failed = { ok: false as const, error: describeFailure(outcome, run.limits), stdout: outcome.stdout };
+  // 126 and 127: the shell could not run the program; above 128: killed by a signal.
+  const code = outcome.exitCode;
+  return code === null || code >= 126 || outcome.error ? failed : { ...failed, exitCode: code };
 }
 
 /** The reviewer's HEAD, read with git confined like the reviewer (its .git/config is untrusted). */

@@ -52,6 +52,8 @@ export interface SandboxSpec {
    * /tmp and /dev/shm. Without it both are bwrap tmpfs capped in bytes only.
    */
   scratch?: string;
+  /** Share the host's network (and its resolver and CA certificates); otherwise there is none. */
+  network?: boolean;
 }
 
 export interface Command {
@@ -80,6 +82,8 @@ const ETC_FILES = [
   "localtime",
   "alternatives",
 ];
+/** What a program with network needs of /etc: name resolution and the CA certificates. */
+const NETWORK_ETC = ["resolv.conf", "ssl", "ca-certificates", "ca-certificates.conf", "pki", "gai.conf"];
 
 /** Where node lives, bound read-only when it is not under /usr (nvm, /opt, ...). */
 export function nodePrefix(): string | undefined {
@@ -116,6 +120,10 @@ function bwrapArgs(spec: SandboxSpec, sandbox: Sandbox): string[] {
     args.push("--unshare-user", "--uid", String(sandbox.owner.uid), "--gid", String(sandbox.owner.gid));
   }
   args.push(...systemBinds(), "--dev", "/dev", "--proc", "/proc", ...tmpArgs(spec));
+  if (spec.network) {
+    args.push("--share-net");
+    for (const name of NETWORK_ETC) args.push("--ro-bind-try", join("/etc", name), join("/etc", name));
+  }
   for (const path of spec.readOnly) args.push("--ro-bind", path, path);
   for (const path of spec.writable) args.push("--bind", path, path);
   // bwrap's own root and /dev are tmpfs without a size: nothing may be written there.

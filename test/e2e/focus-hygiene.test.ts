@@ -1,6 +1,6 @@
 // The built-in reviewer as a user meets it on a crafted repository, and what any reviewer is told
 // of the change: both through `git review-remote` with workers configured as users configure them.
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
 import { BIN, createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
@@ -40,7 +40,15 @@ describe("hygiene, safe to merge", () => {
 describe("what a reviewer is told of the change", () => {
   function recordingRepo(): TestRepo {
     const repo = repos.add(createTestRepo());
-    const worker = shellWords(process.execPath, BIN, "worker", "--reviewer-command", RECORD_FOCUS);
+    const worker = shellWords(
+      process.execPath,
+      BIN,
+      "worker",
+      "--tools",
+      dirname(RECORD_FOCUS),
+      "--reviewer-command",
+      RECORD_FOCUS,
+    );
     configureWorker(repo, "rec", worker);
     repo.git("config", "review-remote.worker", "rec");
     repo.write("README.md", "# Title\n");

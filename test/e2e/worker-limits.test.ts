@@ -57,7 +57,7 @@ describe.each(modes)("a worker bounded in every dimension, $name", ({ runAs, ava
 
   function start(reviewer: string, flags: string[], timeoutSeconds: number) {
     const request = makeRequest(bundle, { limits: { ...DEFAULT_LIMITS, timeoutSeconds } });
-    const args = ["--sandbox=require", ...flags, "--reviewer-command", reviewer];
+    const args = ["--sandbox=require", ...flags, "--tools", REVIEWERS, "--reviewer-command", reviewer];
     const worker = startWorker(args, { root, ...(runAs === undefined ? {} : { runAs }) });
     worker.child.stdin?.end(envelope(request, bundle));
     return worker;

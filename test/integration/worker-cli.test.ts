@@ -182,6 +182,8 @@ describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js w
     const request = makeRequest(bundle, { limits: { ...DEFAULT_LIMITS, timeoutSeconds: 120 } });
     const { child, done } = startWorkerHere([
       "--sandbox=auto",
+      "--tools",
+      REVIEWERS,
       "--reviewer-command",
       `${join(REVIEWERS, "hang.sh")} ${marker}`,
     ]);

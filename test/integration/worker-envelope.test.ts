@@ -87,7 +87,10 @@ describe("worker envelope", () => {
   });
 
   it("refuses conflicting or unknown reviewer options before reading anything", async () => {
-    const both = await runWorkerOn(Buffer.alloc(0), { reviewer: "hygiene", reviewerCommand: "true" });
+    const both = await runWorkerOn(Buffer.alloc(0), {
+      reviewer: "hygiene",
+      reviewerCommands: [{ command: "true", format: "comments" }],
+    });
     expect(both).toMatchObject({ code: 2, stdout: "" });
     const unknown = await runWorkerOn(Buffer.alloc(0), { reviewer: "nope" });
     expect(unknown.stderr).toContain('unknown reviewer "nope"');

@@ -10,6 +10,7 @@ import { envelopeHeader } from "../../src/protocol/envelope.js";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
 import { createRequest, type Request, type RequestFields } from "../../src/protocol/request.js";
 import { runWorker, type WorkerOptions } from "../../src/worker/flow.js";
+import type { ReportFormat } from "../../src/worker/formats/types.js";
 import { WORKSPACE_ROOT_ENV } from "../../src/worker/workspace.js";
 import { BIN, type TestRepo } from "../helpers/repo.js";
 
@@ -58,6 +59,14 @@ export function makeRequest(bundle: Buffer, fields: Partial<RequestFields> = {})
 
 export function envelope(request: Request, bundle: Buffer): Buffer {
   return Buffer.concat([envelopeHeader(request), bundle]);
+}
+
+/** Worker options for one reviewer command, with the fixture reviewers as the host's tools. */
+export function reviewerCommand(
+  command: string,
+  format: ReportFormat = "comments",
+): Pick<WorkerOptions, "reviewerCommands" | "tools"> {
+  return { reviewerCommands: [{ command, format }], tools: [REVIEWERS] };
 }
 
 export interface WorkerRun {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import {
   parseResult,
   processesWith,
   REVIEWERS,
+  reviewerCommand,
   runWorkerOn,
   useWorkspaceRoot,
 } from "./worker-helpers.js";
@@ -84,7 +85,7 @@ function fileInTree(tree: string, path: string): string {
 describe("worker with fixture reviewers", () => {
   it("turns an edit into one proposed commit whose patch applies to the snapshot", async () => {
     const run = await runWorkerOn(envelope(request(), bundle), {
-      reviewerCommand: join(REVIEWERS, "edit.sh"),
+      ...reviewerCommand(join(REVIEWERS, "edit.sh")),
     });
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
@@ -97,7 +98,7 @@ describe("worker with fixture reviewers", () => {
 
   it("turns two reviewer commits into two proposals, in order, with their messages", async () => {
     const run = await runWorkerOn(envelope(request(), bundle), {
-      reviewerCommand: join(REVIEWERS, "two-commits.sh"),
+      ...reviewerCommand(join(REVIEWERS, "two-commits.sh")),
     });
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
@@ -111,7 +112,7 @@ describe("worker with fixture reviewers", () => {
 
   it("gives the reviewer a consistent repository at the baseline: status, diff, stash, checkout, fsck", async () => {
     const run = await runWorkerOn(envelope(request(), bundle), {
-      reviewerCommand: join(REVIEWERS, "git-workout.sh"),
+      ...reviewerCommand(join(REVIEWERS, "git-workout.sh")),
     });
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
@@ -123,7 +124,7 @@ describe("worker with fixture reviewers", () => {
 
   it("returns the comments the reviewer wrote and skips malformed lines with a warning", async () => {
     const run = await runWorkerOn(envelope(request(), bundle), {
-      reviewerCommand: join(REVIEWERS, "comments.sh"),
+      ...reviewerCommand(join(REVIEWERS, "comments.sh")),
     });
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
@@ -148,7 +149,7 @@ describe("worker with fixture reviewers", () => {
     const run = await runWorkerOn(
       envelope(request({ limits: { ...DEFAULT_LIMITS, timeoutSeconds: 2 } }), bundle),
       {
-        reviewerCommand: `${join(REVIEWERS, "hang.sh")} ${marker}`,
+        ...reviewerCommand(`${join(REVIEWERS, "hang.sh")} ${marker}`),
       },
     );
     expect(run.code, run.stderr).toBe(0);
@@ -164,7 +165,7 @@ describe("worker with fixture reviewers", () => {
   it("stops a reviewer writing 1 GiB at the file size limit", async () => {
     const started = Date.now();
     const run = await runWorkerOn(envelope(request(), bundle), {
-      reviewerCommand: join(REVIEWERS, "write-1g.sh"),
+      ...reviewerCommand(join(REVIEWERS, "write-1g.sh")),
     });
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
@@ -175,7 +176,7 @@ describe("worker with fixture reviewers", () => {
 
   it("fails a reviewer that exits non-zero", async () => {
     const run = await runWorkerOn(envelope(request(), bundle), {
-      reviewerCommand: "echo broken >&2; exit 3",
+      ...reviewerCommand("echo broken >&2; exit 3"),
     });
     expect(run.code).toBe(0);
     expect(parseResult(run.stdout)).toMatchObject({
@@ -189,7 +190,7 @@ describe("worker with fixture reviewers", () => {
     const command =
       "git checkout -q -b side && echo a > a.txt && git add a.txt && git commit -q -m a && git checkout -q review && " +
       "echo b > b.txt && git add b.txt && git commit -q -m b && git merge -q --no-edit side";
-    const run = await runWorkerOn(envelope(request(), bundle), { reviewerCommand: command });
+    const run = await runWorkerOn(envelope(request(), bundle), reviewerCommand(command));
     expect(run.code, run.stderr).toBe(0);
     expect(parseResult(run.stdout)).toMatchObject({
       status: "failed",
@@ -200,7 +201,7 @@ describe("worker with fixture reviewers", () => {
   it("fails a reviewer whose patches exceed maxPatchBytes", async () => {
     const limits = { ...DEFAULT_LIMITS, maxPatchBytes: 1000 };
     const run = await runWorkerOn(envelope(request({ limits }), bundle), {
-      reviewerCommand: "seq 1 2000 > numbers.txt",
+      ...reviewerCommand("seq 1 2000 > numbers.txt"),
     });
     expect(parseResult(run.stdout)).toMatchObject({
       status: "failed",
@@ -212,7 +213,7 @@ describe("worker with fixture reviewers", () => {
     const command =
       "printf 'a\\0b' > blob.bin && printf '#!/bin/sh\\n' > tool.sh && chmod +x tool.sh && mkdir -p .github && " +
       "echo x > .github/ci.yml && chmod -x scripts/run.sh && echo ok >> src/app.ts";
-    const run = await runWorkerOn(envelope(request(), bundle), { reviewerCommand: command });
+    const run = await runWorkerOn(envelope(request(), bundle), reviewerCommand(command));
     const result = parseResult(run.stdout);
     expect(result.status, result.error).toBe("ok");
     expect(result.commits).toHaveLength(1);
@@ -234,7 +235,7 @@ describe("worker with fixture reviewers", () => {
       return `${dir}echo pwned > '${path}'`;
     });
     const command = [...writes, "echo ok >> src/app.ts"].join(" && ");
-    const run = await runWorkerOn(envelope(request(), bundle), { reviewerCommand: command });
+    const run = await runWorkerOn(envelope(request(), bundle), reviewerCommand(command));
     const result = parseResult(run.stdout);
     expect(result.status, result.error).toBe("ok");
     expect(result.commits).toHaveLength(1);
@@ -264,10 +265,11 @@ describe("worker sandbox", () => {
     delete process.env.FAKE_TOKEN;
   });
 
-  const probe = async (sandbox: "require" | "off") => {
+  const probe = async (sandbox: "require" | "off", network = false) => {
     const run = await runWorkerOn(envelope(request(), bundle), {
       sandbox,
-      reviewerCommand: `${join(REVIEWERS, "probe-sandbox.sh")} ${outside} ${port}`,
+      network,
+      ...reviewerCommand(`${join(REVIEWERS, "probe-sandbox.sh")} ${outside} ${port}`),
     });
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
@@ -293,6 +295,59 @@ describe("worker sandbox", () => {
       });
       if (process.getuid?.() === 0) expect(findings.uid).not.toBe("0");
       expect(readdirSync(outside)).toEqual([]);
+    },
+  );
+
+  it.skipIf(!sandboxWorks)("with --network the reviewer reaches the network, and nothing more", async () => {
+    const { findings } = await probe("require", true);
+    expect(findings).toMatchObject({
+      "write-outside": "blocked",
+      "read-shadow": "blocked",
+      connect: "allowed",
+      token: "hidden",
+    });
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it.skipIf(!sandboxWorks)(
+    "finds programs in --tools directories and nothing named by a path outside them",
+    async () => {
+      const tools = mkdtempSync(join(tmpdir(), "rr-tools-"));
+      try {
+        mkdirSync(join(tools, "bin"));
+        mkdirSync(join(tools, "node_modules", ".bin"), { recursive: true });
+        writeFileSync(join(tools, "bin", "say-a"), `#!/bin/sh\necho a >> a.txt\n`, { mode: 0o755 });
+        writeFileSync(join(tools, "node_modules", ".bin", "say-b"), `#!/bin/sh\necho b >> a.txt\n`, {
+          mode: 0o755,
+        });
+        execFileSync("chmod", ["-R", "a+rX", tools]);
+        const found = await runWorkerOn(envelope(request(), bundle), {
+          sandbox: "require",
+          tools: [tools],
+          reviewerCommands: [{ command: "say-a && say-b", format: "comments" }],
+        });
+        const result = parseResult(found.stdout);
+        expect(result.status, result.error).toBe("ok");
+        expect(result.commits[0]?.patch).toContain("+a\n+b\n");
+        // The tools directory is read-only in the sandbox.
+        const readOnly = await runWorkerOn(envelope(request(), bundle), {
+          sandbox: "require",
+          tools: [tools],
+          reviewerCommands: [{ command: `touch ${tools}/x`, format: "comments" }],
+        });
+        expect(parseResult(readOnly.stdout).status).toBe("failed");
+        // A script named by its path outside any --tools directory is not in the sandbox.
+        const outsideTools = await runWorkerOn(envelope(request(), bundle), {
+          sandbox: "require",
+          reviewerCommands: [{ command: join(tools, "bin", "say-a"), format: "comments" }],
+        });
+        expect(parseResult(outsideTools.stdout)).toMatchObject({
+          status: "failed",
+          error: "the reviewer exited with code 127",
+        });
+      } finally {
+        rmSync(tools, { recursive: true, force: true });
+      }
     },
   );
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commandProgramDirs, reviewerEnv } from "../../src/worker/run-reviewer.js";
+import { reviewerEnv, toolsPath } from "../../src/worker/run-reviewer.js";
 import { sandboxCommand } from "../../src/worker/sandbox.js";
 
 const spec = {
@@ -78,12 +78,24 @@ describe("sandbox command lines", () => {
     expect(command.env).toEqual(spec.env);
   });
 
-  it("binds the directories of the programs a reviewer command names by absolute path", () => {
-    expect(commandProgramDirs(`${process.execPath} ${import.meta.filename} --flag /nonexistent/x`)).toEqual([
-      process.execPath.replace(/\/[^/]+$/, ""),
-      import.meta.dirname,
+  it("puts each tools directory's bin and node_modules/.bin first on PATH, in order", () => {
+    const path = toolsPath({ kind: "bwrap" }, ["/opt/a", "/opt/b"]).split(":");
+    expect(path.slice(0, 4)).toEqual([
+      "/opt/a/bin",
+      "/opt/a/node_modules/.bin",
+      "/opt/b/bin",
+      "/opt/b/node_modules/.bin",
     ]);
-    expect(commandProgramDirs("echo hi")).toEqual([]);
+    expect(path).toContain("/usr/bin");
+  });
+
+  it("shares the network only when asked, with the resolver", () => {
+    const closed = sandboxCommand({ kind: "bwrap" }, spec).args;
+    expect(closed).toContain("--unshare-all");
+    expect(closed).not.toContain("--share-net");
+    const open = sandboxCommand({ kind: "bwrap" }, { ...spec, network: true }).args;
+    expect(open).toContain("--share-net");
+    expect(open.join(" ")).toContain("--ro-bind-try /etc/resolv.conf /etc/resolv.conf");
   });
 
   it("gives the reviewer only its own variables", () => {
@@ -92,14 +104,26 @@ describe("sandbox command lines", () => {
       const env = reviewerEnv({
         question: "Q?",
         sandbox: { kind: "bwrap" },
-        io: { tree: "/t", requestFile: "/r", commentsFile: "/c", home: "/h" },
+        io: {
+          tree: "/t",
+          dir: "/io",
+          requestFile: "/r",
+          commentsFile: "/c",
+          outputFile: "/o",
+          summaryFile: "/s",
+          home: "/h",
+        },
+        grants: { tools: ["/opt/tools"], network: false },
       });
       expect(env).toMatchObject({
         HOME: "/tmp",
         REVIEW_REMOTE_QUESTION: "Q?",
         REVIEW_REMOTE_REQUEST: "/r",
         REVIEW_REMOTE_COMMENTS: "/c",
+        REVIEW_REMOTE_OUTPUT: "/o",
+        REVIEW_REMOTE_SUMMARY: "/s",
       });
+      expect(env.PATH?.startsWith("/opt/tools/bin:/opt/tools/node_modules/.bin:")).toBe(true);
       expect(Object.values(env)).not.toContain("secret");
     } finally {
       delete process.env.FAKE_TOKEN;

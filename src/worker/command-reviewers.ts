@@ -1,0 +1,146 @@
+// External reviewers in order (design §8): each runs on the tree the one before left, and what it
+// changed (its own edits, and the fixes or diff of its report) becomes one commit named after it; a
+// reviewer that fails is undone and reported, and the others' work still returns. The summary says
+// what ran: command, version, exit code, duration, counts.
+
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ReviewComment } from "../protocol/result.js";
+import type { Deadline } from "./deadline.js";
+import { workerMessages as m } from "./messages.js";
+import { commandLabel, probeVersion } from "./reviewer-label.js";
+import type { ReviewerCommand } from "./reviewer-specs.js";
+import { resetIoFiles, runStep, type StepContext, type StepOutcome } from "./reviewer-step.js";
+import { readReviewerHead } from "./run-reviewer.js";
+import { commitStaged, resetTree, stageAll } from "./tree-git.js";
+
+export interface Ran {
+  label: string;
+  command: string;
+  format: string;
+  version?: string | undefined;
+  seconds: number;
+  exitCode?: number | undefined;
+  comments: number;
+  fixes: number;
+  /** Files its commit changed. */
+  files: number;
+  error?: string | undefined;
+  summary?: string | undefined;
+}
+
+export interface CommandsOutcome {
+  head: string;
+  comments: ReviewComment[];
+  ran: Ran[];
+}
+
+const MAX_NAMES = 3;
+
+function unique(values: readonly (string | undefined)[]): string[] {
+  return [...new Set(values.filter((value): value is string => value !== undefined && value !== ""))];
+}
+
+/** `eslint: 3 fixes (eqeqeq, prefer-const)`, or `prettier --write: 1 file changed (src/a.js)`. */
+function commitMessage(label: string, outcome: StepOutcome, files: readonly string[]): string {
+  const list = (names: string[]) =>
+    names.length > MAX_NAMES ? `${names.slice(0, MAX_NAMES).join(", ")}, ...` : names.join(", ");
+  const subject =
+    outcome.fixed.length > 0
+      ? m.fixesMessage(label, outcome.fixed.length, list(unique(outcome.fixed)))
+      : m.changesMessage(label, files.length, list([...files]));
+  const body = files.length > MAX_NAMES || outcome.fixed.length > 0 ? `\n\n${files.join("\n")}` : "";
+  return `${subject}${body}\n`;
+}
+
+async function step(
+  deadline: Deadline,
+  ctx: StepContext,
+  reviewer: ReviewerCommand,
+  index: number,
+  start: string,
+  last: boolean,
+): Promise<{ outcome: StepOutcome; ran: Ran; head: string }> {
+  const label = commandLabel(reviewer.command);
+  const version = await probeVersion(reviewer.command, ctx.sandbox, ctx.io, ctx.grants, deadline);
+  resetIoFiles(ctx.io, ctx.sandbox.user);
+  const started = performance.now();
+  let outcome: StepOutcome;
+  try {
+    outcome = await deadline.run(`running ${label}`, () => runStep(ctx, reviewer, index));
+  } catch (error) {
+    if (deadline.expired) throw error;
+    outcome = { comments: [], fixed: [], patched: [], error: (error as Error).message };
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const ran: Ran = {
+    label,
+    command: reviewer.command,
+    format: reviewer.format,
+    version,
+    seconds,
+    exitCode: outcome.exitCode,
+    comments: outcome.comments.length,
+    fixes: outcome.fixed.length,
+    files: 0,
+    error: outcome.error,
+    summary: outcome.summary,
+  };
+  if (outcome.error) {
+    // Its edits go; the next reviewer starts from where this one did (collecting ignores leftovers).
+    if (!last) await deadline.run(`undoing ${label}'s changes`, () => resetTree(ctx.git, start));
+    return { outcome, ran, head: start };
+  }
+  const head = await deadline.run("collecting the reviewer's changes", async () => {
+    const files = await stageAll(ctx.git);
+    if (files.length > 0) {
+      const messageFile = join(ctx.io.dir, `message-${index}.txt`);
+      writeFileSync(messageFile, commitMessage(label, outcome, files), { mode: 0o444 });
+      await commitStaged(ctx.git, messageFile);
+      ran.files = files.length;
+    }
+    return readReviewerHead(ctx.sandbox, ctx.io, deadline.remainingMs());
+  });
+  return { outcome, ran, head };
+}
+
+/** Runs the reviewers in order from `baseline`; the head the last one left. */
+export async function runCommandReviewers(
+  ctx: StepContext,
+  reviewers: readonly ReviewerCommand[],
+  baseline: string,
+  deadline: Deadline,
+): Promise<CommandsOutcome> {
+  const comments: ReviewComment[] = [];
+  const ran: Ran[] = [];
+  let head = baseline;
+  for (const [index, reviewer] of reviewers.entries()) {
+    const done = await step(deadline, ctx, reviewer, index, head, index === reviewers.length - 1);
+    head = done.head;
+    comments.push(...done.outcome.comments);
+    ran.push(done.ran);
+    if (done.ran.error && reviewers.length > 1) {
+      const message = m.reviewerFailed(done.ran.label, done.ran.error);
+      ctx.warn(message);
+      comments.push({ severity: "error", message, rule: "worker/reviewer-failed" });
+    }
+  }
+  return { head, comments, ran };
+}
+
+function describe(ran: Ran): string {
+  const name = ran.version ? `${ran.label} ${ran.version}` : ran.label;
+  const exit = ran.exitCode === undefined ? "" : `, exit ${ran.exitCode}`;
+  const timing = `${ran.seconds.toFixed(1)} s`;
+  const what = ran.error
+    ? `failed: ${ran.error}`
+    : `${ran.comments} comment${ran.comments === 1 ? "" : "s"}, ${ran.fixes} fix${ran.fixes === 1 ? "" : "es"} applied, ${ran.files} file${ran.files === 1 ? "" : "s"} changed`;
+  return `- ${name} (\`${ran.command}\`, ${ran.format}${exit}, ${timing}): ${what}`;
+}
+
+/** The summary's account of what ran, and what the reviewers said in $REVIEW_REMOTE_SUMMARY. */
+export function describeRan(ran: readonly Ran[]): string {
+  const lines = ["Reviewers:", ...ran.map(describe)];
+  for (const one of ran) if (one.summary) lines.push("", `${one.label}: ${one.summary}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,162 @@
+// One external reviewer's turn (design §8): run it in the tree, read its report in its declared format
+// (stdout or $REVIEW_REMOTE_OUTPUT; comments also from $REVIEW_REMOTE_COMMENTS), and apply what the
+// report proposes (fixes, or a diff) to the files. A linter that exits 1 with a valid report did its
+// job; no valid report, or a crash, is this reviewer failing, with an error naming the format.
+
+import { chownSync, constants, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { join } from "node:path";
+import type { ReviewComment } from "../protocol/result.js";
+import { readComments } from "./comments.js";
+import type { Deadline } from "./deadline.js";
+import { readFixFiles, writeFixFiles } from "./fix-files.js";
+import { applyFixes } from "./formats/apply-fixes.js";
+import { convertReport } from "./formats/convert.js";
+import { DEFAULT_FORMAT_LIMITS, type FormatLimits } from "./formats/types.js";
+import { workerMessages as m } from "./messages.js";
+import type { ReviewerCommand } from "./reviewer-specs.js";
+import { type Grants, type ReviewerIo, runReviewer } from "./run-reviewer.js";
+import type { ResourceLimits, Sandbox } from "./sandbox.js";
+import { applyPatch, type TreeGit } from "./tree-git.js";
+
+export interface StepContext {
+  question: string;
+  maxComments: number;
+  io: ReviewerIo;
+  sandbox: Sandbox;
+  grants: Grants;
+  deadline: Deadline;
+  limits: ResourceLimits;
+  git: TreeGit;
+  warn: (line: string) => void;
+  onOutput: (text: string) => void;
+  onSpawn: (kill: () => void) => void;
+}
+
+export interface StepOutcome {
+  /** The exit code when the reviewer exited by itself. */
+  exitCode?: number;
+  comments: ReviewComment[];
+  /** Rule ids of the fixes applied, one entry a fix (undefined: a fix without a rule). */
+  fixed: (string | undefined)[];
+  /** Files a diff report patched. */
+  patched: string[];
+  /** What it wrote to $REVIEW_REMOTE_SUMMARY. */
+  summary?: string;
+  error?: string;
+}
+
+const MAX_SUMMARY_CHARS = 4096;
+
+/** Up to `max` bytes of a file the reviewer wrote, never through a symlink; empty when absent. */
+async function readBounded(path: string, max: number): Promise<Buffer> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return Buffer.alloc(0);
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return Buffer.alloc(0);
+    const buffer = Buffer.alloc(max);
+    const { bytesRead } = await handle.read(buffer, 0, max, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Empty io files for the next reviewer, writable by the sandbox's user. */
+export function resetIoFiles(io: ReviewerIo, user: { uid: number; gid: number } | undefined): void {
+  for (const file of [io.commentsFile, io.outputFile, io.summaryFile]) {
+    writeFileSync(file, "", { mode: 0o600 });
+    if (user) chownSync(file, user.uid, user.gid);
+  }
+}
+
+function formatLimits(maxComments: number): FormatLimits {
+  return { ...DEFAULT_FORMAT_LIMITS, maxComments };
+}
+
+async function readSummary(io: ReviewerIo): Promise<string | undefined> {
+  const text = (await readBounded(io.summaryFile, MAX_SUMMARY_CHARS * 4)).toString("utf8").trim();
+  return text === "" ? undefined : text.slice(0, MAX_SUMMARY_CHARS);
+}
+
+/** The `comments` format: the comments file and the output file, as JSON Lines. */
+async function commentsOutcome(ctx: StepContext, exitCode: number): Promise<StepOutcome> {
+  const fromFile = await readComments(ctx.io.commentsFile, ctx.maxComments);
+  const fromOutput = await readComments(ctx.io.outputFile, ctx.maxComments);
+  for (const line of [...fromFile.warnings, ...fromOutput.warnings]) ctx.warn(line);
+  const summary = await readSummary(ctx.io);
+  return {
+    exitCode,
+    comments: [...fromFile.comments, ...fromOutput.comments],
+    fixed: [],
+    patched: [],
+    ...(summary ? { summary } : {}),
+  };
+}
+
+export async function runStep(
+  ctx: StepContext,
+  reviewer: ReviewerCommand,
+  index: number,
+): Promise<StepOutcome> {
+  const declared = reviewer.format !== "comments";
+  const limits = formatLimits(ctx.maxComments);
+  // Collecting gets the last tenth of the time (at most 10 s); the reviewer, what is left before it.
+  const remaining = ctx.deadline.remainingMs();
+  const reserve = Math.min(10_000, ctx.deadline.seconds * 100);
+  const run = await runReviewer({
+    command: reviewer.command,
+    question: ctx.question,
+    sandbox: ctx.sandbox,
+    io: ctx.io,
+    grants: ctx.grants,
+    timeoutMs: Math.max(remaining - reserve, remaining / 2),
+    timeLimit: ctx.deadline.limit,
+    limits: ctx.limits,
+    onOutput: ctx.onOutput,
+    onSpawn: ctx.onSpawn,
+    ...(declared ? { captureStdoutBytes: limits.maxReportBytes + 1 } : {}),
+  });
+  // A linter's exit 1 with a report is its finding, not a failure; any other failure is.
+  if (!run.ok && (!declared || run.exitCode === undefined)) {
+    return { comments: [], fixed: [], patched: [], error: run.error };
+  }
+  const exitCode = run.exitCode ?? 0;
+  if (!declared) return commentsOutcome(ctx, exitCode);
+  const output = await readBounded(ctx.io.outputFile, limits.maxReportBytes + 1);
+  const report = output.length > 0 ? output : (run.stdout ?? Buffer.alloc(0));
+  const converted = await convertReport(reviewer.format, report, { treeRoot: ctx.io.tree, limits });
+  if (!converted.ok) {
+    const detail = run.ok ? converted.error : `${converted.error} (${run.error})`;
+    return { exitCode, comments: [], fixed: [], patched: [], error: detail };
+  }
+  const { comments, fixes, patch, warnings } = converted.report;
+  for (const line of warnings) ctx.warn(line);
+  const outcome: StepOutcome = { exitCode, comments: [...comments], fixed: [], patched: [] };
+  if (fixes.length > 0) {
+    const files = readFixFiles(
+      ctx.io.tree,
+      fixes.flatMap((fix) => fix.edits.map((edit) => edit.path)),
+      limits.maxFileBytes,
+    );
+    const applied = applyFixes(fixes, files, limits);
+    writeFixFiles(ctx.io.tree, applied.files);
+    for (const line of applied.warnings) ctx.warn(line);
+    outcome.comments.push(...applied.comments);
+    outcome.fixed = applied.applied.map((fix) => fix.rule);
+  }
+  if (patch) {
+    const patchFile = join(ctx.io.dir, `patch-${index}.diff`);
+    writeFileSync(patchFile, patch.text, { mode: 0o444 });
+    const problem = await applyPatch(ctx.git, patchFile);
+    if (problem) outcome.comments.push({ severity: "warning", message: m.patchNotApplied(problem) });
+    else outcome.patched = patch.files;
+  }
+  const summary = await readSummary(ctx.io);
+  if (summary) outcome.summary = summary;
+  return outcome;
+}

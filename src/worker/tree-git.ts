@@ -1,0 +1,111 @@
+// Git in the reviewed tree between reviewers (design §8): staging and committing what one reviewer
+// left, undoing what a failed one did, applying a diff report, listing what setup added. It runs
+// confined like the reviewer, as the reviewer's user: the tree's .git is the reviewer's to rewrite,
+// so the worker never runs git on it with its own rights.
+
+import { WORKER_IDENTITY } from "./baseline.js";
+import { runProcess } from "./run-process.js";
+import { SANDBOX_PATH, type Sandbox, sandboxCommand } from "./sandbox.js";
+
+export interface TreeGit {
+  sandbox: Sandbox;
+  tree: string;
+  /** HOME outside a sandbox. */
+  home: string;
+  scratch?: string | undefined;
+  /** The request's deadline. */
+  signal: AbortSignal;
+}
+
+interface GitOutcome {
+  ok: boolean;
+  stdout: Buffer;
+  /** stderr, for the message when it failed. */
+  stderr: string;
+}
+
+/** Nothing of the tree's own configuration may run a program or sign: hooks, fsmonitor, signing. */
+const SAFE_CONFIG = [
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "commit.gpgSign=false",
+  "-c",
+  "core.quotePath=false",
+];
+
+const TIMEOUT_MS = 120_000;
+const MAX_STDOUT = 16 * 1024 * 1024;
+
+async function treeGit(
+  ctx: TreeGit,
+  args: readonly string[],
+  readOnly: readonly string[] = [],
+): Promise<GitOutcome> {
+  const command = sandboxCommand(ctx.sandbox, {
+    argv: ["git", ...SAFE_CONFIG, ...args],
+    cwd: ctx.tree,
+    writable: [ctx.tree],
+    readOnly,
+    env: {
+      PATH: SANDBOX_PATH,
+      HOME: ctx.sandbox.kind === "none" ? ctx.home : "/tmp",
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      LC_ALL: "C",
+      ...WORKER_IDENTITY,
+    },
+    ...(ctx.scratch ? { scratch: ctx.scratch } : {}),
+  });
+  let stderr = "";
+  const outcome = await runProcess(command, {
+    cwd: ctx.tree,
+    timeoutMs: TIMEOUT_MS,
+    captureStdoutBytes: MAX_STDOUT,
+    signal: ctx.signal,
+    maxOutputBytes: 64 * 1024,
+    onOutput: (text) => {
+      stderr += text;
+    },
+  });
+  return { ok: outcome.exitCode === 0 && !outcome.timedOut, stdout: outcome.stdout, stderr };
+}
+
+function firstLine(text: string): string {
+  return text.trim().split("\n")[0] ?? "";
+}
+
+/** Throws with git's first line of complaint when it failed. */
+async function mustGit(ctx: TreeGit, args: readonly string[], readOnly: readonly string[] = []) {
+  const outcome = await treeGit(ctx, args, readOnly);
+  if (!outcome.ok) throw new Error(`git ${args[0]} in the tree failed: ${firstLine(outcome.stderr)}`);
+  return outcome;
+}
+
+/** Stages everything the reviewer changed (not ignored files); the staged paths. */
+export async function stageAll(ctx: TreeGit): Promise<string[]> {
+  // Files over 1 MiB are streamed, not mapped: a mapped hole of a sparse file takes room in the tmpfs
+  // as it is read (see collect.ts).
+  await mustGit(ctx, ["-c", "core.bigFileThreshold=1m", "add", "-A"]);
+  const listed = await mustGit(ctx, ["diff", "--cached", "--name-only", "--no-renames", "-z"]);
+  return listed.stdout.toString("utf8").split("\0").filter(Boolean);
+}
+
+/** Commits the index with the message in `messageFile`. */
+export async function commitStaged(ctx: TreeGit, messageFile: string): Promise<void> {
+  await mustGit(ctx, ["commit", "-q", "--no-verify", "-F", messageFile], [messageFile]);
+}
+
+/** HEAD, the index and the files back at `commit`; untracked files gone, ignored ones kept. */
+export async function resetTree(ctx: TreeGit, commit: string): Promise<void> {
+  await mustGit(ctx, ["reset", "-q", "--hard", commit]);
+  await mustGit(ctx, ["clean", "-fdq"]);
+}
+
+/** Applies a patch file to the files; git's complaint when it does not apply (nothing is changed). */
+export async function applyPatch(ctx: TreeGit, patchFile: string): Promise<string | undefined> {
+  const outcome = await treeGit(ctx, ["apply", "--whitespace=nowarn", patchFile], [patchFile]);
+  return outcome.ok ? undefined : firstLine(outcome.stderr) || "git apply failed";
+}

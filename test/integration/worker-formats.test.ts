@@ -1,0 +1,148 @@
+// Reviewers that speak a report format, several in one run: each one's fixes or diff become one
+// commit named after it, comments merge, a linter's exit 1 with a report is no failure, and a reviewer
+// without a valid report fails alone, its edits undone.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ReviewerCommand } from "../../src/worker/reviewer-specs.js";
+import { createTestRepo, type TestRepo } from "../helpers/repo.js";
+import {
+  archiveRepo,
+  envelope,
+  makeRequest,
+  parseResult,
+  REVIEWERS,
+  runWorkerOn,
+  useWorkspaceRoot,
+} from "./worker-helpers.js";
+
+const workspaces = useWorkspaceRoot();
+let repo: TestRepo;
+let snapshot: string;
+let bundle: Buffer;
+const REPORT = join(REVIEWERS, "report.sh");
+
+beforeAll(() => {
+  repo = createTestRepo();
+  repo.write("src/a.js", "var a = 1;\nif (a == 2) {}\nvar unused;\n");
+  repo.write("scripts/run.sh", "#!/bin/sh\necho $1\n");
+  snapshot = repo.commit("base");
+  bundle = archiveRepo(repo);
+});
+afterAll(() => {
+  repo.cleanup();
+  workspaces.cleanup();
+});
+afterEach(() => expect(workspaces.leftovers().filter((name) => !name.startsWith("probe-"))).toEqual([]));
+
+async function review(reviewers: ReviewerCommand[]) {
+  const request = makeRequest(bundle, { snapshot: { commit: snapshot, kind: "commit" } });
+  const run = await runWorkerOn(envelope(request, bundle), {
+    reviewerCommands: reviewers,
+    tools: [REVIEWERS],
+  });
+  expect(run.code, run.stderr).toBe(0);
+  return { result: parseResult(run.stdout), stderr: run.stderr };
+}
+
+/** The snapshot with the patches applied in order: each file's content by path. */
+function applied(patches: string[], paths: string[]): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), "rr-formats-"));
+  const env = { ...repo.env, GIT_INDEX_FILE: join(dir, "index") };
+  try {
+    execFileSync("git", ["read-tree", snapshot], { cwd: repo.dir, env });
+    for (const [index, patch] of patches.entries()) {
+      writeFileSync(join(dir, `${index}.patch`), patch);
+      execFileSync("git", ["apply", "--cached", join(dir, `${index}.patch`)], { cwd: repo.dir, env });
+    }
+    const tree = execFileSync("git", ["write-tree"], { cwd: repo.dir, env, encoding: "utf8" }).trim();
+    return Object.fromEntries(
+      paths.map((path) => [
+        path,
+        execFileSync("git", ["cat-file", "blob", `${tree}:${path}`], { cwd: repo.dir, encoding: "utf8" }),
+      ]),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("reviewers with report formats", () => {
+  it("runs several in order: one commit each named after the tool, comments merged", async () => {
+    const { result } = await review([
+      { command: `${REPORT} lint.rdjson`, format: "rdjson" },
+      { command: `${REPORT} quote.diff output 0`, format: "diff" },
+    ]);
+    expect(result.status, result.error).toBe("ok");
+    expect(result.commits.map((commit) => commit.message.split("\n")[0])).toEqual([
+      "report.sh: 2 fixes (no-var, eqeqeq)",
+      "report.sh: 1 file changed (scripts/run.sh)",
+    ]);
+    expect(
+      applied(
+        result.commits.map((commit) => commit.patch),
+        ["src/a.js", "scripts/run.sh"],
+      ),
+    ).toEqual({
+      "src/a.js": "let a = 1;\nif (a === 2) {}\nvar unused;\n",
+      "scripts/run.sh": '#!/bin/sh\necho "$1"\n',
+    });
+    // Each commit holds only its own reviewer's change.
+    expect(result.commits[0]?.patch).not.toContain("scripts/run.sh");
+    expect(result.commits[1]?.patch).not.toContain("src/a.js");
+    expect(result.comments.map((comment) => [comment.rule, comment.path, comment.line])).toEqual([
+      ["no-var", "src/a.js", 1],
+      ["eqeqeq", "src/a.js", 2],
+      ["overlap", "src/a.js", 1],
+      ["no-unused-vars", "src/a.js", 3],
+      ["overlap", "src/a.js", 1],
+    ]);
+    expect(result.comments[4]?.message).toBe("fix not applied: overlaps an earlier fix");
+    // The summary says what ran, with the linter's exit code.
+    expect(result.summary).toContain("2 proposed commits, 5 comments.");
+    expect(result.summary).toMatch(
+      /- report\.sh \(`.*lint\.rdjson`, rdjson, exit 1, \d+\.\d s\): 5 comments, 2 fixes applied, 1 file changed/,
+    );
+    expect(result.summary).toMatch(/- report\.sh \(`.*quote\.diff output 0`, diff, exit 0, /);
+  });
+
+  it("fails one reviewer without a valid report, undoes its edits, and returns the others'", async () => {
+    const { result, stderr } = await review([
+      { command: `echo junk >> src/a.js; ${REPORT} broken.sarif`, format: "sarif" },
+      { command: `${REPORT} quote.diff`, format: "diff" },
+    ]);
+    expect(result.status, result.error).toBe("ok");
+    expect(result.commits).toHaveLength(1);
+    expect(result.commits[0]?.patch).not.toContain("junk");
+    const failure = result.comments.find((comment) => comment.rule === "worker/reviewer-failed");
+    expect(failure?.message).toMatch(/^echo failed: sarif: runs: .*\(the reviewer exited with code 1\)$/);
+    expect(stderr).toContain("failed: sarif: runs");
+    expect(result.summary).toMatch(/sarif, exit 1, \d+\.\d s\): failed: sarif: /);
+  });
+
+  it("fails the review when its only reviewer leaves no valid report, naming the format", async () => {
+    const { result } = await review([{ command: `${REPORT} broken.sarif output 0`, format: "sarif" }]);
+    expect(result.status).toBe("failed");
+    expect(result.error).toMatch(/^sarif: runs: /);
+    expect(result.commits).toEqual([]);
+  });
+
+  it("skips a diff that does not apply, with a comment, and proposes nothing for it", async () => {
+    const { result } = await review([{ command: `${REPORT} stale.diff`, format: "diff" }]);
+    expect(result.status, result.error).toBe("ok");
+    expect(result.commits).toEqual([]);
+    expect(result.comments).toEqual([
+      expect.objectContaining({ severity: "warning", message: expect.stringMatching(/^diff not applied: /) }),
+    ]);
+  });
+
+  it("fails a declared-format reviewer killed by a signal even when it printed a report", async () => {
+    const { result } = await review([
+      { command: `${REPORT} lint.rdjson output 0; kill -9 $$`, format: "rdjson" },
+    ]);
+    expect(result.status).toBe("failed");
+    expect(result.error).toMatch(/killed|exited with code 137/);
+  });
+});

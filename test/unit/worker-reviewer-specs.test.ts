@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../../src/errors.js";
+import { commandLabel } from "../../src/worker/reviewer-label.js";
+import { reviewerCommandsFrom } from "../../src/worker/reviewer-specs.js";
+
+const option = (name: string, value?: string) => ({ name, value });
+
+describe("reviewer commands from the command line", () => {
+  it("gives each command the format that follows it, comments by default, in order", () => {
+    expect(
+      reviewerCommandsFrom([
+        option("reviewer-command", "eslint -f rdjson ."),
+        option("reviewer-format", "rdjson"),
+        option("tools", "/opt/t"),
+        option("reviewer-command", "my-agent"),
+        option("reviewer-command", "shellcheck -f diff x.sh"),
+        option("reviewer-format", "diff"),
+      ]),
+    ).toEqual([
+      { command: "eslint -f rdjson .", format: "rdjson" },
+      { command: "my-agent", format: "comments" },
+      { command: "shellcheck -f diff x.sh", format: "diff" },
+    ]);
+  });
+
+  it("refuses a format before any command, twice for one command, unknown, or an empty command", () => {
+    const refused = (options: { name: string; value?: string }[]) => () =>
+      reviewerCommandsFrom(options.map((o) => option(o.name, o.value)));
+    expect(refused([{ name: "reviewer-format", value: "sarif" }])).toThrow(
+      /must follow the --reviewer-command/,
+    );
+    expect(
+      refused([
+        { name: "reviewer-command", value: "x" },
+        { name: "reviewer-format", value: "sarif" },
+        { name: "reviewer-format", value: "diff" },
+      ]),
+    ).toThrow(/given twice/);
+    expect(
+      refused([
+        { name: "reviewer-command", value: "x" },
+        { name: "reviewer-format", value: "json" },
+      ]),
+    ).toThrow(/must be one of comments, sarif, rdjson, rdjsonl, diff, not 'json'/);
+    expect(refused([{ name: "reviewer-command", value: " " }])).toThrow(UsageError);
+  });
+});
+
+describe("a reviewer's name in its commit and the summary", () => {
+  it("is the program and its fixing flags", () => {
+    expect(commandLabel("npx eslint --fix -f rdjson src")).toBe("eslint --fix");
+    expect(commandLabel("prettier --write .")).toBe("prettier --write");
+    expect(commandLabel("NODE_ENV=ci /opt/tools/bin/biome lint --reporter=rdjson --write=true src")).toBe(
+      "biome --write",
+    );
+    expect(commandLabel("shellcheck -f diff scripts/*.sh")).toBe("shellcheck");
+  });
+});
