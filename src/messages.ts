@@ -4,6 +4,8 @@
 // src/paths/, src/protocol/), and what the worker says in its reviewer phase, shown as `remote:`
 // lines or carried in the result, in src/worker/messages.ts.
 
+import { LIMIT_CEILINGS, RAISABLE_LIMITS, type RaisableLimit } from "./protocol/limits.js";
+
 export const messages = {
   notARepository: (cwd: string) => `not a git repository: ${cwd}`,
   hintNotARepository:
@@ -56,6 +58,16 @@ export const messages = {
   rangePatchTooLarge: (bytes: number) =>
     `the range's patch (${bytes} bytes) is too large to send; the reviewer gets the changed paths only`,
   resultRejected: (worker: string) => `rejected the result of worker '${worker}'; nothing was imported`,
+  commentsDropped: (worker: string, count: number) =>
+    `dropped ${count} invalid comment${count === 1 ? "" : "s"} of worker '${worker}'; the others were imported`,
+  commentsOverLimit: (worker: string, count: number) =>
+    `dropped ${count} comment${count === 1 ? "" : "s"} of worker '${worker}' over the limit; the most severe were kept`,
+  proposalsDropped: (worker: string, count: number | undefined) =>
+    `dropped ${count === undefined ? "the proposals" : `the ${count} proposed commit${count === 1 ? "" : "s"}`} of worker '${worker}' over a limit; its comments were imported`,
+  hintNarrowReview:
+    "review less at once: a shorter range, or a pathspec (git review-remote <base>..<head> -- <path>...)",
+  hintRaiseLimit: (limit: RaisableLimit) =>
+    `or raise the limit: git config ${RAISABLE_LIMITS[limit]} <n> (at most ${LIMIT_CEILINGS[limit]}; the policy file's limits still apply)`,
   proposalsRejected: (worker: string) => `rejected the proposals of worker '${worker}'; nothing was imported`,
   workerReportedFailure: (worker: string, reason: string) =>
     `worker '${worker}' reported a failure: ${reason}`,

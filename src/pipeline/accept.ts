@@ -1,16 +1,18 @@
 // The accept stage: a worker's raw stdout through the validation layers (design §9), layer by layer;
-// the first failing layer rejects the whole result and nothing reaches the repository. What passes
-// is stored sanitized and handed to the import.
+// the first failing layer rejects the whole result and nothing reaches the repository. Comments that
+// break a rule and proposals over a limit are dropped and counted instead (the record keeps what and
+// why). What passes is stored sanitized and handed to the import.
 import { debug } from "../debug.js";
 import { InvalidResultError, WorkerError } from "../errors.js";
 import { messages } from "../messages.js";
 import { requestForbiddenPaths } from "../paths/forbidden.js";
-import { parseResult } from "../protocol/parse-result.js";
+import { limitOfRule } from "../protocol/limits.js";
+import { type Dropped, parseResult } from "../protocol/parse-result.js";
 import type { Result } from "../protocol/result.js";
 import { matchSecretName } from "../secrets/names.js";
 import { writeNote } from "../store/notes.js";
 import { type ReviewRecord, ReviewState, writeReviewFile } from "../store/records.js";
-import { checkComments, sanitizeComment } from "../validate/comments.js";
+import { commentChecker, sanitizeComment } from "../validate/comments.js";
 import { applyInQuarantine, type Quarantined } from "../validate/quarantine.js";
 import { sanitizeLine, sanitizeText } from "../validate/sanitize.js";
 import { type AcceptContext, baseObjects, updateRecord } from "./context.js";
@@ -34,17 +36,42 @@ function storedResult(result: Result): Result {
   };
 }
 
-/** Layer 1: size, strict JSON, schema, ids, limits; then the comments against what was sent. */
+/**
+ * Layer 1: size, strict JSON, schema, ids; each comment, also against what was sent; limits. A bad
+ * envelope rejects the result; what is dropped is recorded.
+ */
 async function parseAndCheck(context: AcceptContext, worker: Worker, record: ReviewRecord, raw: Buffer) {
-  const parsed = parseResult(raw, context.request);
-  const problems = parsed.ok ? checkComments(parsed.result.comments, context.sent.files) : parsed.problems;
-  if (!parsed.ok || problems.length > 0) {
-    await updateRecord(context.store, record, { state: ReviewState.rejected, problems });
+  const parsed = parseResult(raw, context.request, { checkComment: commentChecker(context.sent.files) });
+  if (!parsed.ok) {
+    await updateRecord(context.store, record, { state: ReviewState.rejected, problems: parsed.problems });
     throw new InvalidResultError(messages.resultRejected(worker.name), {
-      details: problems.map(sanitizeLine),
+      details: parsed.problems.map(sanitizeLine),
     });
   }
+  const dropped = [...parsed.dropped, ...droppedByWorker(parsed.result)].map((part) => ({
+    ...part,
+    problems: part.problems.map(sanitizeLine),
+  }));
+  const overLimit = dropped.find((part) => part.part === "proposals" && part.count !== undefined);
+  if (overLimit?.limit && parsed.result.comments.length === 0) {
+    // Nothing would be left to import: the result is refused whole, with what to do about it.
+    await updateRecord(context.store, record, { state: ReviewState.rejected, problems: overLimit.problems });
+    throw new InvalidResultError(messages.proposalsRejected(worker.name), {
+      details: overLimit.problems,
+      hints: [messages.hintNarrowReview, messages.hintRaiseLimit(overLimit.limit)],
+    });
+  }
+  if (dropped.length > 0) record.dropped = dropped;
   return storedResult(parsed.result);
+}
+
+/** Proposals the worker itself left out for a limit, as its comment about the whole change says. */
+function droppedByWorker(result: Result): Dropped[] {
+  if (result.commits.length > 0) return [];
+  return result.comments.flatMap((comment) => {
+    const limit = comment.path === undefined ? limitOfRule(comment.rule) : undefined;
+    return limit ? [{ part: "proposals" as const, problems: [comment.message], limit }] : [];
+  });
 }
 
 /** Layers 2-4: gate each patch, apply commit after commit in quarantine, check what git changed. */

@@ -31,6 +31,20 @@ export const RAISABLE_LIMITS = {
 export type RaisableLimit = keyof typeof RAISABLE_LIMITS;
 
 /**
+ * The rule of the comment a worker adds when it leaves its proposals out for a limit (a comment
+ * about the whole change, severity warning): it names the limit, so the client can say how to raise it.
+ */
+export function overLimitRule(limit: RaisableLimit): string {
+  return `limits.${limit}`;
+}
+
+/** The limit an over-limit comment's rule names, if it is one. */
+export function limitOfRule(rule: string | undefined): RaisableLimit | undefined {
+  const name = rule?.startsWith("limits.") ? rule.slice("limits.".length) : undefined;
+  return name !== undefined && Object.hasOwn(RAISABLE_LIMITS, name) ? (name as RaisableLimit) : undefined;
+}
+
+/**
  * How far git config may raise each limit. The whole result is read into memory and every patch is
  * applied in quarantine: past these a result costs the machine that reads it more than any review
  * is worth, whatever a user asks for.

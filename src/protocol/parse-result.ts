@@ -1,38 +1,130 @@
-// Validation layer 1 of design §9 for a worker's stdout: size, strict JSON, schema, ids, limits. Returns
-// problem lines instead of throwing, so the caller can report every one and exit 4.
+// Validation layer 1 of design §9 for a worker's stdout: size, strict JSON, schema, ids, limits. What is
+// hostile or malformed as a whole (the envelope) refuses the result: problem lines, exit 4. A comment
+// that breaks a rule, and what goes over a limit, is dropped and counted; the rest is kept.
 
 import { capProblems, describeIssue, formatIssues } from "./issues.js";
+import type { RaisableLimit } from "./limits.js";
 import type { Request } from "./request.js";
-import { checkResultLimits, RESULT_SCHEMA, type Result, ResultSchema } from "./result.js";
+import {
+  proposalsOverLimit,
+  RESULT_SCHEMA,
+  type Result,
+  ResultEnvelopeSchema,
+  type ReviewComment,
+  ReviewCommentSchema,
+} from "./result.js";
 import { parseVersionedJson } from "./versioned-json.js";
-export type ParseResultOutcome = { ok: true; result: Result } | { ok: false; problems: string[] };
+
+/** A part of a valid result left out, and why. */
+export interface Dropped {
+  part: "comments" | "proposals";
+  /** How many were left out (unknown when the worker itself left its proposals out). */
+  count?: number;
+  /** What they broke, one line each (capped). */
+  problems: string[];
+  /** The request's limit they went over, when that is why. */
+  limit?: RaisableLimit;
+}
+
+export type ParseResultOutcome =
+  | { ok: true; result: Result; dropped: Dropped[] }
+  | { ok: false; problems: string[] };
+
+export interface ParseResultOptions {
+  /** A further check of one schema-valid comment (against what was sent): a problem line, or none. */
+  checkComment?: (comment: ReviewComment, index: number) => string | undefined;
+}
+
+/** Problem lines of one dropped comment are shown to the user: a few tell the worker's author enough. */
+const MAX_DROPPED_LINES = 10;
+
+const SEVERITY_RANK: Readonly<Record<ReviewComment["severity"], number>> = { error: 0, warning: 1, info: 2 };
 
 /** Parses and validates raw result bytes against the request they answer. */
-export function parseResult(bytes: Uint8Array, request: Request): ParseResultOutcome {
+export function parseResult(
+  bytes: Uint8Array,
+  request: Request,
+  options: ParseResultOptions = {},
+): ParseResultOutcome {
   const parsed = parseVersionedJson(bytes, {
     root: "result",
     schema: RESULT_SCHEMA,
     maxBytes: request.limits.maxResultBytes,
   });
   if (!parsed.ok) return parsed;
-  const checked = ResultSchema.safeParse(parsed.value, { error: describeIssue, reportInput: true });
+  const checked = ResultEnvelopeSchema.safeParse(parsed.value, { error: describeIssue, reportInput: true });
   if (!checked.success) return { ok: false, problems: formatIssues(checked.error.issues, "result") };
-  const result = checked.data;
+  const envelope = checked.data;
   const problems: string[] = [];
-  if (result.requestId !== request.id) {
-    problems.push(`requestId: answers request ${result.requestId}, not this request ${request.id}`);
+  if (envelope.requestId !== request.id) {
+    problems.push(`requestId: answers request ${envelope.requestId}, not this request ${request.id}`);
   }
-  if (result.bundleSha256 !== request.bundle.sha256) {
+  if (envelope.bundleSha256 !== request.bundle.sha256) {
     problems.push(
-      `bundleSha256: names bundle ${result.bundleSha256}, not the bundle sent ${request.bundle.sha256}`,
+      `bundleSha256: names bundle ${envelope.bundleSha256}, not the bundle sent ${request.bundle.sha256}`,
     );
   }
-  problems.push(...checkResultLimits(result, request.limits), ...checkResultActions(result, request));
-  return problems.length > 0 ? { ok: false, problems: capProblems(problems) } : { ok: true, result };
+  problems.push(...checkResultActions(envelope, request));
+  if (problems.length > 0) return { ok: false, problems: capProblems(problems) };
+
+  const dropped: Dropped[] = [];
+  const triaged = triageComments(envelope.comments, options.checkComment);
+  if (triaged.problems.length > 0) {
+    const count = triaged.problems.length;
+    dropped.push({ part: "comments", count, problems: capProblems(triaged.problems, MAX_DROPPED_LINES) });
+  }
+  const { maxComments } = request.limits;
+  const comments = mostSevere(triaged.kept, maxComments);
+  if (comments.length < triaged.kept.length) {
+    const count = triaged.kept.length - comments.length;
+    const problem = `comments: ${triaged.kept.length} comments, over the limit of ${maxComments}`;
+    dropped.push({ part: "comments", count, problems: [problem], limit: "maxComments" });
+  }
+  let commits = envelope.commits;
+  const over = proposalsOverLimit(commits, request.limits);
+  if (over) {
+    dropped.push({ part: "proposals", count: commits.length, problems: [over.problem], limit: over.limit });
+    commits = [];
+  }
+  return { ok: true, result: { ...envelope, comments, commits }, dropped };
+}
+
+/** Each comment on its own: those that pass, and one problem line per comment that does not. */
+function triageComments(
+  raw: readonly unknown[],
+  checkComment: ParseResultOptions["checkComment"],
+): { kept: ReviewComment[]; problems: string[] } {
+  const kept: ReviewComment[] = [];
+  const problems: string[] = [];
+  for (const [index, value] of raw.entries()) {
+    const comment = ReviewCommentSchema.safeParse(value, { error: describeIssue, reportInput: true });
+    if (!comment.success) {
+      const issues = comment.error.issues.map((issue) => ({
+        ...issue,
+        path: ["comments", index, ...issue.path],
+      }));
+      problems.push(formatIssues(issues, "result", 1)[0] as string);
+      continue;
+    }
+    const problem = checkComment?.(comment.data, index);
+    if (problem === undefined) kept.push(comment.data);
+    else problems.push(problem);
+  }
+  return { kept, problems };
+}
+
+/** At most `max` comments, the most severe first, in the order the worker gave them. */
+function mostSevere(comments: ReviewComment[], max: number): ReviewComment[] {
+  if (comments.length <= max) return comments;
+  const order = comments
+    .map((comment, index) => ({ rank: SEVERITY_RANK[comment.severity], index }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index);
+  const chosen = new Set(order.slice(0, max).map((entry) => entry.index));
+  return comments.filter((_, index) => chosen.has(index));
 }
 
 /** A worker answers only what it was asked: no commits unless `propose`, no comments unless `comment`. */
-function checkResultActions(result: Result, request: Request): string[] {
+function checkResultActions(result: { comments: unknown[]; commits: unknown[] }, request: Request): string[] {
   const problems: string[] = [];
   if (result.commits.length > 0 && !request.actions.includes("propose")) {
     problems.push(`commits: ${result.commits.length} commits, but the request did not ask for proposals`);

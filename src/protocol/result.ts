@@ -70,27 +70,38 @@ export const WorkerInfoSchema = z.strictObject({
   sandbox: name.describe('what isolated the reviewer, e.g. "bwrap" or "none"'),
 });
 
-export const ResultSchema = z
-  .strictObject({
-    schema: z.literal(RESULT_SCHEMA),
-    requestId: Sha256HexSchema.describe("the request's id"),
-    bundleSha256: Sha256HexSchema.describe("the request's bundle.sha256"),
-    status: z.enum(["ok", "failed"]),
-    summary: text,
-    worker: WorkerInfoSchema,
-    comments: z.array(ReviewCommentSchema),
-    commits: z.array(ProposedCommitSchema),
-    error: text.min(1).optional().describe('required when status is "failed", absent otherwise'),
-    receipt: ReceiptSchema.optional().describe("the worker's signed statement about this result"),
-  })
-  .superRefine((result, ctx) => {
-    if (result.status === "failed" && result.error === undefined) {
-      ctx.addIssue({ code: "custom", path: ["error"], message: 'required when status is "failed"' });
-    }
-    if (result.status === "ok" && result.error !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["error"], message: 'only allowed when status is "failed"' });
-    }
-  });
+/** The result with its comments as given: `ResultSchema`, or (`z.unknown()`) one bad comment drops alone. */
+function resultObject<Comment extends z.ZodType>(comment: Comment) {
+  return z
+    .strictObject({
+      schema: z.literal(RESULT_SCHEMA),
+      requestId: Sha256HexSchema.describe("the request's id"),
+      bundleSha256: Sha256HexSchema.describe("the request's bundle.sha256"),
+      status: z.enum(["ok", "failed"]),
+      summary: text,
+      worker: WorkerInfoSchema,
+      comments: z.array(comment),
+      commits: z.array(ProposedCommitSchema),
+      error: text.min(1).optional().describe('required when status is "failed", absent otherwise'),
+      receipt: ReceiptSchema.optional().describe("the worker's signed statement about this result"),
+    })
+    .superRefine((result, ctx) => {
+      if (result.status === "failed" && result.error === undefined) {
+        ctx.addIssue({ code: "custom", path: ["error"], message: 'required when status is "failed"' });
+      }
+      if (result.status === "ok" && result.error !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["error"], message: 'only allowed when status is "failed"' });
+      }
+    });
+}
+
+export const ResultSchema = resultObject(ReviewCommentSchema);
+
+/**
+ * What the accept stage checks first: everything but the comments, which are checked one by one so
+ * that an invalid comment is dropped alone and the rest of the result still counts (design §9).
+ */
+export const ResultEnvelopeSchema = resultObject(z.unknown());
 
 export type Result = z.infer<typeof ResultSchema>;
 export type ReviewComment = z.infer<typeof ReviewCommentSchema>;
@@ -98,18 +109,26 @@ export type Severity = z.infer<typeof SeveritySchema>;
 export type ProposedCommit = z.infer<typeof ProposedCommitSchema>;
 export type Receipt = z.infer<typeof ReceiptSchema>;
 
-/** Count and size limits that come from the request, as `path: message` lines (empty when within). */
-export function checkResultLimits(result: Result, limits: Limits): string[] {
-  const problems: string[] = [];
-  if (result.comments.length > limits.maxComments) {
-    problems.push(`comments: ${result.comments.length} comments, over the limit of ${limits.maxComments}`);
+/**
+ * Proposals over the request's limits (too many commits, or patches too large together): all of them
+ * are left out, since a later commit builds on the earlier ones; undefined when within.
+ */
+export function proposalsOverLimit(
+  commits: readonly ProposedCommit[],
+  limits: Limits,
+): { limit: "maxCommits" | "maxPatchBytes"; problem: string } | undefined {
+  if (commits.length > limits.maxCommits) {
+    return {
+      limit: "maxCommits",
+      problem: `commits: ${commits.length} commits, over the limit of ${limits.maxCommits}`,
+    };
   }
-  if (result.commits.length > limits.maxCommits) {
-    problems.push(`commits: ${result.commits.length} commits, over the limit of ${limits.maxCommits}`);
-  }
-  const patchBytes = result.commits.reduce((sum, commit) => sum + Buffer.byteLength(commit.patch, "utf8"), 0);
+  const patchBytes = commits.reduce((sum, commit) => sum + Buffer.byteLength(commit.patch, "utf8"), 0);
   if (patchBytes > limits.maxPatchBytes) {
-    problems.push(`commits: patches total ${patchBytes} bytes, over the limit of ${limits.maxPatchBytes}`);
+    return {
+      limit: "maxPatchBytes",
+      problem: `commits: patches total ${patchBytes} bytes, over the limit of ${limits.maxPatchBytes}`,
+    };
   }
-  return problems;
+  return undefined;
 }

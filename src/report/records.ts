@@ -72,6 +72,10 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
   output.out(record.range ? `range    ${record.range.base}..${record.range.head}` : "range    whole tree");
   if (record.branch) output.out(`branch   ${record.branch}`);
   for (const problem of record.problems ?? []) output.out(`problem  ${problem}`);
+  for (const part of record.dropped ?? []) {
+    const what = part.count === undefined ? part.part : `${part.count} ${part.part}`;
+    output.out(`dropped  ${what}: ${part.problems.join("; ")}`);
+  }
   if (result?.summary) output.out(`\n${result.summary}`);
   printComments(shown, output);
   if (shown.proposals !== undefined) output.out(shown.proposals);

@@ -3,6 +3,7 @@
 // or the one JSON document of `--json`.
 import type { PipelineReport, ReviewOutcome, WorkerFailure } from "../pipeline/outcome.js";
 import { formatComment } from "./comment.js";
+import { printDropped } from "./dropped.js";
 import { type Output, paint } from "./output.js";
 import { describeHidden, describeTarget } from "./target.js";
 
@@ -74,6 +75,7 @@ function reviewJson(report: PipelineReport) {
     branch: outcome.record.branch ?? null,
     commits: outcome.record.commits,
     comments: outcome.comments,
+    dropped: outcome.record.dropped ?? [],
     filterMode: outcome.filter?.mode ?? "nofilter",
     hiddenComments: outcome.filter?.hidden.length ?? 0,
     summary: outcome.summary,
@@ -114,5 +116,6 @@ export function printReview(report: PipelineReport, json: boolean, output: Outpu
     printHidden(report.outcomes, output);
     for (const outcome of report.outcomes) printNextSteps(outcome, output);
   }
+  for (const outcome of report.outcomes) printDropped(outcome.record, output);
   for (const failure of report.failures) printFailure(failure, output);
 }

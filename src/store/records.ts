@@ -3,6 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
 import { messages } from "../messages.js";
+import type { Dropped } from "../protocol/parse-result.js";
 import { type StorePaths, writeFileAtomic } from "./layout.js";
 
 export const ReviewState = {
@@ -31,6 +32,8 @@ export interface ReviewRecord {
   comments: number;
   errors: number;
   problems?: string[];
+  /** Parts of an accepted result left out (invalid comments, proposals over a limit), and why. */
+  dropped?: Dropped[];
   createdAt: string;
   updatedAt: string;
   mergedFrom?: string;

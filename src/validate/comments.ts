@@ -3,27 +3,23 @@ import type { ManifestFile } from "../export/archive.js";
 import type { ReviewComment } from "../protocol/result.js";
 import { sanitizeLine } from "./sanitize.js";
 
-export function checkComments(comments: readonly ReviewComment[], files: readonly ManifestFile[]): string[] {
+/** A check of one comment against what was sent: a problem line, or undefined when it fits. */
+export function commentChecker(
+  files: readonly ManifestFile[],
+): (comment: ReviewComment, index: number) => string | undefined {
   const lines = new Map(files.map((file) => [file.path, file.lines]));
-  const problems: string[] = [];
-  for (const [index, comment] of comments.entries()) {
-    if (comment.path === undefined) {
-      if (comment.line !== undefined) problems.push(`comments.${index}.line: a line needs a path`);
-      continue;
-    }
+  return (comment, index) => {
+    if (comment.path === undefined) return undefined;
     const count = lines.get(comment.path);
     if (count === undefined) {
-      problems.push(
-        `comments.${index}.path: ${JSON.stringify(sanitizeLine(comment.path))} was not sent to the worker`,
-      );
-      continue;
+      return `comments.${index}.path: ${JSON.stringify(sanitizeLine(comment.path))} was not sent to the worker`;
     }
     const last = comment.endLine ?? comment.line;
     if (last !== undefined && last > Math.max(count, 1)) {
-      problems.push(`comments.${index}.line: ${comment.path} has ${count} lines, not ${last}`);
+      return `comments.${index}.line: ${sanitizeLine(comment.path)} has ${count} lines, not ${last}`;
     }
-  }
-  return problems.slice(0, 20);
+    return undefined;
+  };
 }
 
 /** What is stored and printed: every text sanitized (validation layer 5). */

@@ -8,11 +8,21 @@ import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type Env, git, spawnGit } from "../git/run.js";
 import { Mode, readTreeMerge, writeTree } from "../git/trees.js";
 import { forbiddenChangeReason } from "../paths/forbidden.js";
-import type { Limits } from "../protocol/limits.js";
+import type { Limits, RaisableLimit } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
 
 /** A reviewer outcome that cannot become a result: reported as status "failed", never thrown further. */
 export class ProposalError extends Error {}
+
+/** The proposals go over a request limit: left out, while the comments still count. */
+export class ProposalLimitError extends ProposalError {
+  constructor(
+    readonly limit: RaisableLimit,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 export interface CollectContext {
   tree: string;
@@ -79,7 +89,8 @@ async function listReviewerCommits(ctx: CollectContext): Promise<string[]> {
     previous = commit as string;
   }
   if (commits.length > ctx.limits.maxCommits) {
-    throw new ProposalError(
+    throw new ProposalLimitError(
+      "maxCommits",
       `the reviewer made ${commits.length} commits, over the limit of ${ctx.limits.maxCommits}`,
     );
   }
@@ -191,7 +202,10 @@ export async function collectProposals(ctx: CollectContext): Promise<Collected> 
   const leftover = await commitLeftovers(ctx);
   if (leftover) commits.push(leftover);
   if (commits.length > ctx.limits.maxCommits) {
-    throw new ProposalError(`${commits.length} proposed commits, over the limit of ${ctx.limits.maxCommits}`);
+    throw new ProposalLimitError(
+      "maxCommits",
+      `${commits.length} proposed commits, over the limit of ${ctx.limits.maxCommits}`,
+    );
   }
   const skipped = new Map<string, string>();
   const proposals: ProposedCommit[] = [];
@@ -212,7 +226,10 @@ export async function collectProposals(ctx: CollectContext): Promise<Collected> 
     ];
     const patch = await readPatch(ctx, [...args, previous, commit, "--", ...excludes], budget);
     if (patch === undefined) {
-      throw new ProposalError(`the proposed patches are over the limit of ${ctx.limits.maxPatchBytes} bytes`);
+      throw new ProposalLimitError(
+        "maxPatchBytes",
+        `the proposed patches are over the limit of ${ctx.limits.maxPatchBytes} bytes`,
+      );
     }
     previous = commit;
     if (patch.length === 0) continue;

@@ -1,11 +1,13 @@
 // Builds the one result document the worker prints (design §6), checked against the same schema and
-// limits the client applies: a worker-side overflow becomes status "failed" with a clear error instead
-// of a document the client would reject as invalid.
+// limits the client applies: proposals over a limit are left out and said so in a comment (the
+// comments still count); any other overflow becomes status "failed" with a clear error instead of a
+// document the client would reject as invalid.
 
+import { overLimitRule, type RaisableLimit } from "../protocol/limits.js";
 import type { Request } from "../protocol/request.js";
 import {
-  checkResultLimits,
   type ProposedCommit,
+  proposalsOverLimit,
   RESULT_SCHEMA,
   type Receipt,
   type Result,
@@ -30,6 +32,19 @@ export function failedOutput(summary: string, error: string, comments: ReviewCom
   return { status: "failed", summary, comments, commits: [], error };
 }
 
+/**
+ * Proposals over a request limit left out, with a comment about the whole change saying so: its rule
+ * names the limit, so the client can tell the user how to raise it.
+ */
+export function withoutProposals(output: ReviewOutput, limit: RaisableLimit, reason: string): ReviewOutput {
+  const note: ReviewComment = {
+    severity: "warning",
+    rule: overLimitRule(limit),
+    message: `The proposed changes were left out: ${reason}. Review a narrower change, or raise the limit.`,
+  };
+  return { ...output, commits: [], comments: [note, ...output.comments] };
+}
+
 function assemble(request: Request, sandbox: SandboxKind, output: ReviewOutput): Result {
   return {
     schema: RESULT_SCHEMA,
@@ -48,7 +63,7 @@ function assemble(request: Request, sandbox: SandboxKind, output: ReviewOutput):
 /** Signs a finished result (design §12): the receipt that goes inside it. */
 export type SignResult = (result: Result) => Promise<Receipt>;
 
-/** Schema, request limits and the size of the text, as in the client: what it would reject. */
+/** Schema and the size of the text, as in the client: what it would reject. */
 function problemsOf(result: Result, text: string, request: Request): string[] {
   const checked = ResultSchema.safeParse(result);
   if (!checked.success) {
@@ -56,12 +71,11 @@ function problemsOf(result: Result, text: string, request: Request): string[] {
       .slice(0, 3)
       .map((issue) => `${issue.path.join(".") || "result"}: ${issue.message}`);
   }
-  const problems = checkResultLimits(result, request.limits);
   const bytes = Buffer.byteLength(text);
-  if (problems.length === 0 && bytes > request.limits.maxResultBytes) {
-    problems.push(`the result is ${bytes} bytes, over the limit of ${request.limits.maxResultBytes}`);
+  if (bytes > request.limits.maxResultBytes) {
+    return [`the result is ${bytes} bytes, over the limit of ${request.limits.maxResultBytes}`];
   }
-  return problems;
+  return [];
 }
 
 /** The result with its receipt, when the worker signs, as JSON text with a final newline. */
@@ -80,9 +94,13 @@ async function render(
 export async function renderResult(
   request: Request,
   sandbox: SandboxKind,
-  output: ReviewOutput,
+  reviewed: ReviewOutput,
   sign?: SignResult,
 ): Promise<string> {
+  const over = proposalsOverLimit(reviewed.commits, request.limits);
+  const output = over
+    ? withoutProposals(reviewed, over.limit, over.problem.replace(/^commits: /, ""))
+    : reviewed;
   const first = await render(assemble(request, sandbox, output), sign);
   const problems = problemsOf(first.result, first.text, request);
   if (problems.length === 0) return first.text;

@@ -13,14 +13,14 @@ import type { Request } from "../protocol/request.js";
 import type { ReviewComment } from "../protocol/result.js";
 import { createBaseline, createPrivateGitDir } from "./baseline.js";
 import { keepOriginalBlob } from "./baseline-blobs.js";
-import { collectProposals, ProposalError } from "./collect.js";
+import { collectProposals, ProposalError, ProposalLimitError } from "./collect.js";
 import { describeRan, runCommandReviewers } from "./command-reviewers.js";
 import { type Deadline, DeadlineError } from "./deadline.js";
 import { writeFocusFiles } from "./focus-files.js";
 import type { SetupOptions } from "./host-options.js";
 import { resourceLimitsFor, type WorkerLimits } from "./limits.js";
 import { workerMessages } from "./messages.js";
-import { failedOutput, type ReviewOutput } from "./result.js";
+import { failedOutput, type ReviewOutput, withoutProposals } from "./result.js";
 import type { ReviewerCommand } from "./reviewer-specs.js";
 import { resetIoFiles, type StepContext } from "./reviewer-step.js";
 import { runHygiene } from "./reviewers/hygiene.js";
@@ -209,7 +209,7 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
     return failedOutput(summary, reviewed.error, reviewed.comments);
   }
   if (reviewed.unchanged) {
-    const summary = reviewed.summary ?? summarize(0, reviewed.comments.length);
+    const summary = reviewed.summary ?? summarize(0, reviewed.comments.length, reviewed.ran);
     return { status: "ok", summary, comments: reviewed.comments, commits: [] };
   }
   // Collecting writes the objects of what the reviewer changed: as much room again, at most.
@@ -245,6 +245,14 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
     // room as it is read): that is the reviewer's doing, so report the limit, not git's crash.
     const filled = fullReason(workspace, limits);
     if (filled) return failedOutput(workerMessages.overLimitsSummary, filled, reviewed.comments);
+    if (error instanceof ProposalLimitError) {
+      const summary = reviewed.summary ?? summarize(0, reviewed.comments.length, reviewed.ran);
+      return withoutProposals(
+        { status: "ok", summary, comments: reviewed.comments, commits: [] },
+        error.limit,
+        error.message,
+      );
+    }
     if (ctx.reviewer.kind === "builtin" && !(error instanceof ProposalError)) throw error;
     return failedOutput(
       "The reviewer's changes could not be collected.",

@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ResultSchema } from "../../src/protocol/result.js";
 import { configureWorker, createBaseRepo, FIXTURES, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
 import { repoState, type TestRepo } from "../helpers/repo.js";
 
@@ -68,6 +69,18 @@ describe("whole result documents", () => {
       expect(repoState(repo)).toEqual(before);
     } else if (verdict === "failed") {
       expect(result.status).toBe(3);
+    } else if (verdict === "reject-or-drop") {
+      // This version drops: imported, every offending comment left out (or the list cut to the
+      // limit) and counted in a warning; no stored comment breaks the rule.
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(/^warning: dropped [0-9]+ (invalid )?comments? of worker /m);
+      const id = result.json.id as string;
+      const stored = JSON.parse(
+        readFileSync(join(repo.dir, ".git", "review-remote", "reviews", id, "result.json"), "utf8"),
+      );
+      expect(ResultSchema.safeParse(stored).success).toBe(true);
+      expect(stored.comments.length).toBeLessThanOrEqual(500);
+      expect(result.json.reviews[0].dropped.length).toBeGreaterThan(0);
     } else {
       expect([0, 4]).toContain(result.status);
       const stored = readdirSync(join(repo.dir, ".git", "review-remote", "reviews"))

@@ -198,15 +198,35 @@ describe("worker with fixture reviewers", () => {
     });
   });
 
-  it("fails a reviewer whose patches exceed maxPatchBytes", async () => {
+  it("leaves out proposals over maxPatchBytes with a comment naming the limit, keeping the comments", async () => {
     const limits = { ...DEFAULT_LIMITS, maxPatchBytes: 1000 };
     const run = await runWorkerOn(envelope(request({ limits }), bundle), {
-      ...reviewerCommand("seq 1 2000 > numbers.txt"),
+      ...reviewerCommand(
+        'seq 1 2000 > numbers.txt && echo \'{"path":"src/app.ts","severity":"info","message":"kept"}\' > "$REVIEW_REMOTE_COMMENTS"',
+      ),
     });
-    expect(parseResult(run.stdout)).toMatchObject({
-      status: "failed",
-      error: expect.stringMatching(/over the limit of 1000/),
+    const result = parseResult(run.stdout);
+    expect(result).toMatchObject({ status: "ok", commits: [] });
+    expect(result.comments).toEqual([
+      {
+        severity: "warning",
+        rule: "limits.maxPatchBytes",
+        message: expect.stringMatching(/^The proposed changes were left out: .*over the limit of 1000 bytes/),
+      },
+      { path: "src/app.ts", severity: "info", message: "kept" },
+    ]);
+  });
+
+  it("leaves out proposals over maxCommits the same way", async () => {
+    const limits = { ...DEFAULT_LIMITS, maxCommits: 1 };
+    const run = await runWorkerOn(envelope(request({ limits }), bundle), {
+      ...reviewerCommand(
+        "echo a > a.txt && git add a.txt && git commit -q -m a && echo b > b.txt && git add b.txt && git commit -q -m b",
+      ),
     });
+    const result = parseResult(run.stdout);
+    expect(result).toMatchObject({ status: "ok", commits: [] });
+    expect(result.comments[0]).toMatchObject({ rule: "limits.maxCommits", severity: "warning" });
   });
 
   it("leaves out binary, executable and forbidden changes with a note", async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
 import { parseResult } from "../../src/protocol/parse-result.js";
 import { createRequest, type Request, type RequestFields } from "../../src/protocol/request.js";
-import { checkResultLimits, type Result, ResultSchema } from "../../src/protocol/result.js";
+import { proposalsOverLimit, ResultSchema } from "../../src/protocol/result.js";
 
 const FIXTURES = new URL("../fixtures/results/", import.meta.url);
 
@@ -64,46 +64,62 @@ const isUnsafe = (code: number) =>
 const hasUnsafeCharacter = (line: string) => [...line].some((ch) => isUnsafe(ch.codePointAt(0) ?? 0));
 
 describe("parseResult on the shared result fixtures", () => {
-  const cases: Record<string, { accept: true } | { accept: false; problems: (string | RegExp)[] }> = {
-    "01-benign-result": { accept: true },
+  type Case =
+    | { verdict: "accept" }
+    | { verdict: "reject"; problems: (string | RegExp)[] }
+    | { verdict: "drop"; kept: number; dropped: string[] };
+  const cases: Record<string, Case> = {
+    "01-benign-result": { verdict: "accept" },
     // Schema-valid: comment text is sanitized later (design §9 step 5), not refused here.
-    "03-ansi-in-comment-message": { accept: true },
+    "03-ansi-in-comment-message": { verdict: "accept" },
     "05-request-id-mismatch": {
-      accept: false,
+      verdict: "reject",
       problems: [`requestId: answers request ${"0".repeat(64)}, not this request ${request.id}`],
     },
     "07-unknown-schema": {
-      accept: false,
+      verdict: "reject",
       problems: [
         'schema: unsupported result schema "git-review-remote/result@9" (this version reads git-review-remote/result@1)',
       ],
     },
     "09-duplicate-keys": {
-      accept: false,
+      verdict: "reject",
       problems: [/^commits\.0: not valid JSON: duplicate key "patch" \(line 1, column \d+\)$/],
     },
     "11-bad-numbers": {
-      accept: false,
-      problems: [
+      verdict: "drop",
+      kept: 0,
+      dropped: [
         "comments.0.line: must be a positive integer",
         "comments.1.line: must be a positive integer",
         "comments.2.line: must be a positive integer",
       ],
     },
-    "13-too-many-comments": { accept: false, problems: ["comments: 5000 comments, over the limit of 500"] },
+    "13-too-many-comments": {
+      verdict: "drop",
+      kept: 500,
+      dropped: ["comments: 5000 comments, over the limit of 500"],
+    },
     "15-huge-comment-message": {
-      accept: false,
-      problems: ["comments.0.message: must be at most 65536 characters long (got 2097152)"],
+      verdict: "drop",
+      kept: 0,
+      dropped: ["comments.0.message: must be at most 65536 characters long (got 2097152)"],
     },
     "17-bad-severity": {
-      accept: false,
-      problems: ['comments.0.severity: must be one of "error", "warning", "info" (got "critical!!")'],
+      verdict: "drop",
+      kept: 0,
+      dropped: ['comments.0.severity: must be one of "error", "warning", "info" (got "critical!!")'],
     },
     "19-not-json": {
-      accept: false,
+      verdict: "reject",
       problems: ["result: not valid JSON: unexpected character 'T' (line 1, column 1)"],
     },
-    "21-two-commits-sequence": { accept: true },
+    "21-two-commits-sequence": { verdict: "accept" },
+  };
+  const expectFile: Record<Case["verdict"], string> = {
+    accept: "accept",
+    reject: "reject",
+    drop: "reject-or-drop",
   };
 
   it("covers every fixture in the directory, agreeing with its .expect file", () => {
@@ -112,15 +128,24 @@ describe("parseResult on the shared result fixtures", () => {
     for (const [name, expected] of Object.entries(cases)) {
       const verdict = readFileSync(new URL(`${name}.expect`, FIXTURES), "utf8").split(" ")[0];
       expect(verdict, name).toBe(
-        expected.accept ? (name.startsWith("03-") ? "reject-or-sanitize" : "accept") : "reject",
+        name.startsWith("03-") ? "reject-or-sanitize" : expectFile[expected.verdict],
       );
     }
   });
 
   it.each(Object.entries(cases))("%s", (name, expected) => {
     const outcome = parseResult(fixture(`${name}.json`), request);
-    if (expected.accept) {
-      expect(outcome).toMatchObject({ ok: true });
+    if (expected.verdict === "accept") {
+      expect(outcome).toMatchObject({ ok: true, dropped: [] });
+      return;
+    }
+    if (expected.verdict === "drop") {
+      if (!outcome.ok) throw new Error(outcome.problems.join("\n"));
+      expect(outcome.result.comments).toHaveLength(expected.kept);
+      // What is kept still obeys every rule; the proposals are untouched.
+      expect(ResultSchema.safeParse(outcome.result).success).toBe(true);
+      expect(outcome.result.commits).toHaveLength(1);
+      expect(outcome.dropped.flatMap((part) => part.problems)).toEqual(expected.dropped);
       return;
     }
     expect(outcome.ok).toBe(false);
@@ -140,7 +165,7 @@ describe("parseResult on the shared result fixtures", () => {
 describe("parseResult", () => {
   it("accepts a full result and returns plain objects", () => {
     const outcome = parseResult(bytesOf(makeResult()), request);
-    expect(outcome).toEqual({ ok: true, result: makeResult() });
+    expect(outcome).toEqual({ ok: true, result: makeResult(), dropped: [] });
     expect(outcome.ok && Object.getPrototypeOf(outcome.result)).toBe(Object.prototype);
   });
 
@@ -170,32 +195,6 @@ describe("parseResult", () => {
     [{ comments: {} }, "comments: must be an array, not an object"],
     [{ commits: [{ message: "", patch: "diff" }] }, "commits.0.message: must not be empty"],
     [{ commits: [{ message: "m", patch: "p", author: "evil" }] }, "commits.0.author: unknown field"],
-    [{ comments: [{ line: 3, severity: "info", message: "m" }] }, "comments.0.line: needs a path"],
-    [
-      { comments: [{ path: "a", endLine: 3, severity: "info", message: "m" }] },
-      "comments.0.endLine: needs a line",
-    ],
-    [
-      { comments: [{ path: "a", line: 5, endLine: 4, severity: "info", message: "m" }] },
-      "comments.0.endLine: must be >= line (5)",
-    ],
-    [
-      { comments: [{ path: "a", line: 1.5, severity: "info", message: "m" }] },
-      "comments.0.line: must be a positive integer",
-    ],
-    [
-      { comments: [{ path: "a", line: 0, severity: "info", message: "m" }] },
-      "comments.0.line: must be a positive integer",
-    ],
-    [{ comments: [{ path: "", severity: "info", message: "m" }] }, "comments.0.path: must not be empty"],
-    [
-      { comments: [{ path: "p".repeat(4097), severity: "info", message: "m" }] },
-      "comments.0.path: must be at most 4096 characters long (got 4097)",
-    ],
-    [
-      { comments: [{ severity: "info", message: "m", "\u001b[31mkey": 1 }] },
-      'comments.0."\\u001b[31mkey": unknown field',
-    ],
     [
       { bundleSha256: "c".repeat(64) },
       `bundleSha256: names bundle ${"c".repeat(64)}, not the bundle sent ${"b".repeat(64)}`,
@@ -205,6 +204,108 @@ describe("parseResult", () => {
     const problems = problemsOf(makeResult(change));
     expect(problems).toContain(problem);
     for (const line of problems) expect(hasUnsafeCharacter(line), line).toBe(false);
+  });
+
+  const good = { path: "src/a.ts", line: 1, severity: "info", message: "Fine." };
+  it.each([
+    [{ comments: [good, { line: 3, severity: "info", message: "m" }] }, "comments.1.line: needs a path"],
+    [
+      { comments: [good, { path: "a", endLine: 3, severity: "info", message: "m" }] },
+      "comments.1.endLine: needs a line",
+    ],
+    [
+      { comments: [good, { path: "a", line: 5, endLine: 4, severity: "info", message: "m" }] },
+      "comments.1.endLine: must be >= line (5)",
+    ],
+    [
+      { comments: [good, { path: "a", line: 1.5, severity: "info", message: "m" }] },
+      "comments.1.line: must be a positive integer",
+    ],
+    [
+      { comments: [good, { path: "a", line: 0, severity: "info", message: "m" }] },
+      "comments.1.line: must be a positive integer",
+    ],
+    [
+      { comments: [good, { path: "", severity: "info", message: "m" }] },
+      "comments.1.path: must not be empty",
+    ],
+    [
+      { comments: [good, { path: "p".repeat(4097), severity: "info", message: "m" }] },
+      "comments.1.path: must be at most 4096 characters long (got 4097)",
+    ],
+    [
+      { comments: [good, { severity: "info", message: "m", "\u001b[31mkey": 1 }] },
+      'comments.1."\\u001b[31mkey": unknown field',
+    ],
+    [{ comments: [good, null] }, "comments.1: must be an object, not null"],
+  ])("drops the bad comment of %j and keeps the good one", (change, problem) => {
+    const outcome = parseResult(bytesOf(makeResult(change)), request);
+    if (!outcome.ok) throw new Error(outcome.problems.join("\n"));
+    expect(outcome.result.comments).toEqual([good]);
+    expect(outcome.result.commits).toHaveLength(1);
+    expect(outcome.dropped).toEqual([{ part: "comments", count: 1, problems: [problem] }]);
+    for (const line of outcome.dropped[0]?.problems ?? []) expect(hasUnsafeCharacter(line), line).toBe(false);
+  });
+
+  it("drops a comment the caller's check refuses, naming it by its index", () => {
+    const comments = [good, { ...good, line: 99 }];
+    const outcome = parseResult(bytesOf(makeResult({ comments })), request, {
+      checkComment: (comment, index) => (comment.line === 99 ? `comments.${index}.line: too far` : undefined),
+    });
+    expect(outcome).toMatchObject({
+      ok: true,
+      result: { comments: [good] },
+      dropped: [{ part: "comments", count: 1, problems: ["comments.1.line: too far"] }],
+    });
+  });
+
+  it("keeps the most severe comments up to maxComments, in the worker's order", () => {
+    const limited = makeRequest({ limits: { ...DEFAULT_LIMITS, maxComments: 2 } });
+    const comment = (severity: string, message: string) => ({ severity, message });
+    const comments = [
+      comment("info", "a"),
+      comment("error", "b"),
+      comment("warning", "c"),
+      comment("error", "d"),
+    ];
+    const outcome = parseResult(bytesOf(makeResult({ requestId: limited.id, comments })), limited);
+    expect(outcome).toMatchObject({
+      ok: true,
+      result: { comments: [comment("error", "b"), comment("error", "d")] },
+      dropped: [
+        {
+          part: "comments",
+          count: 2,
+          problems: ["comments: 4 comments, over the limit of 2"],
+          limit: "maxComments",
+        },
+      ],
+    });
+  });
+
+  it("drops every proposal over maxCommits or maxPatchBytes and keeps the comments", () => {
+    const few = makeRequest({ limits: { ...DEFAULT_LIMITS, maxCommits: 1 } });
+    const commit = { message: "m", patch: "diff --git a/x b/x\n" };
+    const twice = parseResult(bytesOf(makeResult({ requestId: few.id, commits: [commit, commit] })), few);
+    expect(twice).toMatchObject({
+      ok: true,
+      result: { commits: [], comments: makeResult().comments },
+      dropped: [
+        {
+          part: "proposals",
+          count: 2,
+          problems: ["commits: 2 commits, over the limit of 1"],
+          limit: "maxCommits",
+        },
+      ],
+    });
+    const small = makeRequest({ limits: { ...DEFAULT_LIMITS, maxPatchBytes: 10 } });
+    const big = parseResult(bytesOf(makeResult({ requestId: small.id })), small);
+    expect(big).toMatchObject({
+      ok: true,
+      result: { commits: [] },
+      dropped: [{ part: "proposals", count: 1, limit: "maxPatchBytes" }],
+    });
   });
 
   it("quotes an unsupported schema value safely", () => {
@@ -243,11 +344,26 @@ describe("parseResult", () => {
     expect(problemsOf("x".repeat(101), small)).toEqual(["result: 101 bytes, over the limit of 100"]);
   });
 
-  it("lists at most 20 problem lines", () => {
+  it("lists at most 10 lines of dropped comments, and counts them all", () => {
     const comments = Array.from({ length: 100 }, () => ({ severity: "bad", message: "m" }));
-    const problems = problemsOf(makeResult({ comments }));
-    expect(problems).toHaveLength(20);
-    expect(problems.at(-1)).toBe("... and 81 more problems");
+    const outcome = parseResult(bytesOf(makeResult({ comments })), request);
+    if (!outcome.ok) throw new Error(outcome.problems.join("\n"));
+    expect(outcome.dropped[0]?.count).toBe(100);
+    expect(outcome.dropped[0]?.problems).toHaveLength(10);
+    expect(outcome.dropped[0]?.problems.at(-1)).toBe("... and 91 more problems");
+  });
+
+  it("lists at most 20 problem lines of a refused result", () => {
+    const problems = problemsOf(
+      makeResult({
+        summary: 1,
+        status: 2,
+        worker: 3,
+        commits: 4,
+        extra: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}`, i])),
+      }),
+    );
+    expect(problems.length).toBeLessThanOrEqual(20);
   });
 
   it("refuses commits when the request asked only for comments, and comments when it asked only for proposals", () => {
@@ -266,25 +382,19 @@ describe("parseResult", () => {
   });
 });
 
-describe("checkResultLimits", () => {
-  const base = ResultSchema.parse(makeResult()) as Result;
-  const limits = { ...DEFAULT_LIMITS, maxComments: 2, maxCommits: 1, maxPatchBytes: 10 };
+describe("proposalsOverLimit", () => {
+  const limits = { ...DEFAULT_LIMITS, maxCommits: 1, maxPatchBytes: 10 };
 
-  it("passes a result within every limit", () => {
-    expect(checkResultLimits({ ...base, commits: [{ message: "m", patch: "0123456789" }] }, limits)).toEqual(
-      [],
-    );
+  it("passes proposals within every limit", () => {
+    expect(proposalsOverLimit([{ message: "m", patch: "0123456789" }], limits)).toBeUndefined();
   });
 
-  it("counts comments and commits", () => {
-    const comment = { severity: "info" as const, message: "m" };
+  it("counts commits", () => {
     const commit = { message: "m", patch: "p" };
-    expect(
-      checkResultLimits(
-        { ...base, comments: [comment, comment, comment], commits: [commit, commit] },
-        limits,
-      ),
-    ).toEqual(["comments: 3 comments, over the limit of 2", "commits: 2 commits, over the limit of 1"]);
+    expect(proposalsOverLimit([commit, commit], limits)).toEqual({
+      limit: "maxCommits",
+      problem: "commits: 2 commits, over the limit of 1",
+    });
   });
 
   it("sums patch sizes in UTF-8 bytes across commits", () => {
@@ -293,8 +403,9 @@ describe("checkResultLimits", () => {
       { message: "m", patch: "éééé" },
       { message: "n", patch: "abc" },
     ];
-    expect(checkResultLimits({ ...base, commits }, { ...limits, maxCommits: 5 })).toEqual([
-      "commits: patches total 11 bytes, over the limit of 10",
-    ]);
+    expect(proposalsOverLimit(commits, { ...limits, maxCommits: 5 })).toEqual({
+      limit: "maxPatchBytes",
+      problem: "commits: patches total 11 bytes, over the limit of 10",
+    });
   });
 });
