@@ -158,7 +158,9 @@ runs the reviewers in a sandbox and writes one result document on stdout.
     --network                  give the reviewers the network (an agent CLI
                                reaching its model); none by default
     --sandbox <mode>           require: fail without a working sandbox;
-                               auto (default): fall back with a warning; off
+                               auto (default): fall back with a warning; off.
+                               As root, the sandbox runs as the system user
+                               review-remote, created (and said) on first use
     --core-whitespace <rules>  git's core.whitespace for the built-in reviewer
                                (the local worker is given the user's own)
     --sign-key <key file>      sign every result with ssh-keygen -Y sign (a

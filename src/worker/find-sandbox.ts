@@ -18,13 +18,17 @@ export class SandboxUnavailableError extends Error {}
 
 let cached: { sandbox: Sandbox } | { reason: string } | undefined;
 
-function probe(scratchRoot: string, owner: Identity | undefined): { sandbox: Sandbox } | { reason: string } {
+function probe(
+  scratchRoot: string,
+  owner: Identity | undefined,
+  say: (line: string) => void,
+): { sandbox: Sandbox } | { reason: string } {
   if (!hasProgram("bwrap")) return { reason: "bwrap (bubblewrap) is not installed" };
   let sandbox: Sandbox = owner ? { kind: "bwrap", owner } : { kind: "bwrap" };
   if (isHostRoot()) {
     // bwrap as root keeps enough power to undo its own mounts: drop to a user first (design §8).
     if (!hasProgram("setpriv")) return { reason: "running as root and setpriv is not installed" };
-    sandbox = { kind: "bwrap+setpriv", user: sandboxUser() };
+    sandbox = { kind: "bwrap+setpriv", user: sandboxUser(say) };
   }
   const dir = mkdtempSync(join(scratchRoot, "probe-"));
   try {
@@ -57,7 +61,7 @@ export function findSandbox(mode: SandboxMode, scratchRoot: string, warn: (line:
   const owner = namespaceOwner();
   const none: Sandbox = owner ? { kind: "none", owner } : { kind: "none" };
   if (mode === "off") return none;
-  cached ??= probe(scratchRoot, owner);
+  cached ??= probe(scratchRoot, owner, warn);
   if ("sandbox" in cached) return cached.sandbox;
   if (mode === "require") throw new SandboxUnavailableError(`no working sandbox: ${cached.reason}`);
   warn(`warning: running the reviewer without a sandbox: ${cached.reason}`);

@@ -74,6 +74,10 @@ export const workerMessages = {
   setupSummary: "The setup command failed.",
   setupTrackedReverted: "setup changed tracked files; those changes were undone (only what it adds is kept)",
 
+  // The sandbox (design §8): said once, when a root worker makes its account.
+  createdSandboxUser: (account: string, uid: number) =>
+    `created the system user '${account}' (uid ${uid}, no login, no home) to run reviewers as: a root worker never runs them as root; this is said once`,
+
   // The worker's limits (design §8): a reviewer stopped at one, a request out of time.
   overLimitsSummary: "The reviewer went over the worker's limits.",
   outOfTimeSummary: "The request ran out of time.",

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Identity } from "../os/user-namespace.js";
+import { workerMessages } from "./messages.js";
 
 export const SandboxMode = { require: "require", auto: "auto", off: "off" } as const;
 export type SandboxMode = (typeof SandboxMode)[keyof typeof SandboxMode];
@@ -186,10 +187,19 @@ export function hasProgram(name: string): boolean {
   return found;
 }
 
-/** The dedicated unprivileged user, created once when running as root; nobody as the fallback. */
-export function sandboxUser(): { uid: number; gid: number } {
+/** The account a root worker runs its sandboxes as (design §8). */
+const SANDBOX_ACCOUNT = "review-remote";
+
+/**
+ * The dedicated unprivileged user, created once when running as root (and then said, once, through
+ * `say`: an account appearing on a host should never be a surprise); nobody as the fallback.
+ */
+export function sandboxUser(
+  say: (line: string) => void,
+  account: string = SANDBOX_ACCOUNT,
+): { uid: number; gid: number } {
   const lookup = () => {
-    const result = spawnSync("getent", ["passwd", "review-remote"], { encoding: "utf8" });
+    const result = spawnSync("getent", ["passwd", account], { encoding: "utf8" });
     const fields = result.status === 0 ? result.stdout.trim().split(":") : [];
     return fields.length >= 4 ? { uid: Number(fields[2]), gid: Number(fields[3]) } : undefined;
   };
@@ -205,11 +215,12 @@ export function sandboxUser(): { uid: number; gid: number } {
         "/nonexistent",
         "--shell",
         "/usr/sbin/nologin",
-        "review-remote",
+        account,
       ],
       { stdio: "ignore" },
     );
     user = lookup();
+    if (user) say(workerMessages.createdSandboxUser(account, user.uid));
   }
   return user && user.uid > 0 ? user : { uid: 65534, gid: 65534 };
 }
