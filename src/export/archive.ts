@@ -23,6 +23,8 @@ export interface ManifestFile {
 
 export interface FileScanner {
   scanFile(path: string): { write(chunk: Buffer): void; end(): Finding[] };
+  /** A link's target leaves with the bundle: scanned as text, and judged by the secret name rules. */
+  scanLinkTarget(path: string, target: string): Finding[];
 }
 
 /** What the tar holds, read in the one pass: the manifest and what the content scan found. */
@@ -75,7 +77,10 @@ function inspectTar(options: ArchiveOptions, result: ArchiveListing): Transform 
       if (rule) throw new ExportRefusedError(messages.secretNameInBundle(entry.path, rule.id));
       const file = { path: entry.path, mode: treeMode(entry.type, entry.mode), size: entry.size, lines: 0 };
       result.files.push(file);
-      if (entry.type !== TarType.file) return undefined;
+      if (entry.type === TarType.symlink) {
+        result.findings.push(...options.scanner.scanLinkTarget(entry.path, entry.linkpath));
+        return undefined;
+      }
       const scan = options.scanner.scanFile(entry.path);
       pendingScan = scan;
       pendingFile = file;

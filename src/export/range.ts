@@ -56,6 +56,10 @@ async function scanBaseBlobs(
   const findings: Finding[] = [];
   for (const entry of entries) {
     const content = await gitBuffer(["cat-file", "blob", entry.oid], { cwd: scratch.dir, env: scratch.env });
+    if (entry.mode === Mode.symlink) {
+      findings.push(...scanner.scanLinkTarget(entry.path, content.toString("utf8")));
+      continue;
+    }
     const scan = scanner.scanFile(entry.path);
     scan.write(content);
     findings.push(...scan.end());
