@@ -8,6 +8,7 @@ export const ExitCode = {
   invalidResult: 4,
   conflict: 5,
   exportRefused: 6,
+  findings: 7,
   internal: 70,
   interrupted: 130,
 } as const;
@@ -59,6 +60,11 @@ export class MergeConflictError extends ReviewRemoteError {
 /** The export stopped: a secret was found or a denied path would have left. */
 export class ExportRefusedError extends ReviewRemoteError {
   override readonly exitCode = ExitCode.exportRefused;
+}
+
+/** The review reported findings at or above `--fail-level`; everything was imported as usual. */
+export class FindingsError extends ReviewRemoteError {
+  override readonly exitCode = ExitCode.findings;
 }
 
 /** The pre-push hook blocked the push (its report says why); exit 1 makes git stop the push. */

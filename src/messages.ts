@@ -129,6 +129,9 @@ export const messages = {
   hintApplyByHand: "and apply by hand what you want to keep",
   workTreeUnwritable: (reason: string) => `cannot write the work tree: ${reason}`,
   hintRestoreWorkTree: (undo: string) => `some files may have changed; to restore them: ${undo}`,
+  badFailLevel: (level: string) => `--fail-level must be none, error, warning or info, not '${level}'`,
+  findingsAtFailLevel: (count: number, level: string) =>
+    `${count} finding${count === 1 ? "" : "s"} at or above ${level} (fail level ${level})`,
   badFilterMode: (mode: string) =>
     `--filter-mode must be added, diff_context, file or nofilter, not '${mode}'`,
   badShowFormat: (format: string) => `--format must be text, json or sarif, not '${format}'`,

@@ -2,7 +2,8 @@
 
 export const USAGE = `usage: git review-remote [<rev> | <base>..<head>] [--all] [--worktree]
                          [-m <question>] [--worker <name>]... [--filter-mode <mode>]
-                         [--no-cache] [--json] [-q] [-- <pathspec>...]
+                         [--fail-level <level>] [--no-cache] [--json] [-q]
+                         [-- <pathspec>...]
    or: git review-remote <command> [<args>]
 
 Review a change on a worker you do not have to trust (by default what HEAD is
@@ -54,6 +55,10 @@ context); the review focuses on the change:
                         added (default: on lines the change added),
                         diff_context (within its hunks), file (in changed
                         files), nofilter; the others are counted and kept
+    --fail-level <level>
+                        exit 7 when a finding shown is at or above <level>
+                        (review-remote.failLevel): none (default), error,
+                        warning or info
     --no-cache          ask the worker even if this snapshot was reviewed
     --json              print one JSON document on stdout
     -q, --quiet         no progress and no remote: lines

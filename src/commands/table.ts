@@ -4,6 +4,7 @@ import type { ParseArgsConfig } from "node:util";
 import type { ReviewRemoteError } from "../errors.js";
 import { UsageError } from "../errors.js";
 import { messages } from "../messages.js";
+import { type FailLevel, isFailLevel } from "../pipeline/fail-level.js";
 import { type FilterMode, isFilterMode } from "../pipeline/filter.js";
 import type { Output } from "../report/output.js";
 
@@ -69,11 +70,19 @@ function filterMode(parsed: Parsed): FilterMode | undefined {
   throw new UsageError(messages.badFilterMode(mode), { hints: [messages.hintHelp] });
 }
 
+/** `--fail-level`, checked here like `--filter-mode`. */
+function failLevel(parsed: Parsed): FailLevel | undefined {
+  const level = text(parsed, "fail-level");
+  if (level === undefined || isFailLevel(level)) return level;
+  throw new UsageError(messages.badFailLevel(level), { hints: [messages.hintHelp] });
+}
+
 const REVIEW_OPTIONS: Options = {
   ...common,
   worktree: { type: "boolean" },
   all: { type: "boolean" },
   "filter-mode": { type: "string" },
+  "fail-level": { type: "string" },
   question: { type: "string", short: "m" },
   worker: { type: "string", multiple: true },
   "no-cache": { type: "boolean" },
@@ -99,6 +108,7 @@ export const reviewCommand: Command = {
         worktree: Boolean(parsed.values.worktree),
         all: Boolean(parsed.values.all),
         filterMode: filterMode(parsed),
+        failLevel: failLevel(parsed),
         question: text(parsed, "question"),
         workers: texts(parsed, "worker"),
         noCache: Boolean(parsed.values["no-cache"]),

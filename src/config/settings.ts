@@ -2,6 +2,7 @@
 import { ConfigError } from "../errors.js";
 import { git, splitNul } from "../git/run.js";
 import { messages } from "../messages.js";
+import { type FailLevel, isFailLevel } from "../pipeline/fail-level.js";
 import { type FilterMode, isFilterMode } from "../pipeline/filter.js";
 import { LIMIT_CEILINGS, RAISABLE_LIMITS, type RaisableLimit } from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
@@ -21,6 +22,8 @@ export interface Settings {
   workerCommands: Map<string, string>;
   /** git's own color.ui, which our colors follow. */
   colorUi: string | undefined;
+  /** `review-remote.failLevel`: the review exits 7 on a finding at or above it. */
+  failLevel: FailLevel | undefined;
   /** `review-remote.filterMode`: which comments a focused review shows. */
   filterMode: FilterMode | undefined;
   /** git's own core.whitespace, which the local worker's built-in reviewer follows. */
@@ -116,6 +119,13 @@ function parseLimits(values: Map<string, string>): Partial<Record<RaisableLimit,
   return limits;
 }
 
+function parseFailLevel(value: string | undefined): FailLevel | undefined {
+  if (value === undefined || isFailLevel(value)) return value;
+  throw new ConfigError(
+    messages.configInvalid("review-remote.failLevel", value, "none, error, warning or info"),
+  );
+}
+
 function parseSettings(values: Map<string, string>): Settings {
   const workerCommands = new Map<string, string>();
   for (const [key, value] of values) {
@@ -137,6 +147,7 @@ function parseSettings(values: Map<string, string>): Settings {
     workerCommands,
     colorUi: values.get("color.ui"),
     filterMode: parseFilterMode(values.get("review-remote.filtermode")),
+    failLevel: parseFailLevel(values.get("review-remote.faillevel")),
     coreWhitespace: values.get("core.whitespace"),
     limits: parseLimits(values),
   };

@@ -1,6 +1,7 @@
 // A review run as the user sees it: one summary line per review, the comments (merged across
 // workers, duplicates marked), the next steps, and the failures of workers that did not answer;
 // or the one JSON document of `--json`.
+import type { ReviewRemoteError } from "../errors.js";
 import type { PipelineReport, ReviewOutcome, WorkerFailure } from "../pipeline/outcome.js";
 import { formatComment } from "./comment.js";
 import { printDropped } from "./dropped.js";
@@ -118,4 +119,9 @@ export function printReview(report: PipelineReport, json: boolean, output: Outpu
   }
   for (const outcome of report.outcomes) printDropped(outcome.record, output);
   for (const failure of report.failures) printFailure(failure, output);
+}
+
+/** The review's findings reached `--fail-level`: the one line that says why the exit code is 7. */
+export function printFindings(error: ReviewRemoteError, output: Output): void {
+  output.err(`git-review-remote: ${error.message}`);
 }
