@@ -142,6 +142,8 @@ REVIEW_REMOTE_SKIP=1 (skip the review and the refusal).`,
   worker: `usage: git review-remote worker [--reviewer <name>]
                                 [--reviewer-command <cmd> [--reviewer-format <format>]]...
                                 [--tools <dir>]... [--network]
+                                [--setup-command <cmd> [--setup-network]
+                                 [--cache-dir <dir>]]
                                 [--sandbox=require|auto|off] [--core-whitespace <rules>]
                                 [--sign-key <key file>] [<limits>]
 
@@ -162,6 +164,13 @@ runs the reviewers in a sandbox and writes one result document on stdout.
                                (e.g. npm install --prefix <dir> eslint)
     --network                  give the reviewers the network (an agent CLI
                                reaching its model); none by default
+    --setup-command <cmd>      run <cmd> in the tree before the reviewers
+                               (e.g. npm ci --ignore-scripts); what it adds is
+                               never proposed, what it changes is undone
+    --setup-network            give the setup command the network
+    --cache-dir <dir>          keep what setup added under <dir>/<sha256 of the
+                               lockfile>; the next review of that lockfile
+                               restores it instead of running setup
     --sandbox <mode>           require: fail without a working sandbox;
                                auto (default): fall back with a warning; off.
                                As root, the sandbox runs as the system user

@@ -14,17 +14,15 @@ import type { ReviewComment } from "../protocol/result.js";
 import { createBaseline, createPrivateGitDir } from "./baseline.js";
 import { keepOriginalBlob } from "./baseline-blobs.js";
 import { collectProposals, ProposalError, ProposalLimitError } from "./collect.js";
-import { describeRan, runCommandReviewers } from "./command-reviewers.js";
 import { type Deadline, DeadlineError } from "./deadline.js";
 import { writeFocusFiles } from "./focus-files.js";
-import type { SetupOptions } from "./host-options.js";
 import { resourceLimitsFor, type WorkerLimits } from "./limits.js";
 import { workerMessages } from "./messages.js";
 import { failedOutput, type ReviewOutput, withoutProposals } from "./result.js";
-import type { ReviewerCommand } from "./reviewer-specs.js";
-import { resetIoFiles, type StepContext } from "./reviewer-step.js";
+import { type CommandsReviewer, reviewWithCommands } from "./review-commands.js";
+import { resetIoFiles } from "./reviewer-step.js";
 import { runHygiene } from "./reviewers/hygiene.js";
-import { chownTree, type Grants, type ReviewerIo } from "./run-reviewer.js";
+import type { ReviewerIo } from "./run-reviewer.js";
 import type { Sandbox } from "./sandbox.js";
 import { type BundleListing, BundleRefusedError } from "./verify-bundle.js";
 import type { Workspace } from "./workspace.js";
@@ -32,12 +30,7 @@ import { fullReason, limitWorkspace } from "./workspace-tmpfs.js";
 
 export type Reviewer =
   | { kind: "builtin"; name: "hygiene"; coreWhitespace?: string | undefined }
-  | {
-      kind: "commands";
-      commands: readonly ReviewerCommand[];
-      grants: Grants;
-      setup?: SetupOptions | undefined;
-    };
+  | CommandsReviewer;
 
 export interface ReviewTreeContext {
   request: Request;
@@ -116,40 +109,11 @@ async function runSelectedReviewer(
       summary: outcome.summary,
     };
   }
-  const { deadline } = ctx;
-  if (ctx.sandbox.user) await chownTree([io.tree], ctx.sandbox.user, deadline.signal);
-  const reviewer = ctx.reviewer;
-  const stepContext: StepContext = {
-    question: request.question,
-    maxComments: request.limits.maxComments,
-    io,
-    sandbox: ctx.sandbox,
-    grants: reviewer.grants,
-    deadline,
-    limits: resourceLimitsFor(ctx.listing, ctx.limits),
-    git: {
-      sandbox: ctx.sandbox,
-      tree: io.tree,
-      home: io.home,
-      scratch: io.scratch,
-      signal: deadline.signal,
-    },
-    warn: ctx.warn,
-    onOutput: ctx.onOutput,
-    onSpawn: ctx.onSpawn,
-  };
-  const outcome = await runCommandReviewers(stepContext, reviewer.commands, baseline, deadline);
-  const failed = outcome.ran.filter((ran) => ran.error !== undefined);
-  const summary = describeRan(outcome.ran);
-  // One reviewer failing fails the review; of several, only all of them failing does.
-  const error = failed.length === outcome.ran.length ? failed[0]?.error : undefined;
-  return {
-    head: outcome.head,
-    leftoverMessage: LEFTOVER_MESSAGE,
-    comments: outcome.comments,
-    ran: summary,
-    ...(error !== undefined ? { error } : {}),
-  };
+  const reviewed = await reviewWithCommands(
+    { ...ctx, reviewer: ctx.reviewer, io, resourceLimits: resourceLimitsFor(ctx.listing, ctx.limits) },
+    baseline,
+  );
+  return { ...reviewed, leftoverMessage: LEFTOVER_MESSAGE };
 }
 
 function summarize(commits: number, comments: number, ran?: string): string {

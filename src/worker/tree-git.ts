@@ -15,6 +15,8 @@ export interface TreeGit {
   scratch?: string | undefined;
   /** The request's deadline. */
   signal: AbortSignal;
+  /** What setup added (`node_modules/`): never staged, never cleaned. */
+  excluded?: readonly string[] | undefined;
 }
 
 interface GitOutcome {
@@ -39,13 +41,22 @@ const SAFE_CONFIG = [
 const TIMEOUT_MS = 120_000;
 const MAX_STDOUT = 16 * 1024 * 1024;
 
-async function treeGit(
+function treeGit(
   ctx: TreeGit,
   args: readonly string[],
   readOnly: readonly string[] = [],
 ): Promise<GitOutcome> {
+  return confinedInTree(ctx, ["git", ...SAFE_CONFIG, ...args], readOnly);
+}
+
+/** A system program run in the tree confined like the reviewer, without the network or the tools. */
+async function confinedInTree(
+  ctx: TreeGit,
+  argv: readonly string[],
+  readOnly: readonly string[] = [],
+): Promise<GitOutcome> {
   const command = sandboxCommand(ctx.sandbox, {
-    argv: ["git", ...SAFE_CONFIG, ...args],
+    argv,
     cwd: ctx.tree,
     writable: [ctx.tree],
     readOnly,
@@ -84,11 +95,18 @@ async function mustGit(ctx: TreeGit, args: readonly string[], readOnly: readonly
   return outcome;
 }
 
-/** Stages everything the reviewer changed (not ignored files); the staged paths. */
+/** `/node_modules/` for `node_modules/`: an ignore pattern that matches that path only. */
+function literalPattern(path: string): string {
+  const escaped = path.replace(/[\\*?[\]!# ]/g, (char) => `\\${char}`);
+  return `/${escaped}`;
+}
+
+/** Stages everything the reviewer changed (not ignored files, nor what setup added); the staged paths. */
 export async function stageAll(ctx: TreeGit): Promise<string[]> {
+  const excludes = (ctx.excluded ?? []).map((path) => `:(exclude,top,literal)${path.replace(/\/$/, "")}`);
   // Files over 1 MiB are streamed, not mapped: a mapped hole of a sparse file takes room in the tmpfs
   // as it is read (see collect.ts).
-  await mustGit(ctx, ["-c", "core.bigFileThreshold=1m", "add", "-A"]);
+  await mustGit(ctx, ["-c", "core.bigFileThreshold=1m", "add", "-A", "--", ".", ...excludes]);
   const listed = await mustGit(ctx, ["diff", "--cached", "--name-only", "--no-renames", "-z"]);
   return listed.stdout.toString("utf8").split("\0").filter(Boolean);
 }
@@ -101,11 +119,28 @@ export async function commitStaged(ctx: TreeGit, messageFile: string): Promise<v
 /** HEAD, the index and the files back at `commit`; untracked files gone, ignored ones kept. */
 export async function resetTree(ctx: TreeGit, commit: string): Promise<void> {
   await mustGit(ctx, ["reset", "-q", "--hard", commit]);
-  await mustGit(ctx, ["clean", "-fdq"]);
+  const keep = (ctx.excluded ?? []).flatMap((path) => ["-e", literalPattern(path)]);
+  await mustGit(ctx, ["clean", "-fdq", ...keep]);
 }
 
 /** Applies a patch file to the files; git's complaint when it does not apply (nothing is changed). */
 export async function applyPatch(ctx: TreeGit, patchFile: string): Promise<string | undefined> {
   const outcome = await treeGit(ctx, ["apply", "--whitespace=nowarn", patchFile], [patchFile]);
   return outcome.ok ? undefined : firstLine(outcome.stderr) || "git apply failed";
+}
+/** What is untracked and not ignored: `dir/` for a whole directory, as git status shows it. */
+export async function untrackedPaths(ctx: TreeGit): Promise<string[]> {
+  const listed = await mustGit(ctx, ["status", "--porcelain=v1", "-z", "--untracked-files=normal"]);
+  return listed.stdout
+    .toString("utf8")
+    .split("\0")
+    .filter((entry) => entry.startsWith("?? "))
+    .map((entry) => entry.slice(3));
+}
+
+/** Undoes changes to tracked files (setup that rewrote a lockfile, say); whether there were any. */
+export async function restoreTracked(ctx: TreeGit): Promise<boolean> {
+  if ((await treeGit(ctx, ["diff", "--quiet", "HEAD", "--"])).ok) return false;
+  await mustGit(ctx, ["reset", "-q", "--hard", "HEAD"]);
+  return true;
 }

@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
+import { hostOptionsFrom } from "../../src/worker/host-options.js";
 import { commandLabel } from "../../src/worker/reviewer-label.js";
 import { reviewerCommandsFrom } from "../../src/worker/reviewer-specs.js";
 
@@ -54,5 +58,44 @@ describe("a reviewer's name in its commit and the summary", () => {
       "biome --write",
     );
     expect(commandLabel("shellcheck -f diff scripts/*.sh")).toBe("shellcheck");
+  });
+});
+
+describe("what the worker host decides", () => {
+  const flags = { ordered: [], tools: [], network: false, setupNetwork: false };
+
+  it("refuses setup options without a setup command, and tools that are not directories", () => {
+    expect(() => hostOptionsFrom({ ...flags, setupNetwork: true })).toThrow(
+      "--setup-network needs --setup-command",
+    );
+    expect(() => hostOptionsFrom({ ...flags, cacheDir: "/tmp" })).toThrow(
+      "--cache-dir needs --setup-command",
+    );
+    expect(() => hostOptionsFrom({ ...flags, setupCommand: " " })).toThrow("--setup-command is empty");
+    expect(() => hostOptionsFrom({ ...flags, tools: ["/nonexistent/tools"] })).toThrow(
+      "--tools: /nonexistent/tools is not a directory",
+    );
+  });
+
+  it("takes tools as the directories they really are, and creates the cache directory", () => {
+    const root = mkdtempSync(join(tmpdir(), "rr-host-"));
+    try {
+      mkdirSync(join(root, "real"));
+      symlinkSync(join(root, "real"), join(root, "link"));
+      const host = hostOptionsFrom({
+        ...flags,
+        tools: [join(root, "link")],
+        setupCommand: "npm ci --offline",
+        cacheDir: join(root, "cache"),
+      });
+      expect(host.tools).toEqual([realpathSync(join(root, "real"))]);
+      expect(host.setup).toEqual({
+        command: "npm ci --offline",
+        network: false,
+        cacheDir: realpathSync(join(root, "cache")),
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

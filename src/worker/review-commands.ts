@@ -1,0 +1,101 @@
+// The external reviewers' part of a review (design §8): the tree given to the sandbox's user, the
+// host's setup command (or its cache), then the reviewers in order, each one's work a commit.
+
+import type { Request } from "../protocol/request.js";
+import type { ReviewComment } from "../protocol/result.js";
+import { describeRan, runCommandReviewers } from "./command-reviewers.js";
+import type { Deadline } from "./deadline.js";
+import type { SetupOptions } from "./host-options.js";
+import type { ReviewerCommand } from "./reviewer-specs.js";
+import type { StepContext } from "./reviewer-step.js";
+import { chownTree, type Grants, type ReviewerIo } from "./run-reviewer.js";
+import type { ResourceLimits, Sandbox } from "./sandbox.js";
+import { runSetup } from "./setup.js";
+import type { TreeGit } from "./tree-git.js";
+
+export interface CommandsReviewer {
+  kind: "commands";
+  commands: readonly ReviewerCommand[];
+  grants: Grants;
+  setup?: SetupOptions | undefined;
+}
+
+export interface CommandsContext {
+  request: Request;
+  reviewer: CommandsReviewer;
+  io: ReviewerIo;
+  sandbox: Sandbox;
+  deadline: Deadline;
+  resourceLimits: ResourceLimits;
+  warn: (line: string) => void;
+  onOutput: (text: string) => void;
+  onSpawn: (kill: () => void) => void;
+}
+
+export interface CommandsReviewed {
+  head: string;
+  comments: ReviewComment[];
+  /** What ran, for the summary. */
+  ran: string;
+  error?: string;
+}
+
+export async function reviewWithCommands(ctx: CommandsContext, baseline: string): Promise<CommandsReviewed> {
+  const { deadline, io, request, reviewer } = ctx;
+  if (ctx.sandbox.user) await chownTree([io.tree], ctx.sandbox.user, deadline.signal);
+  const limits = ctx.resourceLimits;
+  const git: TreeGit = {
+    sandbox: ctx.sandbox,
+    tree: io.tree,
+    home: io.home,
+    scratch: io.scratch,
+    signal: deadline.signal,
+  };
+  let setupAccount: string | undefined;
+  if (reviewer.setup) {
+    const setup = reviewer.setup;
+    const outcome = await deadline.run("running the setup command", () =>
+      runSetup({
+        setup,
+        io,
+        sandbox: ctx.sandbox,
+        tools: reviewer.grants.tools,
+        limits,
+        git,
+        deadline,
+        warn: ctx.warn,
+        onOutput: ctx.onOutput,
+        onSpawn: ctx.onSpawn,
+      }),
+    );
+    if (!outcome.ok) {
+      return { head: baseline, comments: [], ran: outcome.account, error: outcome.error };
+    }
+    setupAccount = outcome.account;
+    git.excluded = outcome.added;
+  }
+  const stepContext: StepContext = {
+    question: request.question,
+    maxComments: request.limits.maxComments,
+    io,
+    sandbox: ctx.sandbox,
+    grants: reviewer.grants,
+    deadline,
+    limits,
+    git,
+    warn: ctx.warn,
+    onOutput: ctx.onOutput,
+    onSpawn: ctx.onSpawn,
+  };
+  const outcome = await runCommandReviewers(stepContext, reviewer.commands, baseline, deadline);
+  const failed = outcome.ran.filter((ran) => ran.error !== undefined);
+  const summary = setupAccount ? `${setupAccount}\n${describeRan(outcome.ran)}` : describeRan(outcome.ran);
+  // One reviewer failing fails the review; of several, only all of them failing does.
+  const error = failed.length === outcome.ran.length ? failed[0]?.error : undefined;
+  return {
+    head: outcome.head,
+    comments: outcome.comments,
+    ran: summary,
+    ...(error !== undefined ? { error } : {}),
+  };
+}

@@ -1,0 +1,171 @@
+// The host's setup command (design §8): it runs in the tree before the reviewers, confined like them
+// but with the network only when the host says so, and may write the tree (install dependencies).
+// What it adds is set aside: never staged, never proposed, kept when a failed reviewer is undone;
+// what it changes in tracked files is undone. With a cache directory, what it added is kept under
+// the sha256 of the tree's lockfile, and the next review of that lockfile restores it instead.
+
+import { createHash, randomBytes } from "node:crypto";
+import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Deadline } from "./deadline.js";
+import type { SetupOptions } from "./host-options.js";
+import { workerMessages as m } from "./messages.js";
+import { runProcess } from "./run-process.js";
+import { chownTree, type Grants, type ReviewerIo, treeEnv, treeSpec } from "./run-reviewer.js";
+import { type ResourceLimits, type Sandbox, sandboxCommand } from "./sandbox.js";
+import { restoreTracked, type TreeGit, untrackedPaths } from "./tree-git.js";
+
+/** The lockfiles whose hash keys the cache, the first found at the top of the tree. */
+const LOCKFILES = [
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "yarn.lock",
+  "pnpm-lock.yaml",
+  "bun.lock",
+  "Cargo.lock",
+  "poetry.lock",
+  "uv.lock",
+  "Gemfile.lock",
+  "go.sum",
+];
+const MAX_LOCKFILE_BYTES = 64 * 1024 * 1024;
+
+export interface SetupContext {
+  setup: SetupOptions;
+  io: ReviewerIo;
+  sandbox: Sandbox;
+  tools: readonly string[];
+  limits: ResourceLimits;
+  git: TreeGit;
+  deadline: Deadline;
+  warn: (line: string) => void;
+  onOutput: (text: string) => void;
+  onSpawn: (kill: () => void) => void;
+}
+
+export type SetupOutcome =
+  | { ok: true; added: string[]; account: string }
+  | { ok: false; error: string; account: string };
+
+/** `sha256` of the first lockfile at the top of the tree (a regular file), or undefined. */
+function lockfileKey(tree: string): { name: string; sha256: string } | undefined {
+  for (const name of LOCKFILES) {
+    const path = join(tree, name);
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (!stat?.isFile() || stat.size > MAX_LOCKFILE_BYTES) continue;
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      return { name, sha256: createHash("sha256").update(readFileSync(fd)).digest("hex") };
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return undefined;
+}
+
+const CP = ["-R", "-P", "--preserve=mode,timestamps,links", "--"];
+
+function cp(args: string[], cwd: string, signal: AbortSignal) {
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C" };
+  return runProcess(
+    { file: "cp", args: [...CP, ...args], env },
+    { cwd, timeoutMs: 600_000, signal, maxOutputBytes: 0 },
+  );
+}
+
+/**
+ * Copies the cache entry into the tree (before anything of the request ran there) and gives it to
+ * the sandbox's user; undefined when the tree already has one of its names.
+ */
+async function restore(ctx: SetupContext, entry: string): Promise<string[] | undefined> {
+  const names = readdirSync(entry);
+  if (names.some((name) => lstatSync(join(ctx.io.tree, name), { throwIfNoEntry: false }))) return undefined;
+  const paths = names.map((name) => join(entry, name));
+  const copied = await cp([...paths, ctx.io.tree], entry, ctx.deadline.signal);
+  if (copied.exitCode !== 0) return undefined;
+  const targets = names.map((name) => join(ctx.io.tree, name));
+  if (ctx.sandbox.user) await chownTree(targets, ctx.sandbox.user, ctx.deadline.signal);
+  return names.map((name) => (lstatSync(join(entry, name)).isDirectory() ? `${name}/` : name));
+}
+
+/** Keeps what setup added under the key; a concurrent worker that kept it first wins. */
+async function save(
+  cacheDir: string,
+  key: string,
+  tree: string,
+  added: readonly string[],
+  signal: AbortSignal,
+) {
+  const temporary = join(cacheDir, `.tmp-${key}-${randomBytes(6).toString("hex")}`);
+  await mkdir(temporary, { mode: 0o755 });
+  try {
+    // cp -P copies symlinks as links: nothing outside the tree is read.
+    const paths = added.map((path) => join(tree, path.replace(/\/$/, "")));
+    if ((await cp([...paths, temporary], tree, signal)).exitCode !== 0) return false;
+    try {
+      renameSync(temporary, join(cacheDir, key));
+    } catch {
+      return false;
+    }
+    return true;
+  } finally {
+    await rm(temporary, { recursive: true, force: true });
+  }
+}
+
+async function runCommand(ctx: SetupContext): Promise<string | undefined> {
+  const grants: Grants = { tools: ctx.tools, network: ctx.setup.network };
+  const command = sandboxCommand(
+    ctx.sandbox,
+    treeSpec(ctx.io, grants, {
+      argv: ["sh", "-c", ctx.setup.command],
+      writable: [ctx.io.tree],
+      readOnly: [],
+      env: treeEnv(ctx.sandbox, ctx.io, grants),
+      limits: ctx.limits,
+    }),
+  );
+  const outcome = await runProcess(command, {
+    cwd: ctx.io.tree,
+    timeoutMs: ctx.deadline.remainingMs(),
+    signal: ctx.deadline.signal,
+    onOutput: ctx.onOutput,
+    onSpawn: ctx.onSpawn,
+  });
+  if (outcome.error) return `it could not be started: ${outcome.error.message}`;
+  if (outcome.signal) return `it was killed by ${outcome.signal}`;
+  return outcome.exitCode === 0 ? undefined : `it exited with code ${outcome.exitCode}`;
+}
+
+export async function runSetup(ctx: SetupContext): Promise<SetupOutcome> {
+  const started = performance.now();
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+  const { cacheDir } = ctx.setup;
+  const lockfile = cacheDir ? lockfileKey(ctx.io.tree) : undefined;
+  const entry = cacheDir && lockfile ? join(cacheDir, lockfile.sha256) : undefined;
+  if (entry && lstatSync(entry, { throwIfNoEntry: false })?.isDirectory()) {
+    const restored = await restore(ctx, entry);
+    if (restored) {
+      const account = `Setup: restored from the cache for ${lockfile?.name} ${lockfile?.sha256.slice(0, 12)} (${elapsed()}); \`${ctx.setup.command}\` not run.`;
+      return { ok: true, added: restored, account };
+    }
+    ctx.warn(`the cache entry for ${lockfile?.name} could not be restored; running the setup command`);
+  }
+  const failure = await runCommand(ctx);
+  const ran = `Setup: \`${ctx.setup.command}\``;
+  if (failure)
+    return { ok: false, error: m.setupFailed(failure), account: `${ran} failed (${elapsed()}): ${failure}.` };
+  if (await restoreTracked(ctx.git)) ctx.warn(m.setupTrackedReverted);
+  const added = await untrackedPaths(ctx.git);
+  let cached = "";
+  if (cacheDir && lockfile && added.length > 0) {
+    const saved = await save(cacheDir, lockfile.sha256, ctx.io.tree, added, ctx.deadline.signal);
+    if (saved) cached = `; kept in the cache for ${lockfile.name} ${lockfile.sha256.slice(0, 12)}`;
+  }
+  return {
+    ok: true,
+    added,
+    account: `${ran} (${elapsed()}, added ${added.join(", ") || "nothing"}${cached}).`,
+  };
+}

@@ -1,0 +1,117 @@
+// The host's setup command: it prepares the tree before the reviewers, what it adds is never proposed,
+// its edits to tracked files are undone, it has no network unless the host says so, and a cache keyed
+// by the lockfile's sha256 replaces it on the next review of that lockfile.
+
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { WorkerOptions } from "../../src/worker/flow.js";
+import { createTestRepo, type TestRepo } from "../helpers/repo.js";
+import {
+  archiveRepo,
+  envelope,
+  makeRequest,
+  parseResult,
+  runWorkerOn,
+  useWorkspaceRoot,
+} from "./worker-helpers.js";
+
+const workspaces = useWorkspaceRoot();
+const LOCKFILE = '{ "lockfileVersion": 3 }\n';
+let repo: TestRepo;
+let snapshot: string;
+let bundle: Buffer;
+let cacheDir: string;
+let server: Server;
+let port = 0;
+
+beforeAll(async () => {
+  repo = createTestRepo();
+  repo.write("package-lock.json", LOCKFILE);
+  repo.write("src/a.js", "a\n");
+  snapshot = repo.commit("base");
+  bundle = archiveRepo(repo);
+  cacheDir = mkdtempSync(join(tmpdir(), "rr-cache-"));
+  server = createServer((socket) => socket.end());
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as { port: number }).port;
+});
+afterAll(() => {
+  repo.cleanup();
+  workspaces.cleanup();
+  rmSync(cacheDir, { recursive: true, force: true });
+  server.close();
+});
+afterEach(() => expect(workspaces.leftovers().filter((name) => !name.startsWith("probe-"))).toEqual([]));
+
+const INSTALL = "mkdir -p deps/lib && echo A > deps/lib/v && echo rewritten >> package-lock.json";
+const USE_DEPS = "cat deps/lib/v > seen.txt";
+
+async function review(setup: WorkerOptions["setup"], command = USE_DEPS) {
+  const request = makeRequest(bundle, { snapshot: { commit: snapshot, kind: "commit" } });
+  const run = await runWorkerOn(envelope(request, bundle), {
+    reviewerCommands: [{ command, format: "comments" }],
+    setup,
+  });
+  expect(run.code, run.stderr).toBe(0);
+  return { result: parseResult(run.stdout), stderr: run.stderr };
+}
+
+describe("the setup command", () => {
+  it("prepares the tree for the reviewers; what it adds or changes is never proposed", async () => {
+    const { result, stderr } = await review({ command: INSTALL, network: false });
+    expect(result.status, result.error).toBe("ok");
+    expect(result.commits).toHaveLength(1);
+    expect(result.commits[0]?.patch).toContain("+++ b/seen.txt\n@@ -0,0 +1 @@\n+A\n");
+    expect(result.commits[0]?.patch).not.toMatch(/deps\/|package-lock/);
+    expect(result.summary).toContain(`Setup: \`${INSTALL}\` (`);
+    expect(result.summary).toContain("added deps/");
+    expect(stderr).toContain("setup changed tracked files; those changes were undone");
+  });
+
+  it("fails the review when it fails, before any reviewer runs", async () => {
+    const { result } = await review({ command: "exit 3", network: false }, "echo ran > ran.txt");
+    expect(result).toMatchObject({
+      status: "failed",
+      commits: [],
+      error: "the setup command failed: it exited with code 3",
+    });
+  });
+
+  it("has the network only with --setup-network", async () => {
+    const connect = `node -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))"`;
+    const closed = await review({ command: connect, network: false });
+    expect(closed.result.status).toBe("failed");
+    const open = await review({
+      command: `${connect} && mkdir -p deps/lib && echo net > deps/lib/v`,
+      network: true,
+    });
+    expect(open.result.status, open.result.error).toBe("ok");
+    expect(open.result.commits[0]?.patch).toContain("+net\n");
+  });
+
+  it("keeps what it added under the lockfile's sha256 and restores it instead of running again", async () => {
+    const key = createHash("sha256").update(LOCKFILE).digest("hex");
+    const first = await review({ command: INSTALL, network: false, cacheDir });
+    expect(first.result.status, first.result.error).toBe("ok");
+    expect(first.result.summary).toContain(`kept in the cache for package-lock.json ${key.slice(0, 12)}`);
+    // Only what setup added is kept: nothing of the repository.
+    expect(
+      execFileSync("find", [".", "-mindepth", "1"], { cwd: cacheDir, encoding: "utf8" }).split("\n").sort(),
+    ).toEqual(["", `./${key}`, `./${key}/deps`, `./${key}/deps/lib`, `./${key}/deps/lib/v`]);
+    // The next review takes the cache as it is (changed here to tell), without running setup.
+    writeFileSync(join(cacheDir, key, "deps", "lib", "v"), "B\n");
+    const second = await review({ command: `${INSTALL} && exit 9`, network: false, cacheDir });
+    expect(second.result.status, second.result.error).toBe("ok");
+    expect(second.result.summary).toContain(
+      `Setup: restored from the cache for package-lock.json ${key.slice(0, 12)}`,
+    );
+    expect(second.result.commits[0]?.patch).toContain("+B\n");
+    expect(readFileSync(join(cacheDir, key, "deps", "lib", "v"), "utf8")).toBe("B\n");
+    expect(existsSync(join(cacheDir, key, "src"))).toBe(false);
+  });
+});
