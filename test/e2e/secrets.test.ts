@@ -153,6 +153,40 @@ describe("ranges and work-tree snapshots", () => {
   });
 });
 
+describe("a Yarn Berry repository", () => {
+  // What every vendored Yarn release carries: dotenv's documentation example and URL-credential code.
+  const RELEASE = [
+    "#!/usr/bin/env node",
+    "/* eslint-disable */",
+    "//prettier-ignore",
+    "(()=>{var Dge=Object.create;",
+    'function ytt(t,e){let r;try{r=new URL(e)}catch(f){throw f.code==="ERR_INVALID_URL"?new Error("INVALID_DOTENV_KEY: Wrong format. Must be in valid uri format like dotenv://:key_1234@dotenv.org/vault/.env.vault?environment=development"):f}let s=r.password;if(!s)throw new Error("INVALID_DOTENV_KEY: Missing key part")}',
+    'e.stripAuthentication&&(a.username="",a.password=""),e.stripHash&&(a.hash="")',
+    'var e={protocols:[],protocol:null,port:null,resource:"",host:"",user:"",password:"",pathname:""};',
+    'return e.token="",e.password==="x-oauth-basic"?e.token=e.user:e.user==="x-token-auth"&&(e.token=e.password)',
+    "})();",
+    "",
+  ].join("\n");
+
+  it("exports its vendored release and plugins without an allow entry", () => {
+    const repo = newRepo();
+    repo.write("package.json", '{\n  "name": "app",\n  "packageManager": "yarn@4.5.3"\n}\n');
+    repo.write(".yarnrc.yml", "nodeLinker: node-modules\n\nyarnPath: .yarn/releases/yarn-4.5.3.cjs\n");
+    repo.write(".yarn/releases/yarn-4.5.3.cjs", RELEASE);
+    repo.write(".yarn/plugins/@yarnpkg/plugin-workspace-tools.cjs", RELEASE.replace("ytt", "ztt"));
+    repo.write("yarn.lock", "__metadata:\n  version: 8\n  cacheKey: 10c0\n");
+    repo.write("src/index.ts", "export const answer = 42;\n");
+    repo.commit("yarn berry");
+    const result = repo.run(["export", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const paths = (
+      JSON.parse(repo.run(["export", "--list", "--json"]).stdout).files as { path: string }[]
+    ).map((file) => file.path);
+    expect(paths).toContain(".yarn/releases/yarn-4.5.3.cjs");
+    expect(paths).toContain(".yarn/plugins/@yarnpkg/plugin-workspace-tools.cjs");
+  });
+});
+
 describe("the secret corpus", () => {
   it("excludes every secret name, stops on every flagged file and keeps every control file", () => {
     const repo = newRepo(false);
