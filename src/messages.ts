@@ -39,6 +39,8 @@ export const messages = {
     `refusing to export ${path}: it matches the secret name rule ${rule}`,
   secretsFound: (count: number) =>
     `export refused: ${count} possible secret${count === 1 ? "" : "s"} found; nothing was stored or sent`,
+  secretsWouldStop: (count: number) =>
+    `the export would be refused: ${count} possible secret${count === 1 ? "" : "s"} found (listed above)`,
   hintSecretsExclude: 'keep the file out with an "exclude" glob in .review-remote.json,',
   hintSecretsAllow:
     'or, for a false positive, add {"fingerprint": "<fp>"} to secrets.allow there, or "review-remote:allow" on the line',

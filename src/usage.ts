@@ -75,7 +75,8 @@ content scan finds a credential.
 
     --worktree        snapshot the work tree (tracked changes and untracked,
                       not ignored files) instead of a commit
-    --list            show what would leave and what stays, and why; store nothing
+    --list            show what would leave and what stays, and why; store
+                      nothing; exit 6 when the content scan would stop it
     --json            print one JSON document on stdout
     -o, --output <file>
                       also write the bundle to <file>

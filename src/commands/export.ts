@@ -2,7 +2,7 @@
 import { copyFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { readPolicy } from "../config/policy.js";
-import { ReviewRemoteError } from "../errors.js";
+import { ExportRefusedError, ReviewRemoteError } from "../errors.js";
 import { createBundle, type ExportOptions, listExport, SecretsFoundError } from "../export/bundle.js";
 import { messages } from "../messages.js";
 import { resolveWorkTreeRepo } from "../repo.js";
@@ -28,7 +28,14 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
     policy,
   };
   if (args.list) {
-    printListing(await listExport(repo, options), args.json, output);
+    const listing = await listExport(repo, options);
+    printListing(listing, args.json, output);
+    // The listing showed the findings (redacted): the exit code says the export would be refused.
+    if (listing.findings.length > 0) {
+      throw new ExportRefusedError(messages.secretsWouldStop(listing.findings.length), {
+        hints: [messages.hintSecretsExclude, messages.hintSecretsAllow],
+      });
+    }
     return;
   }
   const bundle = await createBundle(repo, options).catch((error: unknown) => {

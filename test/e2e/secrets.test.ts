@@ -49,10 +49,18 @@ describe("a committed credential", () => {
       line: 2,
       rule: "aws-access-token",
     });
+    // --list runs the same content scan: the findings listed, redacted, and exit 6.
     const list = repo.run(["export", "--list"]);
-    expect(list.status).toBe(0);
+    expect(list.status).toBe(6);
     expect(list.stdout).toContain("The content scan would stop the export (1):");
-    expect(list.stdout).not.toContain(AWS_KEY);
+    expect(list.stdout).toMatch(/^ {2}src\/settings\.ts:2: aws-access-token: .*\(AKIA…\)/m);
+    expect(list.stderr).toContain("git-review-remote: the export would be refused: 1 possible secret found");
+    expect(list.stderr).toContain("hint: ");
+    expect(list.stdout + list.stderr).not.toContain(AWS_KEY.slice(4));
+    const listJson = repo.run(["export", "--list", "--json"]);
+    expect(listJson.status).toBe(6);
+    expect(JSON.parse(listJson.stdout).findings[0]).toMatchObject({ path: "src/settings.ts", line: 2 });
+    expect(listJson.stdout).not.toContain(AWS_KEY.slice(4));
     // Nothing stored, nothing sent, nothing logged.
     const stored = storeFiles(repo);
     expect(stored.map((file) => readFileSync(file, "utf8")).join("")).not.toContain(AWS_KEY);
