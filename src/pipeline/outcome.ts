@@ -16,6 +16,8 @@ export interface ReviewOutcome {
   sandbox?: string | undefined;
   /** Set by the filter stage: its mode and the comments it kept out of `comments`. */
   filter?: { mode: FilterMode; hidden: ReviewComment[] };
+  /** Of several workers: the id of an earlier review whose proposals leave the very same tree. */
+  identicalTo?: string;
 }
 
 export interface WorkerFailure {

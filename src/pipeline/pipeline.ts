@@ -9,19 +9,22 @@ import type { Repo } from "../repo.js";
 import { type StorePaths, storePaths } from "../store/layout.js";
 import { readVersion } from "../version.js";
 import { answerFromCache, cacheKeys } from "./cache.js";
+import { markIdenticalProposals } from "./compare.js";
 import { chooseFilterMode, type FilterMode } from "./filter.js";
 import { focusOutcome } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, PipelineReport } from "./outcome.js";
 import { resolveTarget } from "./target.js";
 import { resolveWorker, type Worker } from "./workers.js";
 
-/** The filter stage on every outcome, cached or fresh. */
+/** The filter stage on every outcome, cached or fresh; then identical proposals of a fan-out marked. */
 async function focusReport(
+  repo: Repo,
   store: StorePaths,
   report: PipelineReport,
   mode: FilterMode,
 ): Promise<PipelineReport> {
   report.outcomes = await Promise.all(report.outcomes.map((outcome) => focusOutcome(store, outcome, mode)));
+  await markIdenticalProposals(repo, report.outcomes);
   return report;
 }
 
@@ -69,7 +72,7 @@ export async function runPipeline(
     }
   }
   if (pending.length === 0) {
-    return focusReport(store, report, chooseFilterMode(options.filterMode, settings.filterMode));
+    return focusReport(repo, store, report, chooseFilterMode(options.filterMode, settings.filterMode));
   }
 
   // Only now the heavy stages: a fully cached run (a re-push) never loads them.
@@ -90,5 +93,5 @@ export async function runPipeline(
   });
   report.outcomes.push(...sent.outcomes);
   report.failures.push(...sent.failures);
-  return focusReport(store, report, chooseFilterMode(options.filterMode, settings.filterMode));
+  return focusReport(repo, store, report, chooseFilterMode(options.filterMode, settings.filterMode));
 }

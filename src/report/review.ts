@@ -1,8 +1,9 @@
-// A review run as the user sees it: one summary line per review, the comments (merged across
-// workers, duplicates marked), the next steps, and the failures of workers that did not answer;
-// or the one JSON document of `--json`.
+// A review run as the user sees it: one summary line per review, one list of comments (merged
+// across workers, each naming every worker that made it), one block of next steps (identical
+// proposals marked), and the failures of workers that did not answer; or the one JSON document.
 import type { ReviewRemoteError } from "../errors.js";
 import type { PipelineReport, ReviewOutcome, WorkerFailure } from "../pipeline/outcome.js";
+import type { ReviewComment } from "../protocol/result.js";
 import { formatComment } from "./comment.js";
 import { printDropped } from "./dropped.js";
 import { type Output, paint } from "./output.js";
@@ -21,21 +22,21 @@ function printOutcome(outcome: ReviewOutcome, cached: boolean, output: Output): 
   if (outcome.summary) output.out(`  ${outcome.summary.split("\n")[0]}`);
 }
 
+/** One list: a comment several workers made is one line naming them all, in the order they answered. */
 function printComments(outcomes: readonly ReviewOutcome[], output: Output): void {
-  const seen = new Map<string, string>();
+  const merged = new Map<string, { comment: ReviewComment; workers: string[] }>();
   for (const outcome of outcomes) {
     for (const comment of outcome.comments) {
       const line = formatComment(comment);
-      const first = seen.get(line);
-      const style = comment.severity === "error" ? "red" : comment.severity === "warning" ? "yellow" : "cyan";
-      const text = paint(output, style, line);
-      if (first !== undefined) {
-        if (first !== outcome.record.worker.name) output.out(`  ${text} (also from ${first})`);
-        continue;
-      }
-      seen.set(line, outcome.record.worker.name);
-      output.out(outcomes.length > 1 ? `  ${text} [${outcome.record.worker.name}]` : `  ${text}`);
+      const entry = merged.get(line) ?? { comment, workers: [] };
+      if (!entry.workers.includes(outcome.record.worker.name)) entry.workers.push(outcome.record.worker.name);
+      merged.set(line, entry);
     }
+  }
+  for (const [line, { comment, workers }] of merged) {
+    const style = comment.severity === "error" ? "red" : comment.severity === "warning" ? "yellow" : "cyan";
+    const text = paint(output, style, line);
+    output.out(outcomes.length > 1 ? `  ${text} [${workers.join(", ")}]` : `  ${text}`);
   }
 }
 
@@ -47,6 +48,27 @@ function printHidden(outcomes: readonly ReviewOutcome[], output: Output): void {
       output.out(`  ${paint(output, "dim", line)}`);
     }
   }
+}
+
+/** Several workers: each branch once (identical proposals marked), then one block of next steps. */
+function printFanOutNextSteps(outcomes: readonly ReviewOutcome[], output: Output): void {
+  const proposing = outcomes.filter((outcome) => outcome.record.branch);
+  if (proposing.length === 0) {
+    output.out("Nothing to propose.");
+    return;
+  }
+  const byId = new Map(outcomes.map((outcome) => [outcome.record.id, outcome]));
+  output.out("Proposals are on:");
+  for (const { record, identicalTo } of proposing) {
+    const same = identicalTo ? byId.get(identicalTo)?.record : undefined;
+    const mark = same ? `  (identical to ${same.branch}, ${same.worker.name}'s)` : "";
+    output.out(`  ${paint(output, "green", record.branch ?? "")}  ${record.worker.name}${mark}`);
+  }
+  output.out("Next:");
+  output.out("  git review-remote show <id>      # summary, comments, and each proposal's stat");
+  output.out("  git diff HEAD...review/<id>");
+  output.out("  git review-remote merge <id>     # bring one review's proposals in");
+  output.out("  git review-remote drop <id>      # throw the others away");
 }
 
 function printNextSteps(outcome: ReviewOutcome, output: Output): void {
@@ -81,6 +103,7 @@ function reviewJson(report: PipelineReport) {
     hiddenComments: outcome.filter?.hidden.length ?? 0,
     summary: outcome.summary,
     cached: report.cached.has(outcome.record.id),
+    identicalTo: outcome.identicalTo ?? null,
   });
   const reviews = report.outcomes.map(one);
   const failures = report.failures.map(({ worker, error }) => ({
@@ -115,7 +138,9 @@ export function printReview(report: PipelineReport, json: boolean, output: Outpu
       printOutcome(outcome, report.cached.has(outcome.record.id), output);
     printComments(report.outcomes, output);
     printHidden(report.outcomes, output);
-    for (const outcome of report.outcomes) printNextSteps(outcome, output);
+    const [only] = report.outcomes;
+    if (only && report.outcomes.length === 1) printNextSteps(only, output);
+    else if (report.outcomes.length > 1) printFanOutNextSteps(report.outcomes, output);
   }
   for (const outcome of report.outcomes) printDropped(outcome.record, output);
   for (const failure of report.failures) printFailure(failure, output);

@@ -122,8 +122,26 @@ describe("review pipeline", () => {
     expect(result.stderr).toContain(
       "remote[down]: ssh: connect to host worker.invalid port 22: Connection refused",
     );
+  });
+
+  it("fans out into one comment list naming every worker, one Next block, identical proposals marked", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "a", shellWords("node", RESULT_WORKER, BENIGN));
+    configureWorker(repo, "b", shellWords("node", RESULT_WORKER, BENIGN));
+    const json = JSON.parse(repo.run(["--worker", "a", "--worker", "b", "--json"]).stdout);
+    const [first, second] = json.reviews as { id: string; branch: string; identicalTo: string | null }[];
+    expect(first?.identicalTo).toBeNull();
+    expect(second?.identicalTo).toBe(first?.id);
     const text = repo.run(["--worker", "a", "--worker", "b"]);
-    expect(text.stdout).toContain("src/app.ts:4 info Consider validating the total. (also from");
+    expect(text.status, text.stderr).toBe(0);
+    const lines = text.stdout.split("\n");
+    expect(lines.filter((line) => line.includes("Consider validating the total."))).toEqual([
+      "  src/app.ts:4 info Consider validating the total. [a, b]",
+    ]);
+    expect(lines.filter((line) => line.startsWith("Next:"))).toHaveLength(1);
+    expect(text.stdout).toContain(
+      `Proposals are on:\n  ${first?.branch}  a\n  ${second?.branch}  b  (identical to ${first?.branch}, a's)\nNext:\n`,
+    );
   });
 
   it("gives the worker command the review's id in REVIEW_REMOTE_ID, under sh as users' recipes run", () => {
