@@ -113,6 +113,13 @@ export const messages = {
   dropFailed: (id: string, reason: string) => `cannot drop review ${id}: ${reason}`,
   hintBranchMoved: (branch: string | undefined) =>
     `the branch ${branch} has moved since the review; delete it yourself with: git branch -D ${branch}`,
+  anotherRunning: (who: string) => `another git-review-remote is running (${who})`,
+  hintAnotherRunning: (lock: string) =>
+    `try again when it has finished; if no git-review-remote is running, remove ${lock}`,
+  reviewInterrupted: (pid: number) =>
+    `interrupted: the git-review-remote process (pid ${pid}) that sent it ended before the answer`,
+  stillWaiting: (id: string, pid: number) =>
+    `review ${id} is still waiting for its worker (pid ${pid}); nothing was imported`,
   undoNotRecorded: (ref: string, reason: string) => `cannot record the undo point ${ref}: ${reason}`,
   dirtyWorkTree: "your work tree has uncommitted changes; the merge would mix them in",
   hintStash: "commit or stash them first (git stash), then run the merge again",
@@ -121,7 +128,10 @@ export const messages = {
   conflictWithHead: (id: string) => `the proposals of review ${id} conflict with HEAD; nothing was changed`,
   hintInspectRange: (range: string) => `inspect them with: git diff ${range}`,
   hintMergeByHand: (branch: string | undefined) => `or merge by hand: git merge ${branch}`,
-  mergeFailed: (reason: string) => `git merge failed: ${reason}`,
+  mergeFailed: (reason: string) => `git merge failed: ${reason}; nothing was changed`,
+  mergeFailedHalfway: (reason: string) =>
+    `git merge failed: ${reason}; the index or the work tree may hold part of the merge`,
+  hintUndoMerge: (undo: string) => `to restore them: ${undo}`,
   nothingToMerge: (id: string, state: string) => `review ${id} has no proposals to merge (${state})`,
   unexpectedChange: (status: string, path: string) => `unexpected change ${status} to ${path}`,
   changedDuringMerge: (path: string) => `${path} changed while the merge ran; nothing was changed`,
@@ -129,8 +139,22 @@ export const messages = {
   conflictWithWorkTree: (id: string) =>
     `the proposals of review ${id} conflict with your work tree; nothing was changed`,
   hintApplyByHand: "and apply by hand what you want to keep",
-  workTreeUnwritable: (reason: string) => `cannot write the work tree: ${reason}`,
-  hintRestoreWorkTree: (undo: string) => `some files may have changed; to restore them: ${undo}`,
+  workTreeUnwritable: (reason: string, id: string, done: number, total: number) =>
+    `cannot write the work tree: ${reason}; the merge of review ${id} stopped after ${done} of ${total} files, each either as it was or as merged`,
+  mergeInterrupted: (id: string, done: number, total: number) =>
+    `interrupted: the merge of review ${id} stopped after ${done} of ${total} files, each either as it was or as merged`,
+  interruptedNothingChanged: "interrupted; nothing was changed",
+  hintMergeAbort: (id: string) => `to roll back: git review-remote merge --abort ${id}`,
+  hintMergeContinue: (id: string) => `to finish: git review-remote merge --continue ${id}`,
+  changedSinceMerge: (id: string) =>
+    `files of review ${id} changed since its merge wrote them; nothing was changed`,
+  hintChangedSinceMerge: "restore or commit those files yourself, then run the command again",
+  mergePending: (id: string, top: string, action: string) =>
+    `the ${action === "abort" ? "undo of the merge" : "merge"} of review ${id} into ${top} was interrupted; each file is either as it was or as merged`,
+  abortOrContinue: "--abort and --continue cannot be used together",
+  noMergeToUndo: (id: string) => `review ${id} has no work-tree merge to undo`,
+  hintUndoCommitMerge: (previous: string) => `a merge into HEAD is undone with: git reset --keep ${previous}`,
+  noMergeToContinue: (id: string) => `review ${id} has no interrupted merge to finish`,
   badFailLevel: (level: string) => `--fail-level must be none, error, warning or info, not '${level}'`,
   findingsAtFailLevel: (count: number, level: string) =>
     `${count} finding${count === 1 ? "" : "s"} at or above ${level} (fail level ${level})`,

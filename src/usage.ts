@@ -15,7 +15,8 @@ Commands:
   list          reviews in the store
   show <id>     summary, comments and proposals of a review (--format=json|sarif)
   merge <id>    merge the proposals into the current branch, then delete
-                the review branch (the record stays)
+                the review branch (the record stays); --abort / --continue
+                a work-tree merge
   drop <id>     delete the review branch; the record stays
   prune         delete the branches of merged, dropped and superseded reviews
   import <file> --request <id>
@@ -95,14 +96,24 @@ a review); --all-comments shows them too, marked. --format=json carries
 both lists (filter.comments, filter.hiddenComments); --format=sarif prints
 SARIF 2.1.0 for code scanning tools, comments outside the change marked as
 suppressed.`,
-  merge: `usage: git review-remote merge <id>
+  merge: `usage: git review-remote merge [--abort | --continue] <id>
 
 Merge the proposals of review <id> into the current branch (refuses a dirty
 work tree; exit 5 and no change on conflict). For a work-tree snapshot, merge
 them into the work tree file by file (3-way; any conflict: exit 5, nothing
-written). Prints how to undo. Then deletes the branch review/<id> (the record
-stays) and prints the command that restores it; a branch with commits the
-review did not make is kept.`,
+written), each file replaced whole: stopped at any point (Ctrl-C: exit 130),
+every file is either as it was or as merged. Prints how to undo before the
+first write. Then deletes the branch review/<id> (the record stays) and prints
+the command that restores it; a branch with commits the review did not make
+is kept.
+
+    --abort      take back a work-tree merge, finished or stopped: every file
+                 it wrote gets its exact previous bytes (and the branch is back)
+    --continue   finish a work-tree merge that was stopped
+
+One git-review-remote writes at a time: a merge, drop, prune or import finding
+another running waits 5 s, then exits 1 (another git-review-remote is
+running (pid N: <command>)).`,
   prune: `usage: git review-remote prune [-n | --dry-run] [--json]
 
 Delete the branches of reviews that are done with; the records stay, and each

@@ -3,13 +3,13 @@ import { dropReview } from "../merge/drop.js";
 import { resolveRepo } from "../repo.js";
 import { printDrop } from "../report/merge.js";
 import type { Output } from "../report/output.js";
+import { printRecovered } from "../report/recovery.js";
 import { storePaths } from "../store/layout.js";
-import { findRecord } from "../store/records.js";
+import { recoverStore } from "../store/recover.js";
 
 export async function runDrop(args: { id: string }, output: Output): Promise<void> {
   const repo = await resolveRepo();
   const store = storePaths(repo);
-  const record = await findRecord(store, args.id);
-  await dropReview(repo, store, record);
-  printDrop(record, output);
+  printRecovered(await recoverStore(store), output);
+  printDrop(await dropReview(repo, store, args.id), output);
 }

@@ -14,6 +14,9 @@ import { messages } from "../messages.js";
 import { resolveRepo } from "../repo.js";
 import { printPushBlocked, printPushRefs, printReviewBranchesRefused } from "../report/hook.js";
 import type { Output } from "../report/output.js";
+import { printRecovered } from "../report/recovery.js";
+import { storePaths } from "../store/layout.js";
+import { recoverStore } from "../store/recover.js";
 
 async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -40,6 +43,7 @@ export async function runHook(
     return [new PushBlockedError(messages.pushRefusedReviewBranches)];
   }
   if (settings.prePush === "off") return [];
+  printRecovered(await recoverStore(storePaths(repo)), output);
   if (repo.top === undefined) {
     printPushRefs(
       updates.map((update) => ({ update, skip: PushSkip.bare })),

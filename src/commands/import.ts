@@ -8,7 +8,10 @@ import { messages } from "../messages.js";
 import { acceptOutOfBand } from "../pipeline/out-of-band.js";
 import { resolveWorkTreeRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
+import { printRecovered } from "../report/recovery.js";
 import { printReview } from "../report/review.js";
+import { storePaths } from "../store/layout.js";
+import { recoverStore } from "../store/recover.js";
 
 export async function runImport(
   args: { file: string; request: string | undefined; json: boolean },
@@ -17,6 +20,7 @@ export async function runImport(
   if (!args.request) throw new UsageError(messages.importNeedsRequest);
   const repo = await resolveWorkTreeRepo();
   const settings = await readSettings(repo);
+  printRecovered(await recoverStore(storePaths(repo)), output);
   const readResult = () =>
     readFile(resolve(repo.cwd, args.file)).catch((error: NodeJS.ErrnoException) => {
       throw new UsageError(messages.cannotRead(args.file, error.code ?? error.message));

@@ -2,10 +2,14 @@
 import { resolveRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 import { printRecords } from "../report/records.js";
+import { printRecovered } from "../report/recovery.js";
 import { storePaths } from "../store/layout.js";
 import { listRecords } from "../store/records.js";
+import { recoverStore } from "../store/recover.js";
 
 export async function runList(args: { json: boolean }, output: Output): Promise<void> {
   const repo = await resolveRepo();
-  printRecords(await listRecords(storePaths(repo)), args.json, output);
+  const store = storePaths(repo);
+  printRecovered(await recoverStore(store), output);
+  printRecords(await listRecords(store), args.json, output);
 }

@@ -8,7 +8,10 @@ import { runPipeline } from "../pipeline/pipeline.js";
 import { resolveWorkTreeRepo } from "../repo.js";
 import { createPipelineEvents } from "../report/events.js";
 import { type Output, useColor } from "../report/output.js";
+import { printRecovered } from "../report/recovery.js";
 import { printFindings, printReview } from "../report/review.js";
+import { storePaths } from "../store/layout.js";
+import { recoverStore } from "../store/recover.js";
 
 export async function runReviewCommand(
   options: PipelineOptions & { json: boolean; failLevel?: FailLevel | undefined },
@@ -17,6 +20,7 @@ export async function runReviewCommand(
   const repo = await resolveWorkTreeRepo();
   const settings = await readSettings(repo);
   output.color = useColor(Boolean(process.stdout.isTTY), settings.colorUi);
+  printRecovered(await recoverStore(storePaths(repo)), output);
   const events = createPipelineEvents(output, new Set(options.workers).size);
   const report = await runPipeline(repo, settings, options, events).finally(() => events.finish());
   // One worker and nothing else: its failure is the command's, with its hints.

@@ -10,8 +10,10 @@ import { type Result, ResultSchema } from "../protocol/result.js";
 import { type Repo, resolveRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 import { printShow, ShowFormat } from "../report/records.js";
+import { printRecovered } from "../report/recovery.js";
 import { storePaths } from "../store/layout.js";
 import { findRecord, type ReviewRecord, readReviewFile } from "../store/records.js";
+import { recoverStore } from "../store/recover.js";
 
 /** A stored result; one that no longer parses (edited by hand) is shown as missing, not as a crash. */
 function parseStored(text: string): Result | undefined {
@@ -54,6 +56,7 @@ export async function runShow(
   const repo = await resolveRepo();
   const settings = await readSettings(repo);
   const store = storePaths(repo);
+  printRecovered(await recoverStore(store), output);
   const record = await findRecord(store, args.id);
   const text = await readReviewFile(store, record.id, "result.json");
   const result = text === undefined ? undefined : parseStored(text);

@@ -184,11 +184,14 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   merge: {
-    options: common,
+    options: { ...common, abort: { type: "boolean" }, continue: { type: "boolean" } },
     positionals: 1,
     async run(parsed, output) {
       const { runMerge } = await import("./merge.js");
-      return runMerge({ id: requiredId(parsed, "merge") }, output);
+      if (parsed.values.abort && parsed.values.continue)
+        throw new UsageError(messages.abortOrContinue, { hints: [messages.hintHelp] });
+      const action = parsed.values.abort ? "abort" : parsed.values.continue ? "continue" : "merge";
+      return runMerge({ id: requiredId(parsed, "merge"), action }, output);
     },
   },
   prune: {

@@ -55,6 +55,14 @@ export async function readTreeMerge(run: GitRun, from: string, to: string): Prom
   await git(["read-tree", "-m", "-i", from, to], run);
 }
 
+/**
+ * The same move, in the work tree too (-u): a file that differs from the index is refused, not
+ * overwritten, so only what `from` put there is taken back.
+ */
+export async function checkoutTreeMerge(run: GitRun, from: string, to: string): Promise<void> {
+  await git(["read-tree", "-m", "-u", from, to], run);
+}
+
 /** `missingOk`: entries may name blobs the object store does not hold (git-write-tree(1)). */
 export async function writeTree(run: GitRun, { missingOk = false } = {}): Promise<string> {
   return (await git(["write-tree", ...(missingOk ? ["--missing-ok"] : [])], run)).stdout.trim();

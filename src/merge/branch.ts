@@ -22,3 +22,13 @@ export async function deleteReviewBranch(run: GitRun, record: ReviewRecord): Pro
   const done = await updateRefs(run, [deletion], `review-remote: delete ${record.branch}`);
   return done.ok ? BranchFate.deleted : BranchFate.moved;
 }
+
+/** Undoing a merge gives the review its branch back, where the review left it (unless it exists). */
+export async function restoreReviewBranch(run: GitRun, record: ReviewRecord): Promise<void> {
+  if (!record.branch || !record.tip) return;
+  await updateRefs(
+    run,
+    [{ op: "create", ref: `refs/heads/${record.branch}`, oid: record.tip }],
+    `review-remote: restore ${record.branch}`,
+  );
+}

@@ -1,17 +1,18 @@
 // Merging the proposals of a commit snapshot into the current branch: a preview with `merge-tree`
 // in a throwaway object directory, then a real merge; the undo point is recorded first.
-import { rm } from "node:fs/promises";
+import { open, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { MergeConflictError, ReviewRemoteError } from "../errors.js";
-import { type GitRun, isAncestor, readHead } from "../git/commits.js";
+import { InterruptedError, MergeConflictError, ReviewRemoteError } from "../errors.js";
+import { type GitRun, isAncestor, readHead, treeOf } from "../git/commits.js";
 import { OBJECT_ID, privateObjectEnv } from "../git/objects.js";
 import { git } from "../git/run.js";
+import { checkoutTreeMerge, writeTree } from "../git/trees.js";
 import { messages } from "../messages.js";
 import { createTempDir, MERGE_PREFIX } from "../os/tempdir.js";
 import { type Repo, requireWorkTree } from "../repo.js";
 import type { ReviewRecord } from "../store/records.js";
-import { MergeKind, type MergeOutcome } from "./outcome.js";
-import { recordUndo } from "./undo.js";
+import { type MergeHooks, MergeKind, type MergeOutcome } from "./outcome.js";
+import { forgetUndo, recordUndo } from "./undo.js";
 
 /** Refuse a dirty work tree: a merge must never mix the proposals with uncommitted work. */
 async function verifyCleanWorkTree(run: GitRun): Promise<void> {
@@ -45,10 +46,48 @@ async function previewMerge(repo: Repo, run: GitRun, head: string, tip: string):
   throw new ReviewRemoteError(messages.mergeTreeFailed(why));
 }
 
+/** Put back the index file's exact bytes, taking index.lock as git does; skipped if git holds it. */
+async function restoreIndexFile(path: string, bytes: Buffer): Promise<void> {
+  const lock = `${path}.lock`;
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(lock, "wx", 0o644);
+  } catch {
+    return;
+  }
+  try {
+    await handle.writeFile(bytes);
+  } finally {
+    await handle.close();
+  }
+  await rename(lock, path).catch(() => rm(lock, { force: true }));
+}
+
+/**
+ * `git merge` writes the index and the work tree before it moves HEAD: when it fails after that
+ * (HEAD or the branch locked by another git), undo what it wrote, as `git merge --abort` would: a
+ * two-tree checkout from the index back to HEAD (it refuses to overwrite anything else), then the
+ * index's own bytes. Returns whether the repository is as it was.
+ */
+async function rollBack(run: GitRun, head: string, indexFile: string, index: Buffer | undefined) {
+  if ((await readHead(run)) !== head) return false;
+  const headTree = await treeOf(run, head);
+  try {
+    const written = await writeTree(run);
+    if (written !== headTree) await checkoutTreeMerge(run, written, headTree);
+  } catch {
+    return false;
+  }
+  if (index) await restoreIndexFile(indexFile, index);
+  const status = await git(["--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=no"], run);
+  return status.stdout.trim() === "";
+}
+
 export async function mergeCommitSnapshot(
   repo: Repo,
   record: ReviewRecord,
   tip: string,
+  hooks: MergeHooks,
 ): Promise<MergeOutcome> {
   const run = { cwd: requireWorkTree(repo), env: repo.env };
   await verifyCleanWorkTree(run);
@@ -64,7 +103,12 @@ export async function mergeCommitSnapshot(
       hints: [messages.hintInspectRange(`HEAD...${record.branch}`), messages.hintMergeByHand(record.branch)],
     });
   }
+  if (hooks.guard.received) throw new InterruptedError(messages.interruptedNothingChanged);
   await recordUndo(run, record, head);
+  const undo = `git reset --keep ${head}`;
+  hooks.onUndo(undo);
+  const indexFile = join(repo.gitDir, "index");
+  const index = await readFile(indexFile).catch(() => undefined);
   const fastForward = await isAncestor(run, head, tip);
   const args = fastForward
     ? ["merge", "--ff-only", "--quiet", tip]
@@ -78,8 +122,16 @@ export async function mergeCommitSnapshot(
         tip,
       ];
   const merged = await git(args, { ...run, allowFailure: true });
-  if (merged.exitCode !== 0)
-    throw new ReviewRemoteError(messages.mergeFailed(merged.stderr.trim().split("\n")[0] ?? ""));
+  if (merged.exitCode !== 0) {
+    const reason = (merged.stderr.trim().split("\n")[0] ?? "").replace(/^(fatal|error): /, "");
+    if (await rollBack(run, head, indexFile, index)) {
+      await forgetUndo(run, record, head);
+      throw new ReviewRemoteError(messages.mergeFailed(reason));
+    }
+    throw new ReviewRemoteError(messages.mergeFailedHalfway(reason), {
+      hints: [messages.hintUndoMerge(undo)],
+    });
+  }
   const kind = fastForward ? MergeKind.fastForward : MergeKind.merged;
-  return { kind, reviewId: record.id, previous: head, undo: `git reset --keep ${head}` };
+  return { kind, reviewId: record.id, previous: head, undo };
 }

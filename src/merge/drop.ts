@@ -1,13 +1,28 @@
-// Dropping a review: its branch and refs go in one transaction; the store keeps the record.
+// Dropping a review: its branch and refs go in one transaction, as the store's one writer; the store
+// keeps the record. A review whose work-tree merge was interrupted keeps its undo point until then.
 import { ReviewRemoteError } from "../errors.js";
 import { listRefs, type RefUpdate, updateRefs } from "../git/refs.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
+import { readPendingJournal } from "../store/journal.js";
 import type { StorePaths } from "../store/layout.js";
-import { type ReviewRecord, ReviewState, writeRecord } from "../store/records.js";
+import { withStoreLock } from "../store/lock.js";
+import { findRecord, type ReviewRecord, ReviewState, writeRecord } from "../store/records.js";
 import { branchDeletion } from "./branch.js";
+import { pendingMergeError } from "./undo.js";
 
-export async function dropReview(repo: Repo, store: StorePaths, record: ReviewRecord): Promise<void> {
+/** Drop review `id` (or a prefix of it); returns its record as it was. */
+export function dropReview(repo: Repo, store: StorePaths, id: string): Promise<ReviewRecord> {
+  return withStoreLock(store, `drop ${id}`, async () => {
+    const record = await findRecord(store, id);
+    const pending = await readPendingJournal(store);
+    if (pending?.review === record.id) throw pendingMergeError(pending);
+    await deleteReviewRefs(repo, store, record);
+    return record;
+  });
+}
+
+async function deleteReviewRefs(repo: Repo, store: StorePaths, record: ReviewRecord): Promise<void> {
   const run = { cwd: repo.cwd, env: repo.env };
   const updates: RefUpdate[] = [];
   const branch = await branchDeletion(run, record);

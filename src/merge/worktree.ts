@@ -1,21 +1,25 @@
 // Merging the proposals of a work-tree snapshot: a 3-way merge per file into the work tree, decided
-// in full before anything is written, with an undo point recorded first. The index is never touched.
-import { mkdir, rm, rmdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { ReviewRemoteError } from "../errors.js";
+// in full before anything is written; the undo point and the journal (every file's bytes before and
+// after) recorded first, then each file replaced by rename. The index is never touched.
+import { lstat, mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { InterruptedError, ReviewRemoteError } from "../errors.js";
 import { commitTree, readHead } from "../git/commits.js";
 import { SYNTHETIC_IDENTITY } from "../git/identity.js";
 import { nullOid, privateObjectEnv } from "../git/objects.js";
 import { type GitOptions, gitBuffer } from "../git/run.js";
 import { type IndexEntry, readTree, updateIndex, writeTree } from "../git/trees.js";
 import { messages } from "../messages.js";
-import { shellQuote } from "../os/shell.js";
+import { currentOwner } from "../os/process.js";
 import { createTempDir, MERGE_PREFIX } from "../os/tempdir.js";
 import { type Repo, requireWorkTree } from "../repo.js";
+import { finishJournal, type JournalFile, type MergeJournal, writePendingJournal } from "../store/journal.js";
+import type { StorePaths } from "../store/layout.js";
 import type { ReviewRecord } from "../store/records.js";
 import { quoteForDisplay } from "../validate/sanitize.js";
-import { MergeKind, type MergeOutcome } from "./outcome.js";
-import { recordUndo } from "./undo.js";
+import { type MergeHooks, MergeKind, type MergeOutcome } from "./outcome.js";
+import { abortCommand, recordUndo } from "./undo.js";
+import { applyJournal } from "./worktree-apply.js";
 import { hashFiles, type MergedStep, mapInChunks, planWorktreeMerge, type Step } from "./worktree-plan.js";
 
 /** An index entry for `path`; without an oid, mode 0 and the null oid remove the path. */
@@ -88,52 +92,57 @@ async function storeSteps(run: GitOptions, planned: readonly (Step | MergedStep)
   );
 }
 
-/**
- * Write the new contents, converted for the work tree as a checkout would (smudge filters, eol):
- * all of them are read first, so a failing filter leaves every file as it was. New files are 0644;
- * a rewritten file keeps its mode.
- */
-async function writeSteps(run: GitOptions, top: string, steps: readonly Step[]): Promise<void> {
-  const contents = await mapInChunks(steps, (step) =>
-    step.after === null
-      ? null
-      : gitBuffer(["cat-file", "--filters", `--path=${step.change.path}`, step.after], run),
+/** The exact bytes the work tree holds now, or will hold: blobs, and their permission bits. */
+async function journalFiles(
+  run: GitOptions,
+  scratchDir: string,
+  steps: readonly Step[],
+): Promise<JournalFile[]> {
+  const existing = steps.filter((step) => step.before !== undefined).map((step) => step.change.path);
+  const beforeOids = await hashFiles(run, existing, false);
+  const perms = await Promise.all(
+    existing.map(async (path) => (await lstat(join(run.cwd, path))).mode & 0o7777),
   );
-  for (const [i, { change, before }] of steps.entries()) {
-    const file = join(top, change.path);
-    const content = contents[i];
-    if (content === null || content === undefined) {
-      await rm(file);
-      await removeEmptyParents(top, dirname(file));
-    } else if (before === undefined) {
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, content, { mode: 0o644, flag: "wx" });
-    } else {
-      await writeFile(file, content);
-    }
-  }
+  // The new contents as a checkout would write them (smudge filters, eol), stored as they are.
+  const written = steps.filter((step) => step.after !== null);
+  const smudged = await mapInChunks(written, async (step, n) => {
+    const file = join(scratchDir, `after-${n}`);
+    await writeFile(
+      file,
+      await gitBuffer(["cat-file", "--filters", `--path=${step.change.path}`, step.after as string], run),
+    );
+    return file;
+  });
+  const afterOids = await hashFiles(run, smudged, false);
+  return steps.map((step) => {
+    const b = existing.indexOf(step.change.path);
+    const before = b < 0 ? null : { oid: beforeOids[b] as string, perm: perms[b] as number };
+    const a = written.indexOf(step);
+    const perm = before?.perm ?? (step.change.newMode === "100755" ? 0o755 : 0o644);
+    const after = a < 0 ? null : { oid: afterOids[a] as string, perm };
+    return { path: step.change.path, before, after };
+  });
 }
 
-/** As git does after removing a file: leading directories left empty go too. */
-async function removeEmptyParents(top: string, dir: string): Promise<void> {
-  for (let current = dir; current.startsWith(`${top}/`); current = dirname(current)) {
-    try {
-      await rmdir(current);
-    } catch {
-      return;
+/** The directories a new file needs that are not there yet: the undo removes them again. */
+async function missingDirs(top: string, steps: readonly Step[]): Promise<string[]> {
+  const dirs = new Set<string>();
+  for (const step of steps.filter((step) => step.before === undefined)) {
+    const parts = step.change.path.split("/").slice(0, -1);
+    for (let depth = 1; depth <= parts.length; depth++) {
+      const dir = parts.slice(0, depth).join("/");
+      if (
+        dirs.has(dir) ||
+        !(await lstat(join(top, dir)).then(
+          () => false,
+          () => true,
+        ))
+      )
+        continue;
+      dirs.add(dir);
     }
   }
-}
-
-/**
- * The undo command. `git apply` reads the patch's paths relative to where it runs (and silently
- * skips those outside it), so from a subdirectory it must run at the top: `-C ../..`. It refuses
- * to touch a file that changed since the merge, and applies all of the patch or nothing.
- */
-function undoCommand(repo: Repo, undo: string): string {
-  const depth = repo.prefix.split("/").filter(Boolean).length;
-  const apply = depth > 0 ? `git -C ${shellQuote(Array(depth).fill("..").join("/"))} apply` : "git apply";
-  return `git diff-tree -p --binary --no-commit-id ${undo} | ${apply} --whitespace=nowarn`;
+  return [...dirs];
 }
 
 /**
@@ -143,8 +152,10 @@ function undoCommand(repo: Repo, undo: string): string {
  */
 export async function mergeWorktreeSnapshot(
   repo: Repo,
+  store: StorePaths,
   record: ReviewRecord,
   tip: string,
+  hooks: MergeHooks,
 ): Promise<MergeOutcome> {
   const run = { cwd: requireWorkTree(repo), env: repo.env };
   const head = await readHead(run);
@@ -163,13 +174,24 @@ export async function mergeWorktreeSnapshot(
     }
     const steps = await storeSteps(run, planned);
     const undo = await recordWorktreeUndo(run, nullOid(repo.objectFormat), dir, record, steps, head);
-    await writeSteps(run, run.cwd, steps).catch((error: unknown) => {
-      throw new ReviewRemoteError(messages.workTreeUnwritable((error as Error).message), {
-        cause: error,
-        hints: [messages.hintRestoreWorkTree(undoCommand(repo, undo))],
-      });
-    });
-    return { kind: MergeKind.applied, reviewId: record.id, previous: undo, undo: undoCommand(repo, undo) };
+    const journal: MergeJournal = {
+      version: 1,
+      review: record.id,
+      action: "merge",
+      top: run.cwd,
+      undo,
+      owner: currentOwner(),
+      startedAt: new Date().toISOString(),
+      dirs: await missingDirs(run.cwd, steps),
+      files: await journalFiles(run, dir, steps),
+    };
+    if (hooks.guard.received) throw new InterruptedError(messages.interruptedNothingChanged);
+    await writePendingJournal(store, journal);
+    hooks.onUndo(abortCommand(record.id));
+    await hooks.guard.wrote();
+    await applyJournal(run, journal, "after", hooks.guard);
+    await finishJournal(store, journal);
+    return { kind: MergeKind.applied, reviewId: record.id, previous: undo, undo: abortCommand(record.id) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

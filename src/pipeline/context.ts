@@ -6,6 +6,7 @@ import type { PrivateObjects } from "../git/objects.js";
 import type { Request } from "../protocol/request.js";
 import type { Repo } from "../repo.js";
 import type { StorePaths } from "../store/layout.js";
+import { RECORD_LOCK_WAIT_MS, withStoreLock } from "../store/lock.js";
 import { type ReviewRecord, writeRecord } from "../store/records.js";
 
 /** What was sent, as the accept and import stages need it. */
@@ -26,10 +27,13 @@ export interface AcceptContext {
   signal: AbortSignal;
 }
 
-/** Writes the record's new state: every way out of a stage leaves it saying what happened. */
+/**
+ * Writes the record's new state, as the store's one writer: every way out of a stage leaves it
+ * saying what happened.
+ */
 export async function updateRecord(store: StorePaths, record: ReviewRecord, changes: Partial<ReviewRecord>) {
   Object.assign(record, changes);
-  await writeRecord(store, record);
+  await withStoreLock(store, "review", () => writeRecord(store, record), RECORD_LOCK_WAIT_MS);
 }
 
 /** The objects the proposals apply to: a work-tree snapshot's (borrowing the repo's), or the repo's. */

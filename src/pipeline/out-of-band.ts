@@ -11,7 +11,9 @@ import { type Request, RequestSchema } from "../protocol/request.js";
 import type { Repo } from "../repo.js";
 import { readManifest } from "../store/bundles.js";
 import { type StorePaths, storePaths } from "../store/layout.js";
+import { withStoreLock } from "../store/lock.js";
 import { findRecord, type ReviewRecord, ReviewState, readReviewFile } from "../store/records.js";
+import { readRunning } from "../store/running.js";
 import { acceptResult } from "./accept.js";
 import { chooseFilterMode } from "./filter.js";
 import { focusOutcome } from "./focus.js";
@@ -50,7 +52,22 @@ export async function acceptOutOfBand(
   readResult: () => Promise<Buffer>,
 ): Promise<PipelineReport> {
   const store = storePaths(repo);
+  return withStoreLock(store, `import ${reviewId}`, () =>
+    acceptLocked(repo, store, settings, reviewId, readResult),
+  );
+}
+
+async function acceptLocked(
+  repo: Repo,
+  store: StorePaths,
+  settings: Settings,
+  reviewId: string,
+  readResult: () => Promise<Buffer>,
+): Promise<PipelineReport> {
   const record = await findRecord(store, reviewId);
+  // Its own process may still get the answer: two imports of one review would race.
+  const waiting = record.state === ReviewState.sent ? await readRunning(store, record.id) : undefined;
+  if (waiting) throw new ReviewRemoteError(messages.stillWaiting(record.id, waiting.pid));
   if (!(await isAwaitingAnswer(store, record))) {
     throw new ReviewRemoteError(messages.nothingToImportInto(record.id, record.state), {
       hints: [messages.hintImportable],

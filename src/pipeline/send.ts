@@ -8,7 +8,8 @@ import type { ChangedLines } from "../protocol/changed-lines.js";
 import { envelopeHeader } from "../protocol/envelope.js";
 import { appendAudit } from "../store/audit.js";
 import { writeCache } from "../store/cache.js";
-import { type ReviewRecord, ReviewState, writeRecord, writeReviewFile } from "../store/records.js";
+import { type ReviewRecord, ReviewState, writeReviewFile } from "../store/records.js";
+import { clearRunning, markRunning } from "../store/running.js";
 import { acceptResult } from "./accept.js";
 import { type AcceptContext, updateRecord } from "./context.js";
 import { writeChanges } from "./focus.js";
@@ -101,7 +102,9 @@ export async function reviewOnWorker(
   const record = newRecord(context, worker, cacheKey);
   await writeReviewFile(store, record.id, "request.json", `${JSON.stringify(request, null, 2)}\n`);
   if (context.changes) await writeChanges(store, record.id, context.changes);
-  await writeRecord(store, record);
+  // The marker first: a record in `sent` always names the process that waits for its answer.
+  await markRunning(store, record.id);
+  await updateRecord(store, record, {});
   try {
     const raw = await send(context, worker, record);
     if (context.signal.aborted) throw new InterruptedError(messages.interruptedNothingImported);
@@ -115,5 +118,7 @@ export async function reviewOnWorker(
       await updateRecord(store, record, { state, problems }).catch(() => undefined);
     }
     throw error;
+  } finally {
+    if (record.state !== ReviewState.sent) await clearRunning(store, record.id);
   }
 }

@@ -11,11 +11,18 @@ const SAID: Record<MergeKind, (id: string) => string> = {
   [MergeKind.fastForward]: (id) => `Merged review ${id} into HEAD (fast-forward).`,
   [MergeKind.alreadyApplied]: (id) => `Review ${id} is already applied to the work tree.`,
   [MergeKind.applied]: (id) => `Applied review ${id} to the work tree; review and commit the changes.`,
+  [MergeKind.finished]: (id) =>
+    `Finished applying review ${id} to the work tree; review and commit the changes.`,
+  [MergeKind.undone]: (id) => `Rolled back review ${id}: every file it changed holds what it held before.`,
 };
+
+/** Printed before the first write, so that it is on the screen whenever the merge stops. */
+export function printUndo(undo: string, output: Output): void {
+  output.err(`hint: to undo: ${undo}`);
+}
 
 export function printMerge(outcome: MergeOutcome, output: Output): void {
   output.out(SAID[outcome.kind](outcome.reviewId));
-  if (outcome.undo) output.err(`hint: to undo: ${outcome.undo}`);
 }
 
 export function printDrop(record: ReviewRecord, output: Output): void {

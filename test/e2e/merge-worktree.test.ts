@@ -103,7 +103,7 @@ describe("merge of a work-tree review", () => {
       `Applied review ${id} to the work tree; review and commit the changes.\n` +
         `Deleted branch review/${id}; the record stays (git review-remote show ${id}).\n`,
     );
-    expect(merged.stderr).toMatch(/^hint: to undo: git diff-tree .* \| git apply --whitespace=nowarn$/m);
+    expect(merged.stderr).toMatch(new RegExp(`^hint: to undo: git review-remote merge --abort ${id}$`, "m"));
     expect(merged.stderr).toMatch(
       new RegExp(
         `^hint: the commits stay until git gc; to restore it: git branch review/${id} [0-9a-f]{40}$`,
@@ -214,14 +214,28 @@ describe("merge of a work-tree review", () => {
     expect(read(repo, "notes.txt")).toBe(lines({ 1: "l1 later", 9: "l9 proposed" }));
     expect(worktree(repo, paths)).not.toEqual(before);
     const undo = /^hint: to undo: (.*)$/m.exec(merged.stderr)?.[1] as string;
-    expect(undo).toMatch(/git -C '\.\.' apply/);
+    expect(undo).toBe(`git review-remote merge --abort ${id}`);
     const undone = spawnSync("sh", ["-c", undo], {
       cwd: join(repo.dir, "sub"),
       env: repo.env,
       encoding: "utf8",
     });
     expect(undone.status, undone.stderr).toBe(0);
+    expect(undone.stdout).toBe(
+      `Rolled back review ${id}: every file it changed holds what it held before.\n`,
+    );
     expect(worktree(repo, paths)).toEqual(before);
     expect(repoState(repo).index).toBe(index);
+    expect(repo.git("for-each-ref", `refs/review-remote/${id}/pre-merge`)).toBe("");
+    expect(repo.run(["list", "--json"]).stdout).toContain('"state": "imported"');
+    expect(repo.git("for-each-ref", "--format=%(refname)", `refs/heads/review/${id}`)).toBe(
+      `refs/heads/review/${id}\n`,
+    );
+    // Once undone, there is nothing left to undo; merging again works as the first time.
+    expect(repo.run(["merge", "--abort", id]).stderr).toContain(
+      `review ${id} has no work-tree merge to undo`,
+    );
+    expect(repo.run(["merge", id]).status).toBe(0);
+    expect(read(repo, "notes.txt")).toBe(lines({ 1: "l1 later", 9: "l9 proposed" }));
   });
 });

@@ -1,0 +1,154 @@
+// Writing a work-tree merge, or its undo, from its journal: each new content goes to a temporary
+// sibling and rename(2) puts it in place, so whenever the process stops (Ctrl-C, SIGKILL, a full
+// disk) every file is either as it was or as merged. The same walk finishes a merge or rolls it back.
+import { createWriteStream } from "node:fs";
+import { chmod, lstat, mkdir, rename, rm, rmdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { GitError, InterruptedError, ReviewRemoteError } from "../errors.js";
+import { type GitOptions, git, spawnGit } from "../git/run.js";
+import { messages } from "../messages.js";
+import type { FileVersion, JournalFile, MergeJournal } from "../store/journal.js";
+import { quoteForDisplay } from "../validate/sanitize.js";
+import type { SignalGuard } from "./signals.js";
+
+export type Side = "before" | "after";
+
+/** Where a temp file of the merge lives: beside its file, so that the rename stays on one device. */
+function tempSibling(journal: MergeJournal, file: JournalFile, n: number): string {
+  return join(journal.top, dirname(file.path), `.rr-${journal.review}-${n}`);
+}
+
+/** The exact bytes of each regular file, as a blob id; null when absent, "" when not a regular file. */
+async function readCurrent(run: GitOptions, top: string, files: readonly JournalFile[]) {
+  const kinds = await Promise.all(
+    files.map((file) =>
+      lstat(join(top, file.path)).then(
+        (stats) => (stats.isFile() ? "file" : "other"),
+        () => "absent",
+      ),
+    ),
+  );
+  const present = files.filter((_, i) => kinds[i] === "file").map((file) => join(top, file.path));
+  const hashed = present.length
+    ? await git(["hash-object", "--no-filters", "--stdin-paths"], {
+        ...run,
+        input: present.map((path) => `${path}\n`).join(""),
+      })
+    : { stdout: "" };
+  const oids = hashed.stdout.split("\n").filter(Boolean);
+  let next = 0;
+  return kinds.map((kind) => (kind === "file" ? (oids[next++] as string) : kind === "absent" ? null : ""));
+}
+
+function holds(current: string | null, version: FileVersion | null): boolean {
+  return version === null ? current === null : current === version.oid;
+}
+
+/** The files still to write toward `side`; refuses, writing nothing, if one is on neither side. */
+async function filesToWrite(run: GitOptions, journal: MergeJournal, side: Side): Promise<number[]> {
+  const other: Side = side === "after" ? "before" : "after";
+  const current = await readCurrent(run, journal.top, journal.files);
+  const changed = journal.files.filter(
+    (file, i) =>
+      !holds(current[i] as string | null, file[side]) && !holds(current[i] as string | null, file[other]),
+  );
+  if (changed.length > 0) {
+    throw new ReviewRemoteError(messages.changedSinceMerge(journal.review), {
+      details: changed.map((file) => `changed: ${quoteForDisplay(file.path)}`),
+      hints: [messages.hintChangedSinceMerge],
+    });
+  }
+  return journal.files.flatMap((file, i) => (holds(current[i] as string | null, file[side]) ? [] : [i]));
+}
+
+async function writeBlob(run: GitOptions, oid: string, file: string): Promise<void> {
+  const cat = spawnGit(["cat-file", "blob", oid], run);
+  const written = pipeline(cat.stdout, createWriteStream(file, { flags: "wx", mode: 0o600 }));
+  const [copy, exit] = await Promise.allSettled([written, cat.exited]);
+  if (exit.status === "rejected") throw exit.reason;
+  if (exit.value.exitCode !== 0) throw new GitError(["cat-file"], exit.value.exitCode, exit.value.stderr);
+  if (copy.status === "rejected") throw copy.reason;
+}
+
+/** As git does after removing a file: leading directories left empty go too. */
+async function removeEmptyParents(top: string, dir: string): Promise<void> {
+  for (let current = dir; current.startsWith(`${top}/`); current = dirname(current)) {
+    try {
+      await rmdir(current);
+    } catch {
+      return;
+    }
+  }
+}
+
+async function writeFile(run: GitOptions, journal: MergeJournal, n: number, side: Side, guard: SignalGuard) {
+  const file = journal.files[n] as JournalFile;
+  const path = join(journal.top, file.path);
+  const version = file[side];
+  if (version === null) {
+    await rm(path, { force: true });
+    await guard.wrote();
+    if (side === "after") await removeEmptyParents(journal.top, dirname(path));
+    return;
+  }
+  // Back to "before", a deleted file's directory may be gone with it.
+  await mkdir(dirname(path), { recursive: true });
+  const temp = tempSibling(journal, file, n);
+  await writeBlob(run, version.oid, temp);
+  await chmod(temp, version.perm);
+  await guard.wrote();
+  await rename(temp, path);
+  await guard.wrote();
+}
+
+/** Temp files a killed run left behind (they are named after the review, one per file). */
+async function removeTemps(journal: MergeJournal): Promise<void> {
+  await Promise.all(
+    journal.files.map((file, n) => rm(tempSibling(journal, file, n), { force: true }).catch(() => undefined)),
+  );
+}
+
+/** Directories the merge created, deepest first, where nothing else was put in them since. */
+async function removeCreatedDirs(journal: MergeJournal): Promise<void> {
+  const dirs = [...journal.dirs].sort((a, b) => b.split("/").length - a.split("/").length);
+  for (const dir of dirs) await rmdir(join(journal.top, dir)).catch(() => undefined);
+}
+
+function stopped(journal: MergeJournal, done: number, total: number, cause: unknown): ReviewRemoteError {
+  const hints = [messages.hintMergeAbort(journal.review), messages.hintMergeContinue(journal.review)];
+  const options = { cause, hints };
+  if (cause === undefined)
+    return new InterruptedError(messages.mergeInterrupted(journal.review, done, total), options);
+  return new ReviewRemoteError(
+    messages.workTreeUnwritable((cause as Error).message, journal.review, done, total),
+    options,
+  );
+}
+
+/**
+ * Bring every file of the journal to `side`: "after" finishes the merge, "before" rolls it back.
+ * Files already there are left alone, so a run that was stopped is simply run again. A signal
+ * held by `guard` stops it between two files.
+ */
+export async function applyJournal(
+  run: GitOptions,
+  journal: MergeJournal,
+  side: Side,
+  guard: SignalGuard,
+): Promise<void> {
+  const todo = await filesToWrite(run, journal, side);
+  await removeTemps(journal);
+  for (const [done, n] of todo.entries()) {
+    if (guard.received) throw stopped(journal, done, todo.length, undefined);
+    try {
+      await writeFile(run, journal, n, side, guard);
+    } catch (error) {
+      await rm(tempSibling(journal, journal.files[n] as JournalFile, n), { force: true }).catch(
+        () => undefined,
+      );
+      throw stopped(journal, done, todo.length, guard.received ? undefined : error);
+    }
+  }
+  if (side === "before") await removeCreatedDirs(journal);
+}

@@ -1,0 +1,15 @@
+// What the next command says about a run that was killed: the reviews it marked failed, and an
+// interrupted merge with the two ways out.
+import { messages } from "../messages.js";
+import type { Recovered } from "../store/recover.js";
+import type { Output } from "./output.js";
+
+export function printRecovered(recovered: Recovered, output: Output): void {
+  for (const id of recovered.interrupted)
+    output.err(`warning: review ${id} was interrupted (its git-review-remote process ended); marked failed`);
+  const journal = recovered.pendingMerge;
+  if (journal === undefined) return;
+  output.err(`warning: ${messages.mergePending(journal.review, journal.top, journal.action)}`);
+  output.err(`hint: ${messages.hintMergeAbort(journal.review)}`);
+  if (journal.action === "merge") output.err(`hint: ${messages.hintMergeContinue(journal.review)}`);
+}
