@@ -201,7 +201,7 @@ stopped and the result says which):
                                (default 100000)
     --max-tmp-bytes <n>        its /tmp (default 256m; /dev/shm is 64m)
     --max-processes <n>        its processes and threads at once (default 256)
-    --max-seconds <n>          the whole request from the worker's start,
+    --max-seconds <n>          the whole request from its arrival,
                                whatever it asks (default 3600); time running out
                                is a failed result, sent within 5 s
 

@@ -14,9 +14,9 @@ import { changesOf } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, ReviewOutcome, WorkerFailure } from "./outcome.js";
 import { buildRequest } from "./request.js";
 import type { SendContext } from "./send.js";
-import { reviewOnWorker } from "./send.js";
+import { reviewOnWorker, startWorker } from "./send.js";
 import type { Target } from "./target.js";
-import type { Worker } from "./workers.js";
+import { isBuiltinWorker, type Worker } from "./workers.js";
 
 export interface FanOutOptions {
   repo: Repo;
@@ -41,6 +41,11 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
   const { repo, settings, policy, options, events } = fan;
   // A work-tree snapshot's objects live in the export's scratch dir until the import is done.
   const scratch = options.worktree ? await createScratch(repo) : undefined;
+  // The built-in worker starts now: its node start-up and namespaces overlap the export. It is sent
+  // nothing until the bundle is scanned and stored, and is stopped if it never is.
+  const early = new Map(
+    fan.pending.filter((worker) => isBuiltinWorker(worker, settings)).map((w) => [w, startWorker(repo, w)]),
+  );
   try {
     const exportOptions = {
       rev: fan.target.rev,
@@ -73,10 +78,11 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       onProgress: (_worker, sent) => events.progress("send", sent),
     };
     const settled = await Promise.allSettled(
-      fan.pending.map((worker) => reviewOnWorker(context, worker, fan.keys.get(worker))),
+      fan.pending.map((worker) => reviewOnWorker(context, worker, fan.keys.get(worker), early.get(worker))),
     );
     return collect(settled, fan.pending);
   } finally {
+    await Promise.all([...early.values()].map((started) => started.cancel()));
     await scratch?.dispose();
   }
 }

@@ -6,6 +6,7 @@ import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
 import type { ChangedLines } from "../protocol/changed-lines.js";
 import { envelopeHeader } from "../protocol/envelope.js";
+import type { Repo } from "../repo.js";
 import { appendAudit } from "../store/audit.js";
 import { writeCache } from "../store/cache.js";
 import { type ReviewRecord, ReviewState, writeReviewFile } from "../store/records.js";
@@ -14,7 +15,7 @@ import { acceptResult } from "./accept.js";
 import { type AcceptContext, updateRecord } from "./context.js";
 import { writeChanges } from "./focus.js";
 import type { ReviewOutcome } from "./outcome.js";
-import { runTransport } from "./transport.js";
+import { runTransport, StartedWorker } from "./transport.js";
 import type { Worker } from "./workers.js";
 
 export interface SendContext extends AcceptContext {
@@ -35,17 +36,37 @@ function newReviewId(requestId: string, worker: Worker): string {
     .slice(0, 12);
 }
 
-/**
- * The worker command gets the user's environment, not the repository we resolved, and the review's
- * id, so that a recipe can name what it starts (`kubectl run review-$REVIEW_REMOTE_ID ...`).
- */
-function workerEnv(env: Env, record: ReviewRecord): Env {
+/** The worker command gets the user's environment, not the repository we resolved. */
+function userEnv(env: Env): Env {
   const { GIT_DIR: _dir, GIT_WORK_TREE: _tree, ...rest } = env;
-  return { ...rest, REVIEW_REMOTE_ID: record.id };
+  return rest;
+}
+
+/** And the review's id, so that a recipe can name what it starts (`kubectl run review-$REVIEW_REMOTE_ID ...`). */
+function workerEnv(env: Env, record: ReviewRecord): Env {
+  return { ...userEnv(env), REVIEW_REMOTE_ID: record.id };
+}
+
+/** Where the worker command runs: the top of the work tree. */
+function workerCwd(repo: Repo): string {
+  return repo.top ?? repo.cwd;
+}
+
+/**
+ * The built-in worker's command started now, to be sent its envelope later (or cancelled). It starts
+ * before its review has an id, so without REVIEW_REMOTE_ID, which only a configured recipe uses.
+ */
+export function startWorker(repo: Repo, worker: Worker): StartedWorker {
+  return new StartedWorker(worker.command, workerCwd(repo), userEnv(repo.env));
 }
 
 /** The audit line first (what left, and where to), then the envelope through the transport. */
-async function send(context: SendContext, worker: Worker, record: ReviewRecord): Promise<Buffer> {
+async function send(
+  context: SendContext,
+  worker: Worker,
+  record: ReviewRecord,
+  started: StartedWorker | undefined,
+): Promise<Buffer> {
   const { request } = context;
   await appendAudit(context.store, {
     time: new Date().toISOString(),
@@ -60,7 +81,7 @@ async function send(context: SendContext, worker: Worker, record: ReviewRecord):
   return runTransport({
     command: worker.command,
     workerName: worker.name,
-    cwd: context.repo.top ?? context.repo.cwd,
+    cwd: workerCwd(context.repo),
     env: workerEnv(context.repo.env, record),
     header: envelopeHeader(request),
     bundlePath: context.bundlePath,
@@ -70,6 +91,7 @@ async function send(context: SendContext, worker: Worker, record: ReviewRecord):
     onStderrLine: (line) => context.onStderrLine(worker, line),
     onProgress: (sent) => context.onProgress(worker, sent),
     signal: context.signal,
+    started,
   });
 }
 
@@ -97,6 +119,7 @@ export async function reviewOnWorker(
   context: SendContext,
   worker: Worker,
   cacheKey: string | undefined,
+  started?: StartedWorker,
 ): Promise<ReviewOutcome> {
   const { request, store } = context;
   const record = newRecord(context, worker, cacheKey);
@@ -106,7 +129,7 @@ export async function reviewOnWorker(
   await markRunning(store, record.id);
   await updateRecord(store, record, {});
   try {
-    const raw = await send(context, worker, record);
+    const raw = await send(context, worker, record, started);
     if (context.signal.aborted) throw new InterruptedError(messages.interruptedNothingImported);
     const outcome = await acceptResult(context, worker, record, raw);
     if (cacheKey) await writeCache(store, cacheKey, record.id);

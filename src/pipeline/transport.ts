@@ -1,5 +1,7 @@
 // Runs the worker command (`sh -c`, as git runs core.sshCommand): the envelope goes to its stdin,
 // the result comes back on its stdout under a size cap, its stderr is shown as `remote: <line>`.
+// The command may have been started before its envelope was ready (StartedWorker): it then waits on
+// an open, empty stdin, and nothing reaches it until the transport writes the envelope.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createReadStream } from "node:fs";
 import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
@@ -23,6 +25,8 @@ export interface TransportOptions {
   onStderrLine(line: string): void;
   onProgress?(sentBytes: number): void;
   signal?: AbortSignal;
+  /** The command already started, with the same command, cwd and env. */
+  started?: StartedWorker;
 }
 
 const KILL_GRACE_MS = 2000;
@@ -45,18 +49,63 @@ function streamEnvelope(child: ChildProcess, options: TransportOptions): void {
   bundle.pipe(stdin);
 }
 
+type Ending = [code: number | null, signal: NodeJS.Signals | null];
+
+/**
+ * A worker command started with nothing on its stdin yet: its stdout and stderr stay unread (the pipes
+ * hold what it writes) until runTransport takes it, or `cancel` stops it.
+ */
+export class StartedWorker {
+  readonly child: ChildProcess;
+  /** Kept from the moment of the spawn, so that neither is lost before the transport listens. */
+  spawnError: Error | undefined;
+  ending: Ending | undefined;
+  private taken = false;
+
+  constructor(command: string, cwd: string, env: Env) {
+    this.child = spawn("sh", ["-c", command], { cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+    this.child.once("error", (error) => {
+      this.spawnError ??= error;
+    });
+    this.child.once("close", (code, signal) => {
+      this.ending = [code, signal];
+    });
+  }
+
+  /** The transport's from now on: `cancel` no longer touches it. */
+  take(): ChildProcess {
+    this.taken = true;
+    return this.child;
+  }
+
+  /** Never sent an envelope: SIGTERM to its group (a worker removes its workspace), SIGKILL after the grace. */
+  cancel(): Promise<void> {
+    if (this.taken) return Promise.resolve();
+    this.taken = true;
+    const child = this.child;
+    return new Promise((resolve) => {
+      if (this.ending || child.pid === undefined) return resolve();
+      const kill = setTimeout(() => killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
+      child.once("close", () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      child.stdin?.destroy();
+      child.stdout?.resume();
+      child.stderr?.resume();
+      killGroup(child.pid, "SIGTERM");
+    });
+  }
+}
+
 export function runTransport(options: TransportOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new InterruptedError(messages.interruptedBeforeSend));
       return;
     }
-    const child = spawn("sh", ["-c", options.command], {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const started = options.started ?? new StartedWorker(options.command, options.cwd, options.env);
+    const child = started.take();
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     const lastLines: string[] = [];
@@ -103,10 +152,11 @@ export function runTransport(options: TransportOptions): Promise<Buffer> {
         partial = "";
       }
     });
-    child.on("error", (error) =>
-      stop(new WorkerError(messages.workerNotStarted(error.message), { cause: error })),
-    );
-    child.on("close", (code, signal) => {
+    const notStarted = (error: Error) =>
+      stop(new WorkerError(messages.workerNotStarted(error.message), { cause: error }));
+    if (started.spawnError) notStarted(started.spawnError);
+    child.on("error", notStarted);
+    const onClose = (code: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       if (partial) emitLine(partial);
@@ -121,7 +171,10 @@ export function runTransport(options: TransportOptions): Promise<Buffer> {
         );
       }
       resolve(Buffer.concat(stdout, stdoutBytes));
-    });
+    };
+    // A command that already ended before it was sent anything (and wrote nothing) closed unheard.
+    if (started.ending) setImmediate(onClose, ...started.ending);
+    else child.on("close", onClose);
     streamEnvelope(child, options);
   });
 }

@@ -30,3 +30,11 @@ export function resolveWorker(name: string, settings: Settings): Worker {
   if (name === LOCAL_WORKER) return { name, command: localWorkerCommand(settings.coreWhitespace) };
   throw new ConfigError(messages.unknownWorker(name), { hints: [messages.hintConfigureWorker(name)] });
 }
+
+/**
+ * This package's own worker, not a command the user configured: it runs here, so starting it before
+ * its envelope is ready (while the export runs) contacts no one and costs nothing if it is never sent.
+ */
+export function isBuiltinWorker(worker: Worker, settings: Settings): boolean {
+  return worker.name === LOCAL_WORKER && !settings.workerCommands.has(LOCAL_WORKER);
+}

@@ -214,6 +214,20 @@ async function review(serving: Serving): Promise<ReviewOutput> {
   }
 }
 
+/** When the first bytes of input arrived (or it ended without any), in ms since the epoch. */
+function inputArrival(input: Readable): Promise<number> {
+  return new Promise((resolve) => {
+    if (input.readableLength > 0 || input.readableEnded || input.destroyed) return resolve(Date.now());
+    const arrived = () => {
+      input.off("readable", arrived);
+      input.off("error", arrived);
+      resolve(Date.now());
+    };
+    input.on("readable", arrived);
+    input.on("error", arrived);
+  });
+}
+
 /**
  * One request: envelope → verify → unpack → review the tree → the result on stdout, then the workspace
  * handed to a background removal (`removal.done`). Throws on refusal.
@@ -236,12 +250,15 @@ async function serve(
   const uninstall = installSignalCleanup(workspace, () => killReviewer());
   let deadline: Deadline | undefined;
   try {
+    // The time limit counts from the request's arrival: a client may start its worker before the
+    // bundle is ready (the local one does, while it exports), and its own clock starts as it sends.
+    const arrivedAt = await inputArrival(options.stdin);
     const envelope = await readEnvelope(options.stdin, {
       bundlePath: workspace.bundle,
       maxBundleBytes: MAX_BUNDLE_BYTES,
     });
     const { request } = envelope;
-    deadline = new Deadline(startedAt, request.limits.timeoutSeconds, limits.seconds);
+    deadline = new Deadline(Math.max(startedAt, arrivedAt), request.limits.timeoutSeconds, limits.seconds);
     debug(`worker: request ${request.id} read, bundle ${request.bundle.bytes} bytes verified`);
     const sandbox = findSandbox(mode, workspace.root, say);
     const onSpawn = (kill: () => void) => {

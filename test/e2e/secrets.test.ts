@@ -1,7 +1,8 @@
 // Nothing secret leaves: what a new user meets when a credential is committed, and the whole corpus.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
@@ -65,6 +66,26 @@ describe("a committed credential", () => {
     const stored = storeFiles(repo);
     expect(stored.map((file) => readFileSync(file, "utf8")).join("")).not.toContain(AWS_KEY);
     expect(stored.filter((file) => file.endsWith(".tar.gz"))).toEqual([]);
+    expect(repoState(repo)).toEqual(before);
+  });
+
+  it("stops the local worker it started while exporting: nothing sent, audited or left behind", () => {
+    const repo = newRepo();
+    repo.write("src/settings.ts", `export const key = "${AWS_KEY}";\n`);
+    repo.commit("settings");
+    const before = repoState(repo);
+    // The worker's workspaces go here: a worker not stopped, or stopped without its cleanup, leaves one.
+    const workspaces = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "rr-early-"));
+    chmodSync(workspaces, 0o755);
+    try {
+      const result = repo.run([], { env: { REVIEW_REMOTE_WORKER_TMPDIR: workspaces } });
+      expect(result.status, result.stderr).toBe(6);
+      expect(result.stderr).not.toMatch(/^remote:/m);
+      expect(readdirSync(workspaces)).toEqual([]);
+    } finally {
+      rmSync(workspaces, { recursive: true, force: true });
+    }
+    expect(storeFiles(repo).filter((file) => file.endsWith("audit.jsonl"))).toEqual([]);
     expect(repoState(repo)).toEqual(before);
   });
 

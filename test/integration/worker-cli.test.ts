@@ -177,6 +177,32 @@ describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js w
     });
   });
 
+  it("counts the request's time limit from its arrival: a worker started early is not out of time", async () => {
+    // A client may start its worker before the bundle is ready (the local worker starts while the
+    // export runs): idle longer than the whole limit, it still has the whole limit once the request comes.
+    const request = makeRequest(bundle, { limits: { ...DEFAULT_LIMITS, timeoutSeconds: 3 } });
+    const { child, done } = startWorkerHere(["--sandbox=auto"]);
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    child.stdin?.end(envelope(request, bundle));
+    const run = await done;
+    expect(run.code, run.stderr).toBe(0);
+    expect(parseResult(run.stdout)).toMatchObject({ status: "ok" });
+    expect(await workspaces.settled()).toEqual([]);
+  });
+
+  it("stopped by SIGTERM while it waits for its request, it removes its workspace", async () => {
+    const { child, done } = startWorkerHere(["--sandbox=auto"]);
+    // Up to the point where it waits on stdin: its workspace exists.
+    for (let i = 0; i < 100 && workspaces.leftovers().length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(workspaces.leftovers().length).toBeGreaterThan(0);
+    child.kill("SIGTERM");
+    const run = await done;
+    expect(run.code).toBe(143);
+    expect(run.stdout).toBe("");
+    expect(workspaces.leftovers()).toEqual([]);
+  });
+
   it("on SIGTERM kills the reviewer's process group and removes its workspace", async () => {
     const marker = `sigterm-marker-${process.pid}-${Date.now()}`;
     const request = makeRequest(bundle, { limits: { ...DEFAULT_LIMITS, timeoutSeconds: 120 } });
