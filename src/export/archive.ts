@@ -9,8 +9,8 @@ import { ExportRefusedError, GitError } from "../errors.js";
 import { spawnGit } from "../git/run.js";
 import type { Scratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
+import type { Finding } from "../secrets/finding.js";
 import { matchSecretName } from "../secrets/names.js";
-import type { Finding } from "../secrets/scanner.js";
 import { TarReader, TarType } from "../tar/reader.js";
 
 export interface ManifestFile {

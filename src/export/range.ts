@@ -8,7 +8,7 @@ import { readAttributes } from "../git/attributes.js";
 import { git, gitBuffer, splitNul } from "../git/run.js";
 import type { Scratch } from "../git/scratch.js";
 import { listTree, Mode, readTree, type TreeEntry } from "../git/trees.js";
-import type { Finding } from "../secrets/scanner.js";
+import type { Finding } from "../secrets/finding.js";
 import type { FileScanner } from "./archive.js";
 import { type FilterRules, filterEntries } from "./filter.js";
 import { readSymlinkTargets, writeFilteredTree } from "./tree.js";

@@ -1,5 +1,5 @@
 // One line per secret the content scan found: where, which rule, the redacted value, the fingerprint.
-import type { Finding } from "../secrets/scanner.js";
+import type { Finding } from "../secrets/finding.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 
 export function formatFinding(finding: Finding): string {

@@ -1,7 +1,7 @@
 // Allowing a finding: `secrets.allow` policy entries and the inline `review-remote:allow` marker.
 // An allow never silences a different value: a fingerprint names one value in one file, a rule id
 // names one rule, and a marker only covers its own line.
-import type { Finding, SecretAllow } from "./scanner.js";
+import type { Finding, SecretAllow } from "./finding.js";
 
 export const INLINE_ALLOW_MARKER = "review-remote:allow";
 

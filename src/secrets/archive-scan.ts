@@ -6,10 +6,9 @@ import { TarFormatError, TarReader, TarType } from "../tar/reader.js";
 import { gunzipWithin, gzipMemberName } from "./decode/gzip.js";
 import { UninspectableError } from "./decode/limits.js";
 import { readZipEntries } from "./decode/zip.js";
-import type { NestedSite } from "./file-scan.js";
+import type { FileScan, Finding } from "./finding.js";
 import { matchLinkTarget, secretNameFindings } from "./link-target.js";
-import { createFinding } from "./scan-settings.js";
-import type { FileScan, Finding } from "./scanner.js";
+import { createFinding, type NestedSite } from "./scan-settings.js";
 
 const UNINSPECTABLE_RULE = "uninspectable-archive";
 const CHUNK = 64 * 1024;

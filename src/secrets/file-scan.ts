@@ -4,22 +4,13 @@
 import { openArchive } from "./archive-scan.js";
 import { findBinaryKey, keyHeadLength } from "./binary/keys.js";
 import { detectForm, type Form } from "./decode/detect.js";
-import type { ExpansionBudget } from "./decode/limits.js";
-import { createFinding, type ScanSite } from "./scan-settings.js";
-import type { FileScan, Finding } from "./scanner.js";
+import type { FileScan, Finding } from "./finding.js";
+import { createFinding, type NestedSite } from "./scan-settings.js";
 import { DecodingSink, DiscardSink, TeeSink } from "./sinks.js";
 import { TextScan } from "./text-scan.js";
 
 /** git's own test reads 8000 bytes for a NUL; the form shows in this much. */
 const HEAD = 8192;
-
-/** A scan inside an export: where it is, how deep in archives, and the expansion left. */
-export interface NestedSite extends ScanSite {
-  depth: number;
-  budget: ExpansionBudget;
-  /** The name the rules see (a member's own name), when it is not `path`. */
-  rulePath?: string;
-}
 
 export class ContentFileScan implements FileScan {
   /** Bytes that arrived before the form was known (fewer than HEAD). */

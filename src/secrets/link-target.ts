@@ -1,9 +1,9 @@
 // Names that leave without content: a symbolic link's target and an archive member's name. A link
 // `config -> ../.env` or a zip holding `id_rsa` says where a secret is, and is refused as one.
 import { posix } from "node:path";
+import type { Finding } from "./finding.js";
 import { matchSecretName, type NameRule } from "./names.js";
 import { createFinding, type ScanSite } from "./scan-settings.js";
-import type { Finding } from "./scanner.js";
 
 const SECRET_FILE_RULE = "secret-file-name";
 

@@ -5,7 +5,7 @@ import { shannonEntropy } from "./entropy.js";
 import { type Keyword, KeywordIndex } from "./keyword-index.js";
 import { type ContentRule, isExactKeyword, isRejected } from "./rules/rule.js";
 
-export interface RuleHit {
+interface RuleHit {
   /** Offset of the secret in the window. */
   index: number;
   rule: ContentRule;

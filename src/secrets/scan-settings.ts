@@ -1,10 +1,10 @@
 // What every scan of one export shares, and the one way a finding is made from a hit: redacted,
 // fingerprinted, and dropped when a policy allow covers it.
 import { isAllowedByPolicy } from "./allow.js";
-import type { ArchiveLimits } from "./decode/limits.js";
+import type { ArchiveLimits, ExpansionBudget } from "./decode/limits.js";
+import type { Finding, SecretAllow } from "./finding.js";
 import type { RuleMatcher } from "./matcher.js";
 import { fingerprintSecret, redactSecret } from "./redact.js";
-import type { Finding, SecretAllow } from "./scanner.js";
 
 export interface ScanSettings {
   allow: readonly SecretAllow[];
@@ -42,4 +42,12 @@ export function createFinding(site: ScanSite, spec: FindingSpec): Finding | unde
     fingerprint: fingerprintSecret(site.path, spec.rule, spec.secret),
   };
   return isAllowedByPolicy(site.settings.allow, finding, site.settings.matchPath) ? undefined : finding;
+}
+
+/** A scan inside an export: where it is, how deep in archives, and the expansion left. */
+export interface NestedSite extends ScanSite {
+  depth: number;
+  budget: ExpansionBudget;
+  /** The name the rules see (a member's own name), when it is not `path`. */
+  rulePath?: string;
 }

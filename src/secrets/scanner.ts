@@ -6,36 +6,11 @@ import { INLINE_ALLOW_MARKER } from "./allow.js";
 import { CONTENT_RULES, type ContentRule } from "./content-rules.js";
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, ExpansionBudget } from "./decode/limits.js";
 import { ContentFileScan } from "./file-scan.js";
+import type { FileScan, Finding, SecretAllow } from "./finding.js";
 import { matchLinkTarget, secretNameFindings } from "./link-target.js";
 import { RuleMatcher } from "./matcher.js";
 import type { ScanSettings } from "./scan-settings.js";
 import { TextScan } from "./text-scan.js";
-
-export interface SecretAllow {
-  rule?: string;
-  /** Gitignore-style glob. */
-  path?: string;
-  fingerprint?: string;
-}
-
-export interface Finding {
-  path: string;
-  /** Inside an archive at `path`: the member, nested members joined by `!/`. */
-  member?: string;
-  /** 1-based line of the start of the secret (in the member, when there is one). */
-  line: number;
-  rule: string;
-  description: string;
-  /** At most the first 4 characters of the secret, then "…". */
-  redacted: string;
-  /** Hex digest of path, rule and secret; `secrets.allow: [{ fingerprint }]` allows this value. */
-  fingerprint: string;
-}
-
-export interface FileScan {
-  write(chunk: Buffer): void;
-  end(): Finding[];
-}
 
 export interface ContentScanner {
   scanFile(path: string): FileScan;

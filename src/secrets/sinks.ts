@@ -1,6 +1,6 @@
 // Small content consumers the file scan routes to: decoded text, both readings at once, nothing.
 import { UnicodeDecoder, type UnicodeEncoding } from "./decode/unicode.js";
-import type { FileScan, Finding } from "./scanner.js";
+import type { FileScan, Finding } from "./finding.js";
 
 /** UTF-16/UTF-32 content decoded to UTF-8 and handed to a text scan. */
 export class DecodingSink implements FileScan {

@@ -6,11 +6,11 @@
 // windows is seen whole). A hit is accepted in exactly one window: the one where its secret starts
 // before the cut. Bytes are decoded as latin1, one character per byte, so invalid UTF-8 cannot throw.
 import { INLINE_ALLOW_MARKER, type InlineAllow, isAllowedInline, parseInlineAllow } from "./allow.js";
+import type { FileScan, Finding } from "./finding.js";
 import type { RuleMatcher } from "./matcher.js";
 import type { ContentRule } from "./rules/rule.js";
 import { MAX_MATCH_LENGTH } from "./rules/rule.js";
 import { createFinding, type ScanSite } from "./scan-settings.js";
-import type { FileScan, Finding } from "./scanner.js";
 
 const WINDOW = 256 * 1024;
 const CONTEXT = MAX_MATCH_LENGTH;

@@ -68,7 +68,7 @@ function readString(block: Buffer, offset: number, length: number): string {
 }
 
 /** Octal, or base-256 when the high bit of the first byte is set (negative values refused). */
-export function readNumber(block: Buffer, offset: number, length: number, name: string): number {
+function readNumber(block: Buffer, offset: number, length: number, name: string): number {
   const field = block.subarray(offset, offset + length);
   const first = field[0] ?? 0;
   if (first & 0x80) {
@@ -106,7 +106,7 @@ function verifyChecksum(block: Buffer): void {
 }
 
 /** Pax records: "<length> <key>=<value>\n", length counting the whole record. */
-export function parsePax(data: Buffer): Map<string, string> {
+function parsePax(data: Buffer): Map<string, string> {
   const records = new Map<string, string>();
   let offset = 0;
   while (offset < data.length) {

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { classifyDerKey } from "../../src/secrets/binary/der.js";
-import { createContentScanner, type Finding } from "../../src/secrets/scanner.js";
+import type { Finding } from "../../src/secrets/finding.js";
+import { createContentScanner } from "../../src/secrets/scanner.js";
 import { fakeChars } from "../fixtures/secrets/fake-tokens.js";
 import { testEnv } from "../helpers/repo.js";
 

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CONTENT_RULES } from "../../src/secrets/content-rules.js";
-import { createContentScanner, type Finding } from "../../src/secrets/scanner.js";
+import type { Finding } from "../../src/secrets/finding.js";
+import { createContentScanner } from "../../src/secrets/scanner.js";
 import { testEnv } from "../helpers/repo.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "secrets");

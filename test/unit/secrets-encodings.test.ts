@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { detectForm } from "../../src/secrets/decode/detect.js";
-import { createContentScanner, type Finding } from "../../src/secrets/scanner.js";
+import type { Finding } from "../../src/secrets/finding.js";
+import { createContentScanner } from "../../src/secrets/scanner.js";
 import { fake } from "../fixtures/secrets/fake-tokens.js";
 
 const scanner = createContentScanner();

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { createContentScanner, type Finding } from "../../src/secrets/scanner.js";
+import type { Finding } from "../../src/secrets/finding.js";
+import { createContentScanner } from "../../src/secrets/scanner.js";
 import { ALNUM, fakeChars } from "../fixtures/secrets/fake-tokens.js";
 
 const scanner = createContentScanner();

@@ -1,7 +1,8 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, test } from "vitest";
-import { createContentScanner, type Finding } from "../../src/secrets/scanner.js";
+import type { Finding } from "../../src/secrets/finding.js";
+import { createContentScanner } from "../../src/secrets/scanner.js";
 import { fake, fakeChars, HEX } from "../fixtures/secrets/fake-tokens.js";
 
 const scanner = createContentScanner();

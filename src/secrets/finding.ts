@@ -1,0 +1,28 @@
+// What a content scan reports and how it is fed: the types every part of the scanner shares, kept
+// apart from the scanner so that its parts depend on them and not on one another.
+
+export interface SecretAllow {
+  rule?: string;
+  /** Gitignore-style glob. */
+  path?: string;
+  fingerprint?: string;
+}
+
+export interface Finding {
+  path: string;
+  /** Inside an archive at `path`: the member, nested members joined by `!/`. */
+  member?: string;
+  /** 1-based line of the start of the secret (in the member, when there is one). */
+  line: number;
+  rule: string;
+  description: string;
+  /** At most the first 4 characters of the secret, then "…". */
+  redacted: string;
+  /** Hex digest of path, rule and secret; `secrets.allow: [{ fingerprint }]` allows this value. */
+  fingerprint: string;
+}
+
+export interface FileScan {
+  write(chunk: Buffer): void;
+  end(): Finding[];
+}
