@@ -52,13 +52,14 @@ function isDeletion(update: PushUpdate): boolean {
 
 /**
  * A push that would publish a review branch, from it or onto one: a worker's unvetted proposals
- * on a shared remote would run in its CI. Deleting one (cleaning up an earlier push) is fine.
+ * on a shared remote would run in its CI. The tool's own refs (`refs/review-remote/*`: work-tree
+ * snapshots, undo points), which `git push --mirror` would carry, stay too. Deleting one (cleaning
+ * up an earlier push) is fine.
  */
 export function isReviewBranchPush(update: PushUpdate, branchPrefix: string): boolean {
-  const branches = `refs/heads/${branchPrefix}`;
-  return (
-    !isDeletion(update) && (update.localRef.startsWith(branches) || update.remoteRef.startsWith(branches))
-  );
+  const local = [`refs/heads/${branchPrefix}`, "refs/review-remote/"];
+  const isLocalOnly = (ref: string) => local.some((prefix) => ref.startsWith(prefix));
+  return !isDeletion(update) && (isLocalOnly(update.localRef) || isLocalOnly(update.remoteRef));
 }
 
 function resolves(repo: Repo, rev: string): Promise<string | undefined> {

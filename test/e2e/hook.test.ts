@@ -221,6 +221,27 @@ describe("pre-push hook and review branches", () => {
     expect(repo.run(["list", "--json"]).stdout).toBe(reviews);
   });
 
+  it("refuses git push --mirror, which would also carry the tool's own refs/review-remote/*", () => {
+    const repo = pushableRepo();
+    repo.run(["install-hook"]);
+    repo.write("src/b.ts", "export const b = 2;   \n");
+    const result = repo.run(["--worktree", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const { id, branch } = JSON.parse(result.stdout);
+    repo.git("branch", "-D", branch);
+    expect(repo.git("for-each-ref", "--format=%(refname)", "refs/review-remote/")).toContain(id);
+    const before = repo.git("ls-remote", "origin");
+    const mirrored = push(repo, {}, ["--mirror", "origin"]);
+    expect(mirrored.status).not.toBe(0);
+    expect(mirrored.stderr).toMatch(
+      new RegExp(
+        `^review-remote: refs/review-remote/${id}/\\S+ \\(0000000\\.\\.[0-9a-f]{7}\\): refused: review branches stay local$`,
+        "m",
+      ),
+    );
+    expect(repo.git("ls-remote", "origin")).toBe(before);
+  });
+
   it("refuses a review branch pushed by name or onto one, even with prePush=off; deleting one is fine", () => {
     const repo = pushableRepo();
     repo.run(["install-hook"]);
