@@ -208,6 +208,17 @@ export const messages = {
     `rejected the result of worker '${principal}': it has no valid receipt; nothing was imported`,
   hintReceiptRequired: (principal: string) =>
     `the worker must sign its results (git review-remote worker --sign-key <key>), or set review-remote.${principal}.requireSignature false`,
+  signatureRequiredWithoutSigners: (worker: string) =>
+    `review-remote.${worker}.requireSignature is true, but no allowed signers file is configured for worker '${worker}'`,
+  hintConfigureAllowedSigners: (worker: string) =>
+    `name one: git config review-remote.${worker}.allowedSigners <file> (or review-remote.allowedSigners for every worker)`,
+  receiptUnverified: (principal: string) =>
+    `signed, not verified: no allowed signers file is configured for worker '${principal}'`,
+  noAllowedSigners: (worker: string) => `no allowed signers file is configured for worker '${worker}'`,
+  noReceipt: (id: string) => `review ${id} has no stored receipt: its result was not signed`,
+  receiptNotVerified: (id: string) => `the receipt of review ${id} does not verify`,
+  hintRepeatVerify: (command: string) => `check the signature alone with: ${command}`,
+  receiptsFailedVerification: (count: number) => `${count} stored receipt(s) failed verification`,
   internalError: "internal error: this is a bug in git-review-remote; please report it with the output above",
   hintHelp: "see 'git review-remote -h'",
 } as const;

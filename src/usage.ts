@@ -21,6 +21,7 @@ Commands:
   prune         delete the branches of merged, dropped and superseded reviews
   import <file> --request <id>
                 import a result fetched out of band
+  verify <id>   check a review's signed receipt again; print the ssh-keygen command
   audit         what left this machine, when, and to which worker (--verify)
   install-hook  install the pre-push hook where git looks for hooks
   hook pre-push <remote> <url>
@@ -90,7 +91,8 @@ List the reviews in the store: id, state, worker, snapshot, what was reviewed
   show: `usage: git review-remote show <id> [--format=text|json|sarif] [--json]
                               [--filter-mode <mode>] [--all-comments]
 
-Show a review's summary, comments and the stat of each proposed commit.
+Show a review's summary, its receipt ("Good signature from worker ..." or
+"unsigned"), comments and the stat of each proposed commit.
 Comments outside the change are counted, not shown (--filter-mode, as for
 a review); --all-comments shows them too, marked. --format=json carries
 both lists (filter.comments, filter.hiddenComments); --format=sarif prints
@@ -139,7 +141,15 @@ now. Only a review whose worker was not reached or timed out takes an answer.`,
 
 Show every send recorded in audit.jsonl: time, worker and command, request,
 bundle sha256, files and bytes. --verify re-checks that each stored bundle
-still hashes to its name.`,
+still hashes to its name, and verifies every stored receipt again.`,
+  verify: `usage: git review-remote verify <id> [--json]
+
+Verify the signed receipt stored for review <id> again, against the allowed
+signers configured now (review-remote.<worker>.allowedSigners, else
+review-remote.allowedSigners), and print the verdict, the statement's digest
+(the proposals' Review-Receipt trailer) and the ssh-keygen -Y verify command
+that repeats the check on the stored files without this tool.
+Exit 4 when it does not verify; 1 when the review has no receipt.`,
   "install-hook": `usage: git review-remote install-hook [--force]
 
 Install the pre-push hook in $(git rev-parse --git-path hooks), inside marker

@@ -183,6 +183,14 @@ export const COMMANDS: Record<string, Command> = {
       );
     },
   },
+  verify: {
+    options: common,
+    positionals: 1,
+    async run(parsed, output) {
+      const { runVerify } = await import("./verify.js");
+      return runVerify({ id: requiredId(parsed, "verify"), json: Boolean(parsed.values.json) }, output);
+    },
+  },
   merge: {
     options: { ...common, abort: { type: "boolean" }, continue: { type: "boolean" } },
     positionals: 1,

@@ -30,6 +30,10 @@ export interface Settings {
   coreWhitespace: string | undefined;
   /** `review-remote.maxPatchBytes`, `maxComments`, `maxCommits`: set ones only, within the ceilings. */
   limits: Partial<Record<RaisableLimit, number>>;
+  /** Receipts (design §12): `review-remote.allowedSigners`, and per worker name. */
+  allowedSigners: { all: string | undefined; byWorker: Map<string, string> };
+  /** `review-remote.<name>.requireSignature`, by worker name, where set. */
+  requireSignature: Map<string, boolean>;
 }
 
 export const DEFAULT_QUESTION =
@@ -126,12 +130,19 @@ function parseFailLevel(value: string | undefined): FailLevel | undefined {
   );
 }
 
-function parseSettings(values: Map<string, string>): Settings {
-  const workerCommands = new Map<string, string>();
-  for (const [key, value] of values) {
-    const match = /^review-remote\.(.+)\.command$/.exec(key);
-    if (match?.[1]) workerCommands.set(match[1], value);
+/** `review-remote.<name>.<key>` values by worker name (`key` as git prints it: lower-cased). */
+function perWorker<T>(values: Map<string, string>, key: string, parse: (key: string, value: string) => T) {
+  const byWorker = new Map<string, T>();
+  const pattern = new RegExp(`^review-remote\\.(.+)\\.${key}$`);
+  for (const [name, value] of values) {
+    const worker = pattern.exec(name)?.[1];
+    if (worker) byWorker.set(worker, parse(name, value));
   }
+  return byWorker;
+}
+
+function parseSettings(values: Map<string, string>): Settings {
+  const workerCommands = perWorker(values, "command", (_key, value) => value);
   return {
     worker: values.get("review-remote.worker") || "local",
     timeoutSeconds: parsePositive("review-remote.timeout", values.get("review-remote.timeout"), 900),
@@ -150,6 +161,13 @@ function parseSettings(values: Map<string, string>): Settings {
     failLevel: parseFailLevel(values.get("review-remote.faillevel")),
     coreWhitespace: values.get("core.whitespace"),
     limits: parseLimits(values),
+    allowedSigners: {
+      all: values.get("review-remote.allowedsigners") || undefined,
+      byWorker: perWorker(values, "allowedsigners", (_key, value) => value),
+    },
+    requireSignature: perWorker(values, "requiresignature", (key, value) =>
+      parseBool(key.replace(/requiresignature$/, "requireSignature"), value, true),
+    ),
   };
 }
 

@@ -18,6 +18,7 @@ import { sanitizeLine, sanitizeText } from "../validate/sanitize.js";
 import { type AcceptContext, baseObjects, updateRecord } from "./context.js";
 import { importResult } from "./import.js";
 import type { ReviewOutcome } from "./outcome.js";
+import { checkResultReceipt } from "./receipt.js";
 import type { Worker } from "./workers.js";
 
 /** The stored result: validated, with every text sanitized (layer 5). */
@@ -62,7 +63,7 @@ async function parseAndCheck(context: AcceptContext, worker: Worker, record: Rev
     });
   }
   if (dropped.length > 0) record.dropped = dropped;
-  return storedResult(parsed.result);
+  return { received: parsed.document, result: storedResult(parsed.result) };
 }
 
 /** Proposals the worker itself left out for a limit, as its comment about the whole change says. */
@@ -114,7 +115,8 @@ export async function acceptResult(
 ): Promise<ReviewOutcome> {
   const { repo, sent, store } = context;
   debug(`validate: ${raw.length} bytes from worker '${worker.name}'`);
-  const result = await parseAndCheck(context, worker, record, raw);
+  const { received, result } = await parseAndCheck(context, worker, record, raw);
+  await checkResultReceipt(context, worker, record, { receipt: result.receipt, document: received, raw });
   await writeReviewFile(store, record.id, "result.json", `${JSON.stringify(result, null, 2)}\n`);
   const counts = {
     comments: result.comments.length,

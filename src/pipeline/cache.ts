@@ -1,5 +1,6 @@
 // The cache stage: a commit snapshot is named by its oid, so the cache is asked before any export.
 // A worker whose answer is in the store is not contacted again; its outcome is read back.
+import type { ReceiptPolicy } from "../config/receipt-policy.js";
 import type { Result } from "../protocol/result.js";
 import { type CacheInputs, cacheKey, lookupCache } from "../store/cache.js";
 import type { StorePaths } from "../store/layout.js";
@@ -9,9 +10,23 @@ import type { Worker } from "./workers.js";
 
 const REUSABLE: ReadonlySet<ReviewRecord["state"]> = new Set([ReviewState.imported, ReviewState.empty]);
 
-async function readCachedOutcome(store: StorePaths, id: string): Promise<ReviewOutcome | undefined> {
+/**
+ * A cached answer is reused only if it would pass today's receipt policy: a review accepted unsigned
+ * (or unchecked) before a signature was required is asked again, not served from the store.
+ */
+function meetsReceiptPolicy(record: ReviewRecord, policy: ReceiptPolicy | undefined): boolean {
+  if (policy?.allowedSigners === undefined) return true;
+  const status = record.receipt?.status ?? "unsigned";
+  return status === "good" || (status === "unsigned" && !policy.required);
+}
+
+async function readCachedOutcome(
+  store: StorePaths,
+  id: string,
+  policy: ReceiptPolicy | undefined,
+): Promise<ReviewOutcome | undefined> {
   const record = await readRecord(store, id);
-  if (!record || !REUSABLE.has(record.state)) return undefined;
+  if (!record || !REUSABLE.has(record.state) || !meetsReceiptPolicy(record, policy)) return undefined;
   const text = await readReviewFile(store, id, "result.json");
   if (text === undefined) return undefined;
   // Written only after every validation layer passed, by this tool, into the user's own git dir:
@@ -44,13 +59,14 @@ export async function answerFromCache(
   store: StorePaths,
   workers: readonly Worker[],
   keys: ReadonlyMap<Worker, string>,
+  receiptPolicies: ReadonlyMap<string, ReceiptPolicy>,
 ): Promise<{ outcomes: ReviewOutcome[]; pending: Worker[] }> {
   const outcomes: ReviewOutcome[] = [];
   const pending: Worker[] = [];
   for (const worker of workers) {
     const key = keys.get(worker);
     const id = key === undefined ? undefined : await lookupCache(store, key);
-    const cached = id ? await readCachedOutcome(store, id) : undefined;
+    const cached = id ? await readCachedOutcome(store, id, receiptPolicies.get(worker.name)) : undefined;
     if (cached) outcomes.push(cached);
     else pending.push(worker);
   }

@@ -1,5 +1,6 @@
 // What the send, accept and import stages share for one run: what was sent and where it goes.
 import { join } from "node:path";
+import type { ReceiptPolicy } from "../config/receipt-policy.js";
 import type { ManifestFile } from "../export/archive.js";
 import type { Snapshot } from "../export/snapshot.js";
 import type { PrivateObjects } from "../git/objects.js";
@@ -24,6 +25,8 @@ export interface AcceptContext {
   sent: SentBundle;
   request: Request;
   branchPrefix: string;
+  /** By worker name: the receipts its results must carry (design §12). */
+  receiptPolicies: ReadonlyMap<string, ReceiptPolicy>;
   signal: AbortSignal;
 }
 

@@ -2,12 +2,14 @@
 // then send → accept → import on every worker concurrently. A failing worker is a value in the
 // result; it loses nothing of the others.
 import type { Policy } from "../config/policy.js";
+import type { ReceiptPolicy } from "../config/receipt-policy.js";
 import type { Settings } from "../config/settings.js";
 import { ReviewRemoteError } from "../errors.js";
 import { createBundle } from "../export/bundle.js";
 import { createScratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
 import type { Limits } from "../protocol/limits.js";
+import { verifyAllowedSignersReadable } from "../receipt/verify.js";
 import type { Repo } from "../repo.js";
 import type { StorePaths } from "../store/layout.js";
 import { changesOf } from "./focus.js";
@@ -31,6 +33,7 @@ export interface FanOutOptions {
   workers: readonly Worker[];
   pending: readonly Worker[];
   keys: ReadonlyMap<Worker, string>;
+  receiptPolicies: ReadonlyMap<string, ReceiptPolicy>;
   events: PipelineEvents;
 }
 
@@ -39,6 +42,11 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
   failures: WorkerFailure[];
 }> {
   const { repo, settings, policy, options, events } = fan;
+  // A missing allowed-signers file is the user's setup: say so before anything leaves.
+  for (const worker of fan.pending) {
+    const signers = fan.receiptPolicies.get(worker.name)?.allowedSigners;
+    if (signers !== undefined) await verifyAllowedSignersReadable(signers);
+  }
   // A work-tree snapshot's objects live in the export's scratch dir until the import is done.
   const scratch = options.worktree ? await createScratch(repo) : undefined;
   // The built-in worker starts now: its node start-up and namespaces overlap the export. It is sent
@@ -73,6 +81,7 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       changes: changesOf(bundle.range),
       request,
       branchPrefix: settings.branchPrefix,
+      receiptPolicies: fan.receiptPolicies,
       signal: options.signal,
       onStderrLine: (worker, line) => events.remoteLine(worker, line),
       onProgress: (_worker, sent) => events.progress("send", sent),

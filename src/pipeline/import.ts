@@ -26,7 +26,7 @@ interface ImportOptions {
   base: string;
   trees: readonly string[];
   messages: readonly string[];
-  trailers: { request: string; bundle: string; worker: string };
+  trailers: { request: string; bundle: string; worker: string; receipt?: string | undefined };
   branch: string;
   /** Extra refs created in the same transaction (the synthetic base of a work-tree snapshot). */
   extraRefs: ReadonlyMap<string, string>;
@@ -40,7 +40,8 @@ function commitMessage(raw: string, trailers: ImportOptions["trailers"]): string
   const [subject = "", ...body] = clean.split("\n");
   const title = subject.trim().slice(0, MAX_SUBJECT) || "Proposed change";
   const text = [title, ...body].join("\n").trim();
-  return `${text}\n\nReview-Request: ${trailers.request}\nReview-Bundle: ${trailers.bundle}\nReview-Worker: ${sanitizeText(trailers.worker).replace(/\s+/g, " ")}\n`;
+  const receipt = trailers.receipt ? `Review-Receipt: sha256:${trailers.receipt}\n` : "";
+  return `${text}\n\nReview-Request: ${trailers.request}\nReview-Bundle: ${trailers.bundle}\nReview-Worker: ${sanitizeText(trailers.worker).replace(/\s+/g, " ")}\n${receipt}`;
 }
 
 /**
@@ -128,7 +129,12 @@ export async function importResult(
       base: sent.snapshot.commit,
       trees: checked.trees,
       messages: result.commits.map((commit) => commit.message),
-      trailers: { request: request.id, bundle: request.bundle.sha256, worker: worker.name },
+      trailers: {
+        request: request.id,
+        bundle: request.bundle.sha256,
+        worker: worker.name,
+        receipt: record.receipt?.statementSha256,
+      },
       branch,
       extraRefs,
     });

@@ -2,6 +2,7 @@
 // validation layers and import as a result read from a worker's stdout, for a review that is still
 // waiting for its answer, judged by the request as it was sent (its forbidden paths and limits), not
 // by the policy file as it is now.
+import { receiptPolicyFor } from "../config/receipt-policy.js";
 import type { Settings } from "../config/settings.js";
 import { ReviewRemoteError } from "../errors.js";
 import type { ManifestFile } from "../export/archive.js";
@@ -68,6 +69,7 @@ async function acceptLocked(
   // Its own process may still get the answer: two imports of one review would race.
   const waiting = record.state === ReviewState.sent ? await readRunning(store, record.id) : undefined;
   if (waiting) throw new ReviewRemoteError(messages.stillWaiting(record.id, waiting.pid));
+  const receiptPolicy = receiptPolicyFor(settings, record.worker.name, repo.top ?? repo.cwd);
   if (!(await isAwaitingAnswer(store, record))) {
     throw new ReviewRemoteError(messages.nothingToImportInto(record.id, record.state), {
       hints: [messages.hintImportable],
@@ -85,6 +87,7 @@ async function acceptLocked(
     sent: { snapshot: record.snapshot, files },
     request,
     branchPrefix: settings.branchPrefix,
+    receiptPolicies: new Map([[record.worker.name, receiptPolicy]]),
     signal: new AbortController().signal,
   };
   const outcome = await acceptResult(context, record.worker, { ...record }, await readResult());

@@ -3,6 +3,7 @@
 // value and prints nothing: the report layer shows it, the CLI turns failures into the exit code.
 
 import { readPolicy } from "../config/policy.js";
+import { type ReceiptPolicy, receiptPolicyFor } from "../config/receipt-policy.js";
 import { DEFAULT_QUESTION, type Settings } from "../config/settings.js";
 import { resolveLimits } from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
@@ -37,6 +38,9 @@ export async function runPipeline(
   const policy = await readPolicy(repo.top);
   const names = [...new Set(options.workers.length > 0 ? options.workers : [settings.worker])];
   const workers = names.map((name) => resolveWorker(name, settings));
+  const receiptPolicies = new Map<string, ReceiptPolicy>(
+    names.map((name) => [name, receiptPolicyFor(settings, name, repo.top ?? repo.cwd)]),
+  );
   const question = options.question ?? settings.question ?? policy.question ?? DEFAULT_QUESTION;
   const limits = resolveLimits(settings.timeoutSeconds, settings.limits, policy.limits);
   const store = storePaths(repo);
@@ -65,7 +69,7 @@ export async function runPipeline(
       version,
     });
     if (!options.noCache) {
-      const cached = await answerFromCache(store, workers, keys);
+      const cached = await answerFromCache(store, workers, keys, receiptPolicies);
       report.outcomes.push(...cached.outcomes);
       for (const outcome of cached.outcomes) report.cached.add(outcome.record.id);
       pending = cached.pending;
@@ -89,6 +93,7 @@ export async function runPipeline(
     workers,
     pending,
     keys,
+    receiptPolicies,
     events,
   });
   report.outcomes.push(...sent.outcomes);

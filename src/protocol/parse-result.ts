@@ -27,7 +27,13 @@ export interface Dropped {
 }
 
 export type ParseResultOutcome =
-  | { ok: true; result: Result; dropped: Dropped[] }
+  | {
+      ok: true;
+      result: Result;
+      dropped: Dropped[];
+      /** The document as received, before anything was dropped: what a receipt's digest is of. */
+      document: unknown;
+    }
   | { ok: false; problems: string[] };
 
 export interface ParseResultOptions {
@@ -86,7 +92,7 @@ export function parseResult(
     dropped.push({ part: "proposals", count: commits.length, problems: [over.problem], limit: over.limit });
     commits = [];
   }
-  return { ok: true, result: { ...envelope, comments, commits }, dropped };
+  return { ok: true, result: { ...envelope, comments, commits }, dropped, document: parsed.value };
 }
 
 /** Each comment on its own: those that pass, and one problem line per comment that does not. */

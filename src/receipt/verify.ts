@@ -81,6 +81,19 @@ export async function checkReceipt(
   return reason === undefined ? verdict : { ...verdict, status: ReceiptStatus.mismatch, reason };
 }
 
+/** The error that rejects a result for this verdict: anything but good, or unsigned where required. */
+export function receiptRefusal(
+  verdict: ReceiptVerdict,
+  policy: { required: boolean },
+): InvalidResultError | undefined {
+  const { status, principal } = verdict;
+  if (status === ReceiptStatus.good || (status === ReceiptStatus.unsigned && !policy.required)) return;
+  return new InvalidResultError(messages.receiptRejected(principal), {
+    details: [verdict.reason ?? status],
+    hints: status === ReceiptStatus.unsigned ? [messages.hintReceiptRequired(principal)] : [],
+  });
+}
+
 /** checkReceipt, then an InvalidResultError (exit 4) unless good, or unsigned where none is required. */
 export async function verifyReceipt(
   check: ReceiptCheck,
@@ -88,13 +101,9 @@ export async function verifyReceipt(
   options: SshKeygenOptions = {},
 ): Promise<ReceiptVerdict> {
   const verdict = await checkReceipt(check, options);
-  const { status, principal } = verdict;
-  if (status === ReceiptStatus.good || (status === ReceiptStatus.unsigned && !policy.required))
-    return verdict;
-  throw new InvalidResultError(messages.receiptRejected(principal), {
-    details: [verdict.reason ?? status],
-    hints: status === ReceiptStatus.unsigned ? [messages.hintReceiptRequired(principal)] : [],
-  });
+  const refusal = receiptRefusal(verdict, policy);
+  if (refusal) throw refusal;
+  return verdict;
 }
 
 /** Sizes and armor first: bytes that cannot be a receipt never reach ssh-keygen. */
@@ -111,7 +120,7 @@ function checkShape(receipt: Receipt): string | undefined {
 }
 
 /** ssh-keygen treats a missing allowed-signers file as a failed signature; it is the user's setup. */
-async function verifyAllowedSignersReadable(file: string): Promise<void> {
+export async function verifyAllowedSignersReadable(file: string): Promise<void> {
   try {
     await access(file, constants.R_OK);
   } catch (error) {

@@ -15,6 +15,8 @@ export function printAudit(entries: readonly AuditEntry[], json: boolean, output
   }
 }
 
-export function printAuditVerified(sends: number, output: Output): void {
+export function printAuditVerified(sends: number, receipts: number, output: Output): void {
   output.out(`All stored bundles hash to their names (${sends} sends recorded).`);
+  if (receipts > 0)
+    output.out(`All stored receipts verify (${receipts} signed review${receipts === 1 ? "" : "s"}).`);
 }

@@ -4,6 +4,7 @@ import type { Result } from "../protocol/result.js";
 import type { ReviewRecord } from "../store/records.js";
 import { formatComment } from "./comment.js";
 import { type Output, paint } from "./output.js";
+import { describeReceipt, receiptJson } from "./receipt.js";
 import { toSarif } from "./sarif.js";
 import { describeHidden, describeScope } from "./target.js";
 
@@ -60,7 +61,8 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
   const { record, result, comments } = shown;
   if (format === ShowFormat.json) {
     const filter = { mode: comments.mode, comments: comments.shown, hiddenComments: comments.hidden };
-    output.raw(`${JSON.stringify({ review: record, result: result ?? null, filter }, null, 2)}\n`);
+    const receipt = receiptJson(record);
+    output.raw(`${JSON.stringify({ review: record, result: result ?? null, receipt, filter }, null, 2)}\n`);
     return;
   }
   if (format === ShowFormat.sarif) {
@@ -71,6 +73,7 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
   output.out(`snapshot ${record.snapshot.kind} ${record.snapshot.commit}`);
   output.out(record.range ? `range    ${record.range.base}..${record.range.head}` : "range    whole tree");
   if (record.branch) output.out(`branch   ${record.branch}`);
+  output.out(`receipt  ${describeReceipt(record)}`);
   for (const problem of record.problems ?? []) output.out(`problem  ${problem}`);
   for (const part of record.dropped ?? []) {
     const what = part.count === undefined ? part.part : `${part.count} ${part.part}`;

@@ -7,6 +7,7 @@ import type { ReviewComment } from "../protocol/result.js";
 import { formatComment } from "./comment.js";
 import { printDropped } from "./dropped.js";
 import { type Output, paint } from "./output.js";
+import { describeReceipt, isSigned, receiptJson } from "./receipt.js";
 import { describeHidden, describeTarget } from "./target.js";
 
 function plural(count: number, word: string): string {
@@ -20,6 +21,7 @@ function printOutcome(outcome: ReviewOutcome, cached: boolean, output: Output): 
   const sandbox = outcome.sandbox ? ` [sandbox: ${outcome.sandbox}]` : "";
   output.out(`Review ${record.id} by ${record.worker.name}${sandbox}: ${counts}${from}`);
   if (outcome.summary) output.out(`  ${outcome.summary.split("\n")[0]}`);
+  if (isSigned(record)) output.out(`  ${describeReceipt(record)}`);
 }
 
 /** One list: a comment several workers made is one line naming them all, in the order they answered. */
@@ -102,6 +104,7 @@ function reviewJson(report: PipelineReport) {
     filterMode: outcome.filter?.mode ?? "nofilter",
     hiddenComments: outcome.filter?.hidden.length ?? 0,
     summary: outcome.summary,
+    receipt: receiptJson(outcome.record),
     cached: report.cached.has(outcome.record.id),
     identicalTo: outcome.identicalTo ?? null,
   });

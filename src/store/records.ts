@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
 import { messages } from "../messages.js";
 import type { Dropped } from "../protocol/parse-result.js";
+import type { ReceiptStatus } from "../receipt/verify.js";
 import { type StorePaths, writeFileAtomic } from "./layout.js";
 
 export const ReviewState = {
@@ -16,6 +17,19 @@ export const ReviewState = {
   dropped: "dropped",
 } as const;
 export type ReviewState = (typeof ReviewState)[keyof typeof ReviewState];
+
+/** What became of a result's receipt when it was accepted (design §12). */
+export interface ReceiptRecord {
+  /** A verdict, or `unverified`: signed, but no allowed-signers file was configured to check it. */
+  status: ReceiptStatus | "unverified";
+  /** The worker name the signature was checked for. */
+  principal: string;
+  keyType?: string | undefined;
+  fingerprint?: string | undefined;
+  reason?: string | undefined;
+  /** sha256 (hex) of the statement's bytes, as the proposals' Review-Receipt trailer names it. */
+  statementSha256?: string | undefined;
+}
 
 export interface ReviewRecord {
   id: string;
@@ -34,6 +48,7 @@ export interface ReviewRecord {
   problems?: string[];
   /** Parts of an accepted result left out (invalid comments, proposals over a limit), and why. */
   dropped?: Dropped[];
+  receipt?: ReceiptRecord;
   createdAt: string;
   updatedAt: string;
   mergedFrom?: string;
@@ -61,7 +76,7 @@ function isReviewRecord(value: unknown): value is ReviewRecord {
   );
 }
 
-function reviewDir(store: StorePaths, id: string): string {
+export function reviewDir(store: StorePaths, id: string): string {
   return join(store.reviews, id);
 }
 
@@ -77,7 +92,7 @@ export async function writeReviewFile(
   store: StorePaths,
   id: string,
   name: string,
-  data: string,
+  data: string | Uint8Array,
 ): Promise<void> {
   await writeFileAtomic(join(reviewDir(store, id), name), data);
 }

@@ -1,13 +1,17 @@
 // The ssh transport for real: a throwaway sshd on 127.0.0.1 (started by the global setup), and the
 // worker reached as `ssh ... git-review-remote worker`, configured the way users configure theirs.
-import { describe, expect, inject, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { shellWords } from "../helpers/fixtures.js";
 import { BIN, createTestRepo, repoState, repoTracker } from "../helpers/repo.js";
+import { createKeyDir, signerLine } from "../helpers/ssh-keys.mjs";
 
 const sshd = inject("sshd");
 if (!sshd) console.warn(`ssh transport tests skipped: ${inject("sshdReason")}`);
 
 const repos = repoTracker();
+const keys = createKeyDir();
+afterAll(() => keys.remove());
 
 describe.skipIf(!sshd)("ssh transport", () => {
   it("brings back a stored, schema-valid result from a worker over ssh", () => {
@@ -35,6 +39,37 @@ describe.skipIf(!sshd)("ssh transport", () => {
     const audit = JSON.parse(repo.run(["audit", "--json"]).stdout);
     expect(audit[0]).toMatchObject({ worker: "box", reviewId: json.id });
     expect(audit[0].command).toContain("ssh -F");
+  });
+
+  it("verifies a signing worker's receipt, and the printed ssh-keygen command agrees", () => {
+    const repo = createTestRepo();
+    repos.add(repo);
+    repo.write("src/app.ts", "export const a = 1;   \n");
+    repo.commit();
+    const key = keys.key("ed25519");
+    const config = sshd?.config as string;
+    const worker = shellWords(process.execPath, BIN, "worker", "--sign-key", key.private);
+    repo.git("config", "review-remote.box.command", `ssh -F ${shellWords(config)} worker ${worker}`);
+    repo.git(
+      "config",
+      "review-remote.box.allowedSigners",
+      keys.allowedSigners([signerLine("box", key.public)]),
+    );
+    const result = repo.run(["--worker", "box"]);
+    expect(result.status, result.stderr).toBe(0);
+    const good = `Good signature from worker "box" with ED25519 key ${key.fingerprint}`;
+    expect(result.stdout).toContain(good);
+    const id = /^Review ([0-9a-f]{12}) by box/m.exec(result.stdout)?.[1] as string;
+    expect(repo.run(["show", id]).stdout).toContain(`receipt  ${good}`);
+    const verified = repo.run(["verify", id]);
+    expect(verified.status, verified.stderr).toBe(0);
+    const command = verified.stdout.trim().split("\n").at(-1)?.trim() as string;
+    expect(command).toMatch(/^ssh-keygen -Y verify /);
+    const again = spawnSync("sh", ["-c", command], { encoding: "utf8" });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain(
+      `Good "git-review-remote@v1" signature for box with ED25519 key ${key.fingerprint}`,
+    );
   });
 
   it("reports an unreachable host as a worker failure, exit 3, with ssh's own words", () => {

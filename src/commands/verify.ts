@@ -1,0 +1,28 @@
+// `git review-remote verify <id>`: the review's stored receipt verified again against the allowed
+// signers configured now, and the ssh-keygen command that repeats the check without this tool.
+import { readSettings } from "../config/settings.js";
+import { InvalidResultError } from "../errors.js";
+import { messages } from "../messages.js";
+import { ReceiptStatus } from "../receipt/verify.js";
+import { resolveRepo } from "../repo.js";
+import type { Output } from "../report/output.js";
+import { printVerified } from "../report/receipt.js";
+import { storePaths } from "../store/layout.js";
+import { findRecord } from "../store/records.js";
+
+export async function runVerify(args: { id: string; json: boolean }, output: Output): Promise<void> {
+  const repo = await resolveRepo();
+  const settings = await readSettings(repo);
+  const store = storePaths(repo);
+  const record = await findRecord(store, args.id);
+  const { reverifyStored } = await import("../receipt/reverify.js");
+  const reverified = await reverifyStored(repo, store, settings, record);
+  const { verdict, command } = reverified;
+  if (verdict.status !== ReceiptStatus.good) {
+    throw new InvalidResultError(messages.receiptNotVerified(record.id), {
+      details: [verdict.reason ?? verdict.status],
+      hints: [messages.hintRepeatVerify(command)],
+    });
+  }
+  printVerified(record, reverified, args.json, output);
+}

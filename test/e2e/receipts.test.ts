@@ -1,0 +1,277 @@
+// Signed receipts through `git review-remote`: the real worker signing with keys ssh-keygen made here,
+// allowed signers in git config, and a worker in front of it that tampers with what it sends back.
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
+import { BIN, createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createKeyDir, type KeyPair, signerLine } from "../helpers/ssh-keys.mjs";
+
+const RECEIPT_WORKER = join(FIXTURES, "workers", "receipt-worker.mjs");
+
+const keys = createKeyDir();
+afterAll(() => keys.remove());
+const repos = repoTracker();
+
+const workerKey = keys.key("ed25519");
+
+/** A repo whose last commit adds trailing spaces (a proposal) and conflict markers (a comment). */
+function changedRepo(): TestRepo {
+  const repo = repos.add(createTestRepo());
+  repo.write("README.md", "# app\n");
+  repo.commit("first");
+  repo.write("src/app.ts", "export const a = 1;   \n");
+  repo.write("src/conflict.ts", "<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\n");
+  repo.commit("second");
+  return repo;
+}
+
+/** The real worker, signing with `key` (a private key or a certificate), as a shell command. */
+function signingWorker(key: string | undefined): string {
+  const sign = key === undefined ? [] : ["--sign-key", key];
+  return shellWords(process.execPath, BIN, "worker", ...sign);
+}
+
+/** The real worker behind receipt-worker.mjs in `mode`. */
+function tamperingWorker(mode: string[], key: string | undefined = workerKey.private): string {
+  const worker = ["worker", ...(key === undefined ? [] : ["--sign-key", key])];
+  return shellWords(process.execPath, RECEIPT_WORKER, ...mode, "--", process.execPath, BIN, ...worker);
+}
+
+function trust(repo: TestRepo, lines: string[], scope: "box" | "all" = "box"): string {
+  const file = keys.allowedSigners(lines);
+  repo.git(
+    "config",
+    scope === "box" ? "review-remote.box.allowedSigners" : "review-remote.allowedSigners",
+    file,
+  );
+  return file;
+}
+
+function trustKey(repo: TestRepo, key: KeyPair = workerKey, options = ""): string {
+  return trust(repo, [signerLine("box", key.public, options)]);
+}
+
+/** The review is refused with exit 4 and `reason`, and the repository is exactly as it was. */
+function expectRefused(repo: TestRepo, reason: string | RegExp): void {
+  const before = repoState(repo);
+  const result = repo.run(["--worker", "box"]);
+  expect(result.status, result.stderr).toBe(4);
+  expect(result.stderr).toContain("rejected the result of worker 'box': it has no valid receipt");
+  expect(result.stderr).toMatch(reason);
+  expect(repoState(repo)).toEqual(before);
+  const records = JSON.parse(repo.run(["list", "--json"]).stdout);
+  expect(records.at(-1).state).toBe("rejected");
+}
+
+describe("receipts: a signing worker", () => {
+  it("shows a good signature, marks the proposals, and prints an ssh-keygen command that verifies", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", signingWorker(workerKey.private));
+    const signers = trustKey(repo);
+    const result = repo.run(["--worker", "box", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const review = JSON.parse(result.stdout);
+    expect(review.receipt).toEqual({ status: "good", principal: "box", fingerprint: workerKey.fingerprint });
+
+    const good = `Good signature from worker "box" with ED25519 key ${workerKey.fingerprint}`;
+    expect(repo.run(["show", review.id]).stdout).toContain(`receipt  ${good}`);
+    const shown = JSON.parse(repo.run(["show", review.id, "--format=json"]).stdout);
+    expect(shown.receipt).toEqual({ status: "good", principal: "box", fingerprint: workerKey.fingerprint });
+
+    const verified = repo.run(["verify", review.id]);
+    expect(verified.status, verified.stderr).toBe(0);
+    expect(verified.stdout).toContain(good);
+    const digest = /Review-Receipt: (sha256:[0-9a-f]{64})/.exec(verified.stdout)?.[1];
+    expect(
+      repo.git("log", "-1", "--format=%(trailers:key=Review-Receipt,valueonly)", review.branch).trim(),
+    ).toBe(digest);
+    const command = verified.stdout.trim().split("\n").at(-1)?.trim() as string;
+    expect(command).toMatch(
+      new RegExp(`^ssh-keygen -Y verify -f ${signers} -I box -n git-review-remote@v1 -s `),
+    );
+    const again = spawnSync("sh", ["-c", command], { encoding: "utf8" });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`Good "git-review-remote@v1" signature for box`);
+
+    const audit = repo.run(["audit", "--verify"]);
+    expect(audit.status, audit.stderr).toBe(0);
+    expect(audit.stdout).toContain("All stored receipts verify (1 signed review).");
+  });
+
+  it("accepts a certificate signed by a cert-authority line for this worker", () => {
+    const repo = changedRepo();
+    const ca = keys.key("ed25519");
+    const certified = keys.key("ed25519");
+    configureWorker(repo, "box", signingWorker(keys.certify(ca, certified, "box")));
+    trust(repo, [signerLine("box", ca.public, "cert-authority")]);
+    const result = repo.run(["--worker", "box"]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      `Good signature from worker "box" with ED25519-CERT key ${certified.fingerprint}`,
+    );
+  });
+
+  it("imports an unsigned result when requireSignature is false, and shows it unsigned", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", signingWorker(undefined));
+    trustKey(repo);
+    repo.git("config", "review-remote.box.requireSignature", "false");
+    const result = repo.run(["--worker", "box", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const review = JSON.parse(result.stdout);
+    expect(review.receipt).toEqual({ status: "unsigned", principal: "box", fingerprint: null });
+    expect(repo.run(["show", review.id]).stdout).toContain("receipt  unsigned");
+    expect(repo.git("log", "-1", "--format=%B", review.branch)).not.toContain("Review-Receipt");
+    const verify = repo.run(["verify", review.id]);
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).toContain(`review ${review.id} has no stored receipt`);
+  });
+
+  it("asks the worker again when a signature is required of a review cached unsigned", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", signingWorker(undefined));
+    expect(repo.run(["--worker", "box"]).status).toBe(0);
+    trustKey(repo);
+    expectRefused(repo, /carries no signed receipt/);
+  });
+});
+
+describe("receipts: refused with exit 4, nothing imported", () => {
+  it("a result with one comment changed after signing", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", tamperingWorker(["comment"]));
+    trustKey(repo);
+    expectRefused(
+      repo,
+      /the result differs from the one the receipt vouches for: it was changed after signing/,
+    );
+  });
+
+  it("a genuine statement about another bundle, replayed", () => {
+    const repo = changedRepo();
+    const saved = join(keys.dir, "saved-receipt.json");
+    configureWorker(repo, "box", tamperingWorker(["save", saved]));
+    trustKey(repo);
+    expect(repo.run(["--worker", "box"]).status).toBe(0);
+    repo.write("src/app.ts", "export const a = 2;   \n");
+    repo.commit("third");
+    configureWorker(repo, "box", tamperingWorker(["replay", saved]));
+    expectRefused(repo, /the receipt is about another bundle: it does not name bundle [0-9a-f]{64}/);
+  });
+
+  it("a key that is not in the allowed signers", () => {
+    const repo = changedRepo();
+    const stranger = keys.key("ed25519");
+    configureWorker(repo, "box", signingWorker(stranger.private));
+    trustKey(repo);
+    expectRefused(
+      repo,
+      `the receipt is signed with ED25519 key ${stranger.fingerprint}, which is not an allowed signer for worker 'box'`,
+    );
+  });
+
+  it("a key listed for another worker in the global allowed signers", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", signingWorker(workerKey.private));
+    trust(repo, [signerLine("other", workerKey.public)], "all");
+    expectRefused(repo, /which is not an allowed signer for worker 'box'/);
+  });
+
+  it("a key whose valid-before has passed", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", signingWorker(workerKey.private));
+    trustKey(repo, workerKey, 'valid-before="20200101"');
+    expectRefused(repo, /the receipt's key is not accepted for worker 'box'|not an allowed signer/);
+  });
+
+  it("a certificate for other principals, under a cert-authority line", () => {
+    const repo = changedRepo();
+    const ca = keys.key("ed25519");
+    const certified = keys.key("ed25519");
+    configureWorker(repo, "box", signingWorker(keys.certify(ca, certified, "elsewhere")));
+    trust(repo, [signerLine("box", ca.public, "cert-authority")]);
+    expectRefused(repo, /worker 'box'/);
+  });
+
+  it("an unsigned result where a signature is required", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", tamperingWorker(["strip"]));
+    trustKey(repo);
+    expectRefused(repo, /the result of worker 'box' carries no signed receipt/);
+  });
+
+  it("a signature made in another namespace", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", tamperingWorker(["namespace", workerKey.private]));
+    trustKey(repo);
+    expectRefused(repo, /the receipt's signature does not verify/);
+  });
+});
+
+describe("receipts: a result imported out of band", () => {
+  it("is verified as one read from the worker: imported when good, refused when changed", () => {
+    const repo = changedRepo();
+    const held = join(repo.home, "result.json");
+    configureWorker(repo, "box", tamperingWorker(["hold", held]));
+    trustKey(repo);
+    expect(repo.run(["--worker", "box"]).status).toBe(3);
+    expect(repo.run(["--worker", "box"]).status).toBe(3);
+    const [first, second] = JSON.parse(repo.run(["list", "--json"]).stdout).map(
+      (record: { id: string }) => record.id,
+    );
+    const imported = repo.run(["import", held, "--request", first]);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain(
+      `Good signature from worker "box" with ED25519 key ${workerKey.fingerprint}`,
+    );
+    writeFileSync(held, readFileSync(held, "utf8").replace("Unresolved", "Resolved"));
+    const before = repoState(repo);
+    const refused = repo.run(["import", held, "--request", second]);
+    expect(refused.status).toBe(4);
+    expect(refused.stderr).toContain("it was changed after signing");
+    expect(repoState(repo)).toEqual(before);
+  });
+});
+
+describe("receipts: configuration", () => {
+  it("refuses requireSignature without an allowed signers file with exit 2, before sending", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", signingWorker(workerKey.private));
+    repo.git("config", "review-remote.box.requireSignature", "true");
+    const before = repoState(repo);
+    const result = repo.run(["--worker", "box"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("no allowed signers file is configured for worker 'box'");
+    expect(repo.run(["audit", "--json"]).stdout.trim()).toBe("[]");
+    expect(repoState(repo)).toEqual(before);
+  });
+
+  it("refuses a missing allowed signers file with exit 2, before sending", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", signingWorker(workerKey.private));
+    repo.git("config", "review-remote.box.allowedSigners", join(keys.dir, "missing-signers"));
+    const before = repoState(repo);
+    const result = repo.run(["--worker", "box"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("cannot read allowed signers file");
+    expect(repo.run(["audit", "--json"]).stdout.trim()).toBe("[]");
+    expect(repoState(repo)).toEqual(before);
+  });
+
+  it("finds verify's stored files tampered with afterwards, and audit --verify names the review", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", signingWorker(workerKey.private));
+    trustKey(repo);
+    const review = JSON.parse(repo.run(["--worker", "box", "--json"]).stdout);
+    const received = join(repo.dir, ".git", "review-remote", "reviews", review.id, "received.json");
+    writeFileSync(received, readFileSync(received, "utf8").replace('"status":"ok"', '"status":"failed"'));
+    const verify = repo.run(["verify", review.id]);
+    expect(verify.status).toBe(4);
+    expect(verify.stderr).toContain("the result differs from the one the receipt vouches for");
+    const audit = repo.run(["audit", "--verify"]);
+    expect(audit.status).toBe(1);
+    expect(audit.stderr).toContain(`review ${review.id}: the result differs`);
+  });
+});
