@@ -14,10 +14,9 @@ import type { Repo } from "../repo.js";
 import type { StorePaths } from "../store/layout.js";
 import { changesOf } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, ReviewOutcome, WorkerFailure } from "./outcome.js";
-import { buildRequest } from "./request.js";
 import type { SendContext } from "./send.js";
-import { reviewOnWorker, startWorker } from "./send.js";
 import type { Target } from "./target.js";
+import { startWorker } from "./transport.js";
 import { isBuiltinWorker, type Worker } from "./workers.js";
 
 export interface FanOutOptions {
@@ -54,6 +53,10 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
   const early = new Map(
     fan.pending.filter((worker) => isBuiltinWorker(worker, settings)).map((w) => [w, startWorker(repo, w)]),
   );
+  // Loaded while the export runs, whose git calls leave this thread idle on a small repo: the request
+  // (its schema) and the stages after it. Awaited once the bundle is stored.
+  const stages = Promise.all([import("./request.js"), import("./send.js")]);
+  stages.catch(() => undefined);
   try {
     const exportOptions = {
       rev: fan.target.rev,
@@ -65,6 +68,7 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       onProgress: (bytes: number) => events.progress("export", bytes),
     };
     const bundle = await createBundle(repo, exportOptions, scratch);
+    const [{ buildRequest }, { reviewOnWorker }] = await stages;
     const { request, patchOmitted } = buildRequest({
       bundle,
       question: fan.question,

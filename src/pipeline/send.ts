@@ -6,7 +6,6 @@ import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
 import type { ChangedLines } from "../protocol/changed-lines.js";
 import { envelopeHeader } from "../protocol/envelope.js";
-import type { Repo } from "../repo.js";
 import { appendAudit } from "../store/audit.js";
 import { writeCache } from "../store/cache.js";
 import { type ReviewRecord, ReviewState, writeReviewFile } from "../store/records.js";
@@ -15,7 +14,7 @@ import { acceptResult } from "./accept.js";
 import { type AcceptContext, updateRecord } from "./context.js";
 import { writeChanges } from "./focus.js";
 import type { ReviewOutcome } from "./outcome.js";
-import { runTransport, StartedWorker } from "./transport.js";
+import { runTransport, type StartedWorker, userEnv, workerCwd } from "./transport.js";
 import type { Worker } from "./workers.js";
 
 export interface SendContext extends AcceptContext {
@@ -36,28 +35,9 @@ function newReviewId(requestId: string, worker: Worker): string {
     .slice(0, 12);
 }
 
-/** The worker command gets the user's environment, not the repository we resolved. */
-function userEnv(env: Env): Env {
-  const { GIT_DIR: _dir, GIT_WORK_TREE: _tree, ...rest } = env;
-  return rest;
-}
-
 /** And the review's id, so that a recipe can name what it starts (`kubectl run review-$REVIEW_REMOTE_ID ...`). */
 function workerEnv(env: Env, record: ReviewRecord): Env {
   return { ...userEnv(env), REVIEW_REMOTE_ID: record.id };
-}
-
-/** Where the worker command runs: the top of the work tree. */
-function workerCwd(repo: Repo): string {
-  return repo.top ?? repo.cwd;
-}
-
-/**
- * The built-in worker's command started now, to be sent its envelope later (or cancelled). It starts
- * before its review has an id, so without REVIEW_REMOTE_ID, which only a configured recipe uses.
- */
-export function startWorker(repo: Repo, worker: Worker): StartedWorker {
-  return new StartedWorker(worker.command, workerCwd(repo), userEnv(repo.env));
 }
 
 /** The audit line first (what left, and where to), then the envelope through the transport. */

@@ -9,7 +9,9 @@ import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
 import { killGroup } from "../os/process.js";
 import { WORKER_ANSWER_MARGIN_SECONDS } from "../protocol/limits.js";
+import type { Repo } from "../repo.js";
 import { sanitizeLine } from "../validate/sanitize.js";
+import type { Worker } from "./workers.js";
 
 export interface TransportOptions {
   /** The shell command that reaches the worker. */
@@ -96,6 +98,25 @@ export class StartedWorker {
       killGroup(child.pid, "SIGTERM");
     });
   }
+}
+
+/** The worker command gets the user's environment, not the repository we resolved. */
+export function userEnv(env: Env): Env {
+  const { GIT_DIR: _dir, GIT_WORK_TREE: _tree, ...rest } = env;
+  return rest;
+}
+
+/** Where the worker command runs: the top of the work tree. */
+export function workerCwd(repo: Repo): string {
+  return repo.top ?? repo.cwd;
+}
+
+/**
+ * The built-in worker's command started now, to be sent its envelope later (or cancelled). It starts
+ * before its review has an id, so without REVIEW_REMOTE_ID, which only a configured recipe uses.
+ */
+export function startWorker(repo: Repo, worker: Worker): StartedWorker {
+  return new StartedWorker(worker.command, workerCwd(repo), userEnv(repo.env));
 }
 
 export function runTransport(options: TransportOptions): Promise<Buffer> {
