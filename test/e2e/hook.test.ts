@@ -1,10 +1,10 @@
 // The pre-push hook as users meet it: a real `git push` to a local bare remote, with the shipped
 // shim installed by `install-hook` or called from husky's `.husky/pre-push`.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, PROJECT_ROOT, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 
@@ -259,6 +259,29 @@ describe("pre-push hook and review branches", () => {
     const deleted = push(repo, {}, ["origin", `:${branch}`]);
     expect(deleted.status, deleted.stderr).toBe(0);
     expect(repo.git("ls-remote", "origin", "refs/heads/review/*")).toBe("");
+  });
+
+  it("lets a push from a bare repository go, unreviewed, saying so per ref", () => {
+    const repo = pushableRepo();
+    const mirror = join(repo.home, "mirror.git");
+    execFileSync("git", ["clone", "-q", "--bare", repo.dir, mirror], { env: repo.env });
+    // A hook set for every repository, as a global core.hooksPath does it.
+    const hooks = join(repo.home, "hooks");
+    mkdirSync(hooks);
+    writeFileSync(join(hooks, "pre-push"), readFileSync(join(PROJECT_ROOT, "hooks", "pre-push")), {
+      mode: 0o755,
+    });
+    const bareGit = (...args: string[]) =>
+      spawnSync("git", args, { cwd: mirror, env: repo.env, encoding: "utf8" });
+    bareGit("config", "core.hooksPath", hooks);
+    const refs = bareGit("for-each-ref").stdout;
+    const pushed = bareGit("push", "origin", "main:refs/heads/from-mirror");
+    expect(pushed.status, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toMatch(
+      /^review-remote: refs\/heads\/from-mirror \(0000000\.\.[0-9a-f]{7}\): not reviewed: a bare repository has no work tree$/m,
+    );
+    expect(bareGit("for-each-ref").stdout).toBe(refs);
+    expect(existsSync(join(mirror, "review-remote"))).toBe(false);
   });
 
   it("works the husky way, from .husky/pre-push through core.hooksPath", () => {
