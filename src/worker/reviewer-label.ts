@@ -73,5 +73,6 @@ export async function probeVersion(
     signal: deadline.signal,
   });
   if (outcome.exitCode !== 0) return undefined;
-  return /\b\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?\b/.exec(outcome.stdout.toString("utf8"))?.[0];
+  // `v10.16.0`, `Version: 2.6.9`, `ast-grep 0.51.1`, `version: 0.9.0`: the first dotted number.
+  return /(?<![\d.])\d+\.\d+(?:\.\d+)?(?:-[\w.]+)?/.exec(outcome.stdout.toString("utf8"))?.[0];
 }

@@ -76,17 +76,17 @@ function cp(args: string[], cwd: string, signal: AbortSignal) {
 
 /**
  * Copies the cache entry into the tree (before anything of the request ran there) and gives it to
- * the sandbox's user; undefined when the tree already has one of its names.
+ * the sandbox's user; false when the tree already has one of its names.
  */
-async function restore(ctx: SetupContext, entry: string): Promise<string[] | undefined> {
+async function restore(ctx: SetupContext, entry: string): Promise<boolean> {
   const names = readdirSync(entry);
-  if (names.some((name) => lstatSync(join(ctx.io.tree, name), { throwIfNoEntry: false }))) return undefined;
+  if (names.some((name) => lstatSync(join(ctx.io.tree, name), { throwIfNoEntry: false }))) return false;
   const paths = names.map((name) => join(entry, name));
   const copied = await cp([...paths, ctx.io.tree], entry, ctx.deadline.signal);
-  if (copied.exitCode !== 0) return undefined;
+  if (copied.exitCode !== 0) return false;
   const targets = names.map((name) => join(ctx.io.tree, name));
   if (ctx.sandbox.user) await chownTree(targets, ctx.sandbox.user, ctx.deadline.signal);
-  return names.map((name) => (lstatSync(join(entry, name)).isDirectory() ? `${name}/` : name));
+  return true;
 }
 
 /** Keeps what setup added under the key; a concurrent worker that kept it first wins. */
@@ -147,8 +147,10 @@ export async function runSetup(ctx: SetupContext): Promise<SetupOutcome> {
   if (entry && lstatSync(entry, { throwIfNoEntry: false })?.isDirectory()) {
     const restored = await restore(ctx, entry);
     if (restored) {
+      // Set aside what git would see: entries the tree's .gitignore already ignores need nothing.
+      const added = await untrackedPaths(ctx.git);
       const account = `Setup: restored from the cache for ${lockfile?.name} ${lockfile?.sha256.slice(0, 12)} (${elapsed()}); \`${ctx.setup.command}\` not run.`;
-      return { ok: true, added: restored, account };
+      return { ok: true, added, account };
     }
     ctx.warn(`the cache entry for ${lockfile?.name} could not be restored; running the setup command`);
   }
