@@ -78,6 +78,10 @@ export const messages = {
   pushBlocked: "push blocked",
   pushRefusedReviewBranches: "push refused: review branches stay local",
   noStoredRequest: (id: string) => `the store has no readable request and bundle manifest for review ${id}`,
+  hintRefusalRemembered:
+    "answered from the store: this snapshot and policy were refused before (git review-remote --no-cache scans again)",
+  hintRejectionRemembered:
+    "answered from the store: this worker's result for the same request was rejected before (--no-cache asks again)",
   hintReviewAgain: "run the review again: git review-remote --no-cache",
   nothingToImportInto: (id: string, state: string) =>
     `review ${id} is ${state}: its worker answered, so it takes no other answer`,

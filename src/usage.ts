@@ -61,7 +61,8 @@ context); the review focuses on the change:
                         exit 7 when a finding shown is at or above <level>
                         (review-remote.failLevel): none (default), error,
                         warning or info
-    --no-cache          ask the worker even if this snapshot was reviewed
+    --no-cache          ask the worker even if this snapshot was reviewed,
+                        and scan again an export refused before
     --json              print one JSON document on stdout
     -q, --quiet         no progress and no remote: lines
     -- <pathspec>...    send only the matching paths`;

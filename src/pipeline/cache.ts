@@ -1,11 +1,14 @@
 // The cache stage: a commit snapshot is named by its oid, so the cache is asked before any export.
-// A worker whose answer is in the store is not contacted again; its outcome is read back.
+// A worker whose answer is in the store is not contacted again; its outcome is read back, or the
+// rejection of its result for the same request said again (exit 4).
 import type { ReceiptPolicy } from "../config/receipt-policy.js";
+import { InvalidResultError } from "../errors.js";
+import { messages } from "../messages.js";
 import type { Result } from "../protocol/result.js";
 import { type CacheInputs, cacheKey, lookupCache } from "../store/cache.js";
 import type { StorePaths } from "../store/layout.js";
 import { type ReviewRecord, ReviewState, readRecord, readReviewFile } from "../store/records.js";
-import type { ReviewOutcome } from "./outcome.js";
+import type { ReviewOutcome, WorkerFailure } from "./outcome.js";
 import type { Worker } from "./workers.js";
 
 const REUSABLE: ReadonlySet<ReviewRecord["state"]> = new Set([ReviewState.imported, ReviewState.empty]);
@@ -54,21 +57,35 @@ export function cacheKeys(
   return new Map(workers.map((worker) => [worker, cacheKey({ ...inputs, worker })]));
 }
 
-/** The workers the cache answers, and those still to be asked. */
+/** A result rejected for this request before: the same error again, saying where it came from. */
+async function readCachedRejection(store: StorePaths, id: string): Promise<InvalidResultError | undefined> {
+  const record = await readRecord(store, id);
+  if (record?.state !== ReviewState.rejected || !record.rejection) return undefined;
+  const { message, details, hints } = record.rejection;
+  return new InvalidResultError(message, { details, hints: [...hints, messages.hintRejectionRemembered] });
+}
+
+/** The workers the cache answers (a review, or a rejection), and those still to be asked. */
 export async function answerFromCache(
   store: StorePaths,
   workers: readonly Worker[],
   keys: ReadonlyMap<Worker, string>,
   receiptPolicies: ReadonlyMap<string, ReceiptPolicy>,
-): Promise<{ outcomes: ReviewOutcome[]; pending: Worker[] }> {
+): Promise<{ outcomes: ReviewOutcome[]; failures: WorkerFailure[]; pending: Worker[] }> {
   const outcomes: ReviewOutcome[] = [];
+  const failures: WorkerFailure[] = [];
   const pending: Worker[] = [];
   for (const worker of workers) {
     const key = keys.get(worker);
     const id = key === undefined ? undefined : await lookupCache(store, key);
-    const cached = id ? await readCachedOutcome(store, id, receiptPolicies.get(worker.name)) : undefined;
+    const policy = receiptPolicies.get(worker.name);
+    const cached = id ? await readCachedOutcome(store, id, policy) : undefined;
+    // A worker whose receipts are checked is asked again: its allowed signers may have changed since.
+    const remembered = id && !cached && policy?.allowedSigners === undefined;
+    const rejected = remembered ? await readCachedRejection(store, id) : undefined;
     if (cached) outcomes.push(cached);
+    else if (rejected) failures.push({ worker, error: rejected });
     else pending.push(worker);
   }
-  return { outcomes, pending };
+  return { outcomes, failures, pending };
 }

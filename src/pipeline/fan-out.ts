@@ -4,13 +4,14 @@
 import type { Policy } from "../config/policy.js";
 import type { ReceiptPolicy } from "../config/receipt-policy.js";
 import type { Settings } from "../config/settings.js";
-import { ReviewRemoteError } from "../errors.js";
+import { ExportRefusedError, ReviewRemoteError } from "../errors.js";
 import { createBundle } from "../export/bundle.js";
 import { createScratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
 import type { Limits } from "../protocol/limits.js";
 import { verifyAllowedSignersReadable } from "../receipt/verify.js";
 import type { Repo } from "../repo.js";
+import { writeRefusal } from "../store/cache.js";
 import type { StorePaths } from "../store/layout.js";
 import { changesOf } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, ReviewOutcome, WorkerFailure } from "./outcome.js";
@@ -33,6 +34,8 @@ export interface FanOutOptions {
   pending: readonly Worker[];
   keys: ReadonlyMap<Worker, string>;
   receiptPolicies: ReadonlyMap<string, ReceiptPolicy>;
+  /** Where a refused export of this snapshot and policy is remembered (commit snapshots only). */
+  refusalKey: string | undefined;
   events: PipelineEvents;
 }
 
@@ -67,7 +70,13 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       policy,
       onProgress: (bytes: number) => events.progress("export", bytes),
     };
-    const bundle = await createBundle(repo, exportOptions, scratch);
+    const bundle = await createBundle(repo, exportOptions, scratch).catch(async (error: unknown) => {
+      if (error instanceof ExportRefusedError && fan.refusalKey) {
+        const { message, details, hints } = error;
+        await writeRefusal(fan.store, fan.refusalKey, { message, details: [...details], hints: [...hints] });
+      }
+      throw error;
+    });
     const [{ buildRequest }, { reviewOnWorker }] = await stages;
     const { request, patchOmitted } = buildRequest({
       bundle,

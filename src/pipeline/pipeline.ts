@@ -5,8 +5,11 @@
 import { readPolicy } from "../config/policy.js";
 import { type ReceiptPolicy, receiptPolicyFor } from "../config/receipt-policy.js";
 import { DEFAULT_QUESTION, type Settings } from "../config/settings.js";
+import { ExportRefusedError } from "../errors.js";
+import { messages } from "../messages.js";
 import { resolveLimits } from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
+import { exportKey, lookupRefusal } from "../store/cache.js";
 import { type StorePaths, storePaths } from "../store/layout.js";
 import { readVersion } from "../version.js";
 import { answerFromCache, cacheKeys } from "./cache.js";
@@ -54,10 +57,12 @@ export async function runPipeline(
 
   let pending: readonly Worker[] = workers;
   let keys = new Map<Worker, string>();
+  let refusalKey: string | undefined;
   if (target.commit !== undefined) {
     // Pathspecs are relative to the current directory: the same words elsewhere select other files.
     const pathspecs = options.pathspecs.length > 0 ? [repo.prefix, ...options.pathspecs] : [];
     const version = readVersion();
+    refusalKey = exportKey({ commit: target.commit, base: target.base, pathspecs, policy, version });
     keys = cacheKeys(workers, {
       commit: target.commit,
       base: target.base,
@@ -71,12 +76,22 @@ export async function runPipeline(
     if (!options.noCache) {
       const cached = await answerFromCache(store, workers, keys, receiptPolicies);
       report.outcomes.push(...cached.outcomes);
+      report.failures.push(...cached.failures);
       for (const outcome of cached.outcomes) report.cached.add(outcome.record.id);
       pending = cached.pending;
     }
   }
   if (pending.length === 0) {
     return focusReport(repo, store, report, chooseFilterMode(options.filterMode, settings.filterMode));
+  }
+
+  // A refused export is deterministic for its snapshot and policy: said again, not scanned again.
+  const refused = refusalKey && !options.noCache ? await lookupRefusal(store, refusalKey) : undefined;
+  if (refused) {
+    throw new ExportRefusedError(refused.message, {
+      details: refused.details,
+      hints: [...refused.hints, messages.hintRefusalRemembered],
+    });
   }
 
   // Only now the heavy stages: a fully cached run (a re-push) never loads them.
@@ -94,6 +109,7 @@ export async function runPipeline(
     pending,
     keys,
     receiptPolicies,
+    refusalKey,
     events,
   });
   report.outcomes.push(...sent.outcomes);

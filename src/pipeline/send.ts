@@ -95,6 +95,21 @@ function newRecord(context: SendContext, worker: Worker, cacheKey: string | unde
   };
 }
 
+async function rememberRejection(
+  store: SendContext["store"],
+  record: ReviewRecord,
+  cacheKey: string,
+  error: InvalidResultError,
+): Promise<void> {
+  const rejection = { message: error.message, details: [...error.details], hints: [...error.hints] };
+  try {
+    await updateRecord(store, record, { rejection });
+    await writeCache(store, cacheKey, record.id);
+  } catch {
+    // Not remembered: the next run asks the worker again, which is only slower.
+  }
+}
+
 export async function reviewOnWorker(
   context: SendContext,
   worker: Worker,
@@ -120,6 +135,10 @@ export async function reviewOnWorker(
       const problems = [(error as Error).message];
       await updateRecord(store, record, { state, problems }).catch(() => undefined);
     }
+    // A rejection is deterministic for the request: remembered, not fetched again. A transport
+    // failure, a timeout or a worker's own failure may pass: those are asked again.
+    if (error instanceof InvalidResultError && cacheKey)
+      await rememberRejection(store, record, cacheKey, error);
     throw error;
   } finally {
     if (record.state !== ReviewState.sent) await clearRunning(store, record.id);

@@ -1,5 +1,7 @@
 // The review cache: a key from what identifies the snapshot, the policy, the question and the worker
-// (its name and its command), computed without an export; `cache/<key>` names the review that answered.
+// (its name and its command), computed without an export; `cache/<key>` names the review that answered
+// (or whose result was rejected). A refused export is remembered apart, by snapshot and policy alone:
+// `cache/export-<key>.json` holds what the refusal said, redacted as it was printed.
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -44,4 +46,48 @@ export async function lookupCache(store: StorePaths, key: string): Promise<strin
 
 export async function writeCache(store: StorePaths, key: string, id: string): Promise<void> {
   await writeFileAtomic(cachePath(store, key), `${id}\n`);
+}
+
+/** What identifies an export's verdict: the snapshot and the policy, under this version's rules. */
+export type ExportKeyInputs = Pick<CacheInputs, "commit" | "base" | "pathspecs" | "policy" | "version">;
+
+export function exportKey(inputs: ExportKeyInputs): string {
+  const value = {
+    kind: "export",
+    commit: inputs.commit,
+    base: inputs.base ?? null,
+    pathspecs: [...inputs.pathspecs],
+    policy: inputs.policy ?? null,
+    version: inputs.version,
+  };
+  return createHash("sha256").update(canonicalJson(value)).digest("hex");
+}
+
+/** A refused export as it was reported: the message, its lines (redacted findings) and hints. */
+export interface StoredRefusal {
+  message: string;
+  details: string[];
+  hints: string[];
+}
+
+function refusalPath(store: StorePaths, key: string): string {
+  return join(store.root, "cache", `export-${key}.json`);
+}
+
+const isStrings = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === "string");
+
+export async function lookupRefusal(store: StorePaths, key: string): Promise<StoredRefusal | undefined> {
+  try {
+    const value = JSON.parse(await readFile(refusalPath(store, key), "utf8")) as Partial<StoredRefusal>;
+    if (typeof value.message !== "string" || !isStrings(value.details) || !isStrings(value.hints))
+      return undefined;
+    return { message: value.message, details: value.details, hints: value.hints };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function writeRefusal(store: StorePaths, key: string, refusal: StoredRefusal): Promise<void> {
+  await writeFileAtomic(refusalPath(store, key), `${JSON.stringify(refusal, null, 2)}\n`);
 }

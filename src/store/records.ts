@@ -46,6 +46,8 @@ export interface ReviewRecord {
   comments: number;
   errors: number;
   problems?: string[];
+  /** A rejected result's error as reported, so the cache can say it again (exit 4). */
+  rejection?: { message: string; details: string[]; hints: string[] };
   /** Parts of an accepted result left out (invalid comments, proposals over a limit), and why. */
   dropped?: Dropped[];
   receipt?: ReceiptRecord;
