@@ -1,5 +1,6 @@
 // `--fail-level`, as reviewdog's: the review exits non-zero (7) when a finding it reported (after the
 // filter stage) is at or above a severity, so CI and scripts can gate on what the review found.
+import { limitOfRule } from "../protocol/limits.js";
 import type { ReviewComment, Severity } from "../protocol/result.js";
 
 export const FailLevel = { none: "none", error: "error", warning: "warning", info: "info" } as const;
@@ -24,8 +25,14 @@ const THRESHOLD: Readonly<Record<FailLevel, number>> = {
   info: 1,
 };
 
-/** The reported findings (the comments the filter kept, of every review) at or above `level`. */
+/**
+ * The reported findings (the comments the filter kept, of every review) at or above `level`. A
+ * worker's note that it left its proposals out for a limit is about the review, not the code: the
+ * warning about it is enough, and it is no finding.
+ */
 export function countAtFailLevel(comments: readonly ReviewComment[], level: FailLevel): number {
   const threshold = THRESHOLD[level];
-  return comments.filter((comment) => RANK[comment.severity] >= threshold).length;
+  const isFinding = (comment: ReviewComment) =>
+    comment.path !== undefined || limitOfRule(comment.rule) === undefined;
+  return comments.filter((comment) => RANK[comment.severity] >= threshold && isFinding(comment)).length;
 }

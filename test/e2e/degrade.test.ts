@@ -150,5 +150,15 @@ describe("proposals over a limit", () => {
     expect(result.stderr).toContain("warning: dropped the proposals of worker 'local' over a limit");
     expect(result.stderr).toContain("hint: or raise the limit: git config review-remote.maxPatchBytes <n>");
     expect(repo.git("branch", "--list", "review/*")).toBe("");
+    // The note is about the review, not the code: no finding for --fail-level.
+    expect(repo.run(["--fail-level", "warning"]).status).toBe(7);
+    expect(repo.run(["--fail-level", "error"]).status).toBe(7);
+    repo.write("src/merge.ts", "fine\n");
+    repo.commit("resolved");
+    const noted = repo.run(["--all", "--fail-level", "warning", "--json"]);
+    expect(JSON.parse(noted.stdout).comments).toContainEqual(
+      expect.objectContaining({ rule: "limits.maxPatchBytes" }),
+    );
+    expect(noted.status, noted.stderr).toBe(0);
   });
 });
