@@ -103,6 +103,16 @@ async function save(
     // cp -P copies symlinks as links: nothing outside the tree is read.
     const paths = added.map((path) => join(tree, path.replace(/\/$/, "")));
     if ((await cp([...paths, temporary], tree, signal)).exitCode !== 0) return false;
+    // The copies belong to whoever runs the worker: no set-user-ID or set-group-ID file may stay.
+    const strip = await runProcess(
+      {
+        file: "chmod",
+        args: ["-R", "ug-s", "--", temporary],
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      },
+      { cwd: cacheDir, timeoutMs: 600_000, signal, maxOutputBytes: 0 },
+    );
+    if (strip.exitCode !== 0) return false;
     try {
       renameSync(temporary, join(cacheDir, key));
     } catch {

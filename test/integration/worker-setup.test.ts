@@ -4,7 +4,7 @@
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -96,13 +96,26 @@ describe("the setup command", () => {
 
   it("keeps what it added under the lockfile's sha256 and restores it instead of running again", async () => {
     const key = createHash("sha256").update(LOCKFILE).digest("hex");
-    const first = await review({ command: INSTALL, network: false, cacheDir });
+    const first = await review({
+      command: `${INSTALL} && touch deps/lib/run && chmod 6755 deps/lib/run`,
+      network: false,
+      cacheDir,
+    });
     expect(first.result.status, first.result.error).toBe("ok");
     expect(first.result.summary).toContain(`kept in the cache for package-lock.json ${key.slice(0, 12)}`);
     // Only what setup added is kept: nothing of the repository.
     expect(
       execFileSync("find", [".", "-mindepth", "1"], { cwd: cacheDir, encoding: "utf8" }).split("\n").sort(),
-    ).toEqual(["", `./${key}`, `./${key}/deps`, `./${key}/deps/lib`, `./${key}/deps/lib/v`]);
+    ).toEqual([
+      "",
+      `./${key}`,
+      `./${key}/deps`,
+      `./${key}/deps/lib`,
+      `./${key}/deps/lib/run`,
+      `./${key}/deps/lib/v`,
+    ]);
+    // Kept as files of the worker's user: no set-user-ID or set-group-ID bit survives.
+    expect(statSync(join(cacheDir, key, "deps", "lib", "run")).mode & 0o7777).toBe(0o755);
     // The next review takes the cache as it is (changed here to tell), without running setup.
     writeFileSync(join(cacheDir, key, "deps", "lib", "v"), "B\n");
     const second = await review({ command: `${INSTALL} && exit 9`, network: false, cacheDir });
