@@ -60,3 +60,24 @@ describe("secret name rules", () => {
     expect(matchSecretName(path)).toBeUndefined();
   });
 });
+
+describe("secret name verdicts remembered per component", () => {
+  it("judge a name by where it stands, whichever place it was first seen in", () => {
+    // `.ssh/` is a directory rule and `id_rsa` a name rule: each component's remembered verdict must
+    // keep both, so that a name seen first as a file is still caught as a directory, and the reverse.
+    expect(matchSecretName("notes/.ssh")).toBeUndefined();
+    expect(matchSecretName("home/.ssh/known_hosts")?.id).toBe("ssh-dir");
+    expect(matchSecretName("other/.ssh")).toBeUndefined();
+    expect(matchSecretName("id_rsa/readme.md")?.id).toBe("private-key");
+    expect(matchSecretName("keys/id_rsa")?.id).toBe("private-key");
+    // A component once clean stays clean only as itself: its folded or cased kin are judged anew.
+    expect(matchSecretName("src/config.ts")).toBeUndefined();
+    expect(matchSecretName("src/.ENV")?.id).toBe("dotenv");
+    expect(matchSecretName("src/.env. ")?.id).toBe("dotenv");
+  });
+
+  it("judge ten thousand distinct clean names and still catch a secret after them", () => {
+    for (let i = 0; i < 10_000; i++) expect(matchSecretName(`pkg${i}/src/file${i}.ts`)).toBeUndefined();
+    expect(matchSecretName("pkg1/src/.env")?.id).toBe("dotenv");
+  });
+});
