@@ -77,6 +77,7 @@ export async function reviewWithCommands(ctx: CommandsContext, baseline: string)
   const stepContext: StepContext = {
     question: request.question,
     maxComments: request.limits.maxComments,
+    maxPatchBytes: request.limits.maxPatchBytes,
     io,
     sandbox: ctx.sandbox,
     grants: reviewer.grants,

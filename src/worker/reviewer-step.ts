@@ -22,6 +22,8 @@ import { applyPatch, type TreeGit } from "./tree-git.js";
 export interface StepContext {
   question: string;
   maxComments: number;
+  /** The request's limit on the proposals' patches: a diff report may fill it, and no more. */
+  maxPatchBytes: number;
   io: ReviewerIo;
   sandbox: Sandbox;
   grants: Grants;
@@ -74,8 +76,9 @@ export function resetIoFiles(io: ReviewerIo, user: { uid: number; gid: number } 
   }
 }
 
-function formatLimits(maxComments: number): FormatLimits {
-  return { ...DEFAULT_FORMAT_LIMITS, maxComments };
+/** The format defaults, with the request's limits where the request has one (git config may raise it). */
+function formatLimits(ctx: Pick<StepContext, "maxComments" | "maxPatchBytes">): FormatLimits {
+  return { ...DEFAULT_FORMAT_LIMITS, maxComments: ctx.maxComments, maxPatchBytes: ctx.maxPatchBytes };
 }
 
 async function readSummary(io: ReviewerIo): Promise<string | undefined> {
@@ -104,7 +107,7 @@ export async function runStep(
   index: number,
 ): Promise<StepOutcome> {
   const declared = reviewer.format !== "comments";
-  const limits = formatLimits(ctx.maxComments);
+  const limits = formatLimits(ctx);
   // Collecting gets the last tenth of the time (at most 10 s); the reviewer, what is left before it.
   const remaining = ctx.deadline.remainingMs();
   const reserve = Math.min(10_000, ctx.deadline.seconds * 100);

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_LIMITS, type Limits } from "../../src/protocol/limits.js";
 import type { ReviewerCommand } from "../../src/worker/reviewer-specs.js";
 import { createTestRepo, type TestRepo } from "../helpers/repo.js";
 import {
@@ -37,8 +38,11 @@ afterAll(() => {
 });
 afterEach(() => expect(workspaces.leftovers().filter((name) => !name.startsWith("probe-"))).toEqual([]));
 
-async function review(reviewers: ReviewerCommand[]) {
-  const request = makeRequest(bundle, { snapshot: { commit: snapshot, kind: "commit" } });
+async function review(reviewers: ReviewerCommand[], limits: Partial<Limits> = {}) {
+  const request = makeRequest(bundle, {
+    snapshot: { commit: snapshot, kind: "commit" },
+    limits: { ...DEFAULT_LIMITS, ...limits },
+  });
   const run = await runWorkerOn(envelope(request, bundle), {
     reviewerCommands: reviewers,
     tools: [REVIEWERS],
@@ -127,6 +131,19 @@ describe("reviewers with report formats", () => {
     expect(result.status).toBe("failed");
     expect(result.error).toMatch(/^sarif: runs: /);
     expect(result.commits).toEqual([]);
+  });
+
+  it("takes a diff report up to the request's maxPatchBytes, raised or not", async () => {
+    // A new file of 60000 lines: about 1.1 MiB of diff, over the default limit.
+    const big =
+      "{ printf 'diff --git a/big.txt b/big.txt\\nnew file mode 100644\\n--- /dev/null\\n+++ b/big.txt\\n@@ -0,0 +1,60000 @@\\n'; " +
+      "seq 1 60000 | sed 's/^/+line number /'; } > \"$REVIEW_REMOTE_OUTPUT\"";
+    const small = await review([{ command: big, format: "diff" }]);
+    expect(small.result.commits).toEqual([]);
+    const raised = await review([{ command: big, format: "diff" }], { maxPatchBytes: 4 * 1024 * 1024 });
+    expect(raised.result.status, raised.result.error).toBe("ok");
+    expect(raised.result.commits).toHaveLength(1);
+    expect(raised.result.commits[0]?.patch).toContain("+line number 60000\n");
   });
 
   it("skips a diff that does not apply, with a comment, and proposes nothing for it", async () => {
