@@ -3,6 +3,7 @@
 // and be about exactly what was sent and received. A refusal is exit 4 with the reason named.
 import { createHash } from "node:crypto";
 import type { ReceiptPolicy } from "../config/receipt-policy.js";
+import { debug } from "../debug.js";
 import type { Receipt } from "../protocol/result.js";
 import { subjectsOf } from "../receipt/statement.js";
 import { checkReceipt, ReceiptStatus, receiptRefusal } from "../receipt/verify.js";
@@ -51,6 +52,7 @@ export async function checkResultReceipt(
       sent: subjectsOf(context.request),
       received: received.document,
     });
+    debug(`receipt: ${verdict.status} for worker '${principal}'`);
     const refusal = receiptRefusal(verdict, policy);
     if (refusal) {
       await updateRecord(store, record, {
@@ -65,6 +67,7 @@ export async function checkResultReceipt(
   if (receipt) {
     await writeReceiptFiles(store, record.id, receipt, received.raw);
     summary = { ...summary, statementSha256: statementSha256(receipt.statement) };
+    debug("receipt: stored");
   }
   record.receipt = summary;
 }
