@@ -113,6 +113,19 @@ describe("receipts: a signing worker", () => {
     );
   });
 
+  it("verifies the result as received, before a comment the local side drops is left out", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", tamperingWorker(["stray", workerKey.private]));
+    trustKey(repo);
+    const result = repo.run(["--worker", "box", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const review = JSON.parse(result.stdout);
+    expect(review.receipt.status).toBe("good");
+    expect(review.comments.map((comment: { path: string }) => comment.path)).toEqual(["src/conflict.ts"]);
+    expect(review.dropped).toEqual([expect.objectContaining({ part: "comments", count: 1 })]);
+    expect(repo.run(["verify", review.id]).status).toBe(0);
+  });
+
   it("imports an unsigned result when requireSignature is false, and shows it unsigned", () => {
     const repo = changedRepo();
     configureWorker(repo, "box", signingWorker(undefined));
