@@ -104,9 +104,8 @@ export async function createRange(options: {
     run,
   );
   const changed = new Set(paths);
-  const baseBlobs = kept.filter(
-    (entry) => changed.has(entry.path) && !removed.has(entry.path) && entry.mode !== Mode.symlink,
-  );
+  // A link's old target is a `-` line of the patch: scanned as the link target it is.
+  const baseBlobs = kept.filter((entry) => changed.has(entry.path) && !removed.has(entry.path));
   return {
     range: { base: options.base, head: options.head, paths, patch: patch.stdout },
     findings: await scanBaseBlobs(scratch, baseBlobs, options.scanner),

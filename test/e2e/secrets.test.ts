@@ -1,7 +1,7 @@
 // Nothing secret leaves: what a new user meets when a credential is committed, and the whole corpus.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -144,6 +144,23 @@ describe("ranges and work-tree snapshots", () => {
     expect(result.stderr).toMatch(/notes\.md:2: private-key/);
     expect(result.stderr).toMatch(/infra\/main\.tf:2: hashicorp-tf-password/);
     expect(result.stderr).not.toContain("Zq8-vK2pW7rT4mN");
+  });
+
+  it("refuses a range that removes a symbolic link whose target is a secret", () => {
+    const repo = newRepo();
+    const target = `https://deploy:${["Zq8", "vK2pW7", "rT4mN"].join("-")}@db.internal/app`;
+    repo.write("docs/readme.md", "# docs\n");
+    symlinkSync(target, join(repo.dir, "docs/database"));
+    repo.commit("link");
+    repo.git("rm", "-q", "docs/database");
+    repo.commit("unlink");
+    repo.git("config", "review-remote.echo.command", "cat > /dev/null; exit 1");
+    const before = repoState(repo);
+    const result = repo.run(["HEAD~1..HEAD", "--worker", "echo"]);
+    expect(result.status, result.stderr).toBe(6);
+    expect(result.stderr).toMatch(/docs\/database:1: url-credentials/);
+    expect(result.stderr).not.toContain("vK2pW7");
+    expect(repoState(repo)).toEqual(before);
   });
 
   it("keeps an export-ignored file of the range's base out of its patch", () => {
