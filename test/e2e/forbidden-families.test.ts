@@ -65,6 +65,19 @@ describe("forbidden families through the pipeline", () => {
     expect(repoState(repo)).toEqual(before);
   });
 
+  it("imports a nested package.json whose other fields and non-lifecycle scripts changed", () => {
+    const manifest = JSON.stringify(
+      { name: "a", version: "1.1.0", scripts: { test: "vitest run" } },
+      null,
+      2,
+    );
+    const repo = repoProposing(proposalPatch({ "packages/a/package.json": `${manifest}\n` }));
+    const result = repo.run(["--worker", "fake", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const { branch } = JSON.parse(result.stdout);
+    expect(repo.git("diff", "--name-only", "HEAD", branch).trim()).toBe("packages/a/package.json");
+  });
+
   it("accepts the same names where their tool never reads them", () => {
     const paths = ["docs/examples/.circleci/config.yml", "examples/bitbucket-pipelines.yml"];
     const repo = repoProposing(touching(paths));
