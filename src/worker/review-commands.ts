@@ -72,7 +72,7 @@ export async function reviewWithCommands(ctx: CommandsContext, baseline: string)
       return { head: baseline, comments: [], ran: outcome.account, error: outcome.error };
     }
     setupAccount = outcome.account;
-    git.excluded = outcome.added;
+    git.excluded = outcome.excluded;
   }
   const stepContext: StepContext = {
     question: request.question,

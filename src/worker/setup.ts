@@ -14,7 +14,7 @@ import { workerMessages as m } from "./messages.js";
 import { runProcess } from "./run-process.js";
 import { chownTree, type Grants, type ReviewerIo, treeEnv, treeSpec } from "./run-reviewer.js";
 import { type ResourceLimits, type Sandbox, sandboxCommand } from "./sandbox.js";
-import { restoreTracked, type TreeGit, untrackedPaths } from "./tree-git.js";
+import { notTracked, restoreTracked, type TreeGit } from "./tree-git.js";
 
 /** The lockfiles whose hash keys the cache, the first found at the top of the tree. */
 const LOCKFILES = [
@@ -45,8 +45,8 @@ export interface SetupContext {
 }
 
 export type SetupOutcome =
-  | { ok: true; added: string[]; account: string }
-  | { ok: false; error: string; account: string };
+  /** `excluded`: what setup added that git would otherwise stage (ignored entries need nothing). */
+  { ok: true; excluded: string[]; account: string } | { ok: false; error: string; account: string };
 
 /** `sha256` of the first lockfile at the top of the tree (a regular file), or undefined. */
 function lockfileKey(tree: string): { name: string; sha256: string } | undefined {
@@ -158,9 +158,9 @@ export async function runSetup(ctx: SetupContext): Promise<SetupOutcome> {
     const restored = await restore(ctx, entry);
     if (restored) {
       // Set aside what git would see: entries the tree's .gitignore already ignores need nothing.
-      const added = await untrackedPaths(ctx.git);
+      const { untracked } = await notTracked(ctx.git);
       const account = `Setup: restored from the cache for ${lockfile?.name} ${lockfile?.sha256.slice(0, 12)} (${elapsed()}); \`${ctx.setup.command}\` not run.`;
-      return { ok: true, added, account };
+      return { ok: true, excluded: untracked, account };
     }
     ctx.warn(`the cache entry for ${lockfile?.name} could not be restored; running the setup command`);
   }
@@ -169,7 +169,8 @@ export async function runSetup(ctx: SetupContext): Promise<SetupOutcome> {
   if (failure)
     return { ok: false, error: m.setupFailed(failure), account: `${ran} failed (${elapsed()}): ${failure}.` };
   if (await restoreTracked(ctx.git)) ctx.warn(m.setupTrackedReverted);
-  const added = await untrackedPaths(ctx.git);
+  const { untracked, ignored } = await notTracked(ctx.git);
+  const added = [...untracked, ...ignored];
   let cached = "";
   if (cacheDir && lockfile && added.length > 0) {
     const saved = await save(cacheDir, lockfile.sha256, ctx.io.tree, added, ctx.deadline.signal);
@@ -177,7 +178,7 @@ export async function runSetup(ctx: SetupContext): Promise<SetupOutcome> {
   }
   return {
     ok: true,
-    added,
+    excluded: untracked,
     account: `${ran} (${elapsed()}, added ${added.join(", ") || "nothing"}${cached}).`,
   };
 }

@@ -128,14 +128,22 @@ export async function applyPatch(ctx: TreeGit, patchFile: string): Promise<strin
   const outcome = await treeGit(ctx, ["apply", "--whitespace=nowarn", patchFile], [patchFile]);
   return outcome.ok ? undefined : firstLine(outcome.stderr) || "git apply failed";
 }
-/** What is untracked and not ignored: `dir/` for a whole directory, as git status shows it. */
-export async function untrackedPaths(ctx: TreeGit): Promise<string[]> {
-  const listed = await mustGit(ctx, ["status", "--porcelain=v1", "-z", "--untracked-files=normal"]);
-  return listed.stdout
-    .toString("utf8")
-    .split("\0")
-    .filter((entry) => entry.startsWith("?? "))
-    .map((entry) => entry.slice(3));
+/**
+ * What is not tracked, as git status shows it (`dir/` for a whole directory): `untracked` (git would
+ * add it) and `ignored` (a .gitignore names it; git leaves it alone anyway).
+ */
+export async function notTracked(ctx: TreeGit): Promise<{ untracked: string[]; ignored: string[] }> {
+  const listed = await mustGit(ctx, [
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=normal",
+    "--ignored=traditional",
+  ]);
+  const entries = listed.stdout.toString("utf8").split("\0");
+  const pick = (mark: string) =>
+    entries.filter((entry) => entry.startsWith(mark)).map((entry) => entry.slice(3));
+  return { untracked: pick("?? "), ignored: pick("!! ") };
 }
 
 /** Undoes changes to tracked files (setup that rewrote a lockfile, say); whether there were any. */

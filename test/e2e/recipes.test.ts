@@ -204,7 +204,15 @@ describe("a project whose ESLint config imports a plugin", () => {
     return join(dir, name);
   }
 
-  it("reviews after --setup-command restored its dependencies from a prepared --cache-dir, with no network", () => {
+  const SETUP = "npm ci --offline --ignore-scripts --no-audit --no-fund";
+  const ESLINT = [
+    "--reviewer-command",
+    RECIPES.eslint.command.replace(" src", " ."),
+    "--reviewer-format",
+    "rdjson",
+  ];
+
+  function pluginProject(): TestRepo {
     const repo = repos.add(createTestRepo());
     mkdirSync(join(repo.dir, "vendor"));
     cpSync(pluginTarball(), join(repo.dir, "vendor", "eslint-plugin-demo-1.0.0.tgz"));
@@ -223,39 +231,61 @@ describe("a project whose ESLint config imports a plugin", () => {
       stdio: "ignore",
     });
     repo.commit("a project with a lint plugin");
-    // The host prepares the cache once: what `npm ci` makes, under the lockfile's sha256.
-    const cache = mkdtempSync(join(scratch, "cache-"));
-    const key = createHash("sha256")
+    return repo;
+  }
+
+  function lockfileKey(repo: TestRepo): string {
+    return createHash("sha256")
       .update(readFileSync(join(repo.dir, "package-lock.json")))
       .digest("hex");
+  }
+
+  function expectPluginFindings(repo: TestRepo, result: Reviewed): void {
+    expect(places(result.comments)).toEqual(["src/x.js:1 demo/no-foo", "src/x.js:2 demo/no-foo"]);
+    expect(repo.git("log", "-1", "--format=%s", result.branch).trim()).toBe("eslint: 2 fixes (demo/no-foo)");
+    expect(proposed(repo, result.branch)).toEqual({ "src/x.js": "const bar = 1;\nexport default bar;\n" });
+  }
+
+  it("reviews after --setup-command restored its dependencies from a prepared --cache-dir, with no network", () => {
+    const repo = pluginProject();
+    // The host prepares the cache once, as the README says: what `npm ci` makes, under the lockfile's sha256.
+    const cache = mkdtempSync(join(scratch, "cache-"));
+    const key = lockfileKey(repo);
     cpSync(join(repo.dir, "node_modules"), join(cache, key, "node_modules"), { recursive: true });
-    const eslint = [
-      "--reviewer-command",
-      RECIPES.eslint.command.replace(" src", " ."),
-      "--reviewer-format",
-      "rdjson",
-    ];
-    configureWorker(
-      repo,
-      "lint",
-      workerCommand("--setup-command", "npm ci --offline --ignore-scripts", "--cache-dir", cache, ...eslint),
-    );
+    configureWorker(repo, "lint", workerCommand("--setup-command", SETUP, "--cache-dir", cache, ...ESLINT));
     const result = review(repo, ["--all", "--worker", "lint"]);
     expect(result.summary).toContain(
       `Setup: restored from the cache for package-lock.json ${key.slice(0, 12)}`,
     );
-    expect(places(result.comments)).toEqual(["src/x.js:1 demo/no-foo", "src/x.js:2 demo/no-foo"]);
-    expect(repo.git("log", "-1", "--format=%s", result.branch).trim()).toBe("eslint: 2 fixes (demo/no-foo)");
-    expect(proposed(repo, result.branch)).toEqual({ "src/x.js": "const bar = 1;\nexport default bar;\n" });
+    expectPluginFindings(repo, result);
 
     // Without its dependencies the same config cannot load: ESLint leaves no report, and says why.
-    configureWorker(repo, "bare", workerCommand(...eslint));
+    configureWorker(repo, "bare", workerCommand(...ESLINT));
     const bare = repo.run(["--json", "--no-cache", "--all", "--worker", "bare"]);
     expect(bare.status).toBe(3);
     expect(bare.stderr).toContain("Cannot find package 'eslint-plugin-demo'");
     expect(bare.stderr).toContain(
       "rdjson: not valid JSON: empty document (line 1, column 1) (the reviewer exited with code 2)",
     );
+  });
+
+  it("fills an empty --cache-dir with what npm ci installed in the sandbox, without network", () => {
+    const repo = pluginProject();
+    const cache = mkdtempSync(join(scratch, "cache-"));
+    const key = lockfileKey(repo);
+    configureWorker(repo, "lint", workerCommand("--setup-command", SETUP, "--cache-dir", cache, ...ESLINT));
+    const first = review(repo, ["--all", "--worker", "lint"]);
+    expect(first.summary).toContain(`Setup: \`${SETUP}\``);
+    expect(first.summary).toContain(
+      `added node_modules/; kept in the cache for package-lock.json ${key.slice(0, 12)}`,
+    );
+    expectPluginFindings(repo, first);
+    expect(readdirSync(join(cache, key))).toEqual(["node_modules"]);
+    const second = review(repo, ["--all", "--worker", "lint"]);
+    expect(second.summary).toContain(
+      `Setup: restored from the cache for package-lock.json ${key.slice(0, 12)}`,
+    );
+    expectPluginFindings(repo, second);
   });
 });
 

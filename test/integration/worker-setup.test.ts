@@ -33,6 +33,7 @@ beforeAll(async () => {
   repo = createTestRepo();
   repo.write("package-lock.json", LOCKFILE);
   repo.write("src/a.js", "a\n");
+  repo.write(".gitignore", "build/\n");
   snapshot = repo.commit("base");
   bundle = archiveRepo(repo);
   cacheDir = mkdtempSync(join(tmpdir(), "rr-cache-"));
@@ -48,7 +49,8 @@ afterAll(() => {
 });
 afterEach(() => expect(workspaces.leftovers().filter((name) => !name.startsWith("probe-"))).toEqual([]));
 
-const INSTALL = "mkdir -p deps/lib && echo A > deps/lib/v && echo rewritten >> package-lock.json";
+const INSTALL =
+  "mkdir -p deps/lib build && echo A > deps/lib/v && echo out > build/out && echo rewritten >> package-lock.json";
 const USE_DEPS = "cat deps/lib/v > seen.txt";
 
 async function review(setup: WorkerOptions["setup"], command = USE_DEPS) {
@@ -69,7 +71,9 @@ describe("the setup command", () => {
     expect(result.commits[0]?.patch).toContain("+++ b/seen.txt\n@@ -0,0 +1 @@\n+A\n");
     expect(result.commits[0]?.patch).not.toMatch(/deps\/|package-lock/);
     expect(result.summary).toContain(`Setup: \`${INSTALL}\` (`);
-    expect(result.summary).toContain("added deps/");
+    // What it added, ignored by the project (build/) or not (deps/).
+    expect(result.summary).toContain("added deps/, build/");
+    expect(result.commits[0]?.patch).not.toContain("build/");
     expect(stderr).toContain("setup changed tracked files; those changes were undone");
   });
 
@@ -109,6 +113,8 @@ describe("the setup command", () => {
     ).toEqual([
       "",
       `./${key}`,
+      `./${key}/build`,
+      `./${key}/build/out`,
       `./${key}/deps`,
       `./${key}/deps/lib`,
       `./${key}/deps/lib/run`,
