@@ -1,6 +1,6 @@
 // The worker signing its results (design §12): `--sign-key` or REVIEW_REMOTE_SIGN_KEY, real ssh-keygen
 // keys made here, the receipt checked as the local side checks it.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
@@ -98,6 +98,39 @@ describe.skipIf(!built)("worker as a subprocess: --sign-key and REVIEW_REMOTE_SI
     const run = await done;
     expect(run.code, run.stderr).toBe(0);
     expect((await verdictOf(run.stdout)).status).toBe(ReceiptStatus.good);
+  });
+
+  it("signs with a public key file whose private half only ssh-agent holds", async () => {
+    const held = keys.key("ed25519");
+    const agent = keys.agent([held]);
+    rmSync(held.private);
+    const { child, done } = startWorker(["--sign-key", held.public], {
+      root: workspaces.root,
+      env: { SSH_AUTH_SOCK: agent.SSH_AUTH_SOCK as string },
+    });
+    child.stdin?.end(envelope(makeRequest(bundle), bundle));
+    const run = await done;
+    expect(run.code, run.stderr).toBe(0);
+    const received = JSON.parse(run.stdout) as Result;
+    const verdict = await checkReceipt({
+      receipt: received.receipt,
+      principal: "box",
+      allowedSigners: keys.allowedSigners([signerLine("box", held.public)]),
+      sent: subjectsOf(makeRequest(bundle)),
+      received,
+    });
+    expect(verdict).toMatchObject({ status: ReceiptStatus.good, fingerprint: held.fingerprint });
+  });
+
+  it("sends nothing, exit 2, when its key needs a passphrase no one can type", async () => {
+    const locked = keys.key("ed25519", { passphrase: "secret words" });
+    const { child, done } = startWorker(["--sign-key", locked.private], { root: workspaces.root });
+    child.stdin?.end(envelope(makeRequest(bundle), bundle));
+    const run = await done;
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(`signing key ${locked.private} is protected by a passphrase`);
+    expect(await workspaces.settled()).toEqual([]);
   });
 
   it("refuses a missing key with exit 2 and nothing on stdout, before reviewing", async () => {
