@@ -165,7 +165,7 @@ describe("parseResult on the shared result fixtures", () => {
 describe("parseResult", () => {
   it("accepts a full result and returns plain objects", () => {
     const outcome = parseResult(bytesOf(makeResult()), request);
-    expect(outcome).toEqual({ ok: true, result: makeResult(), dropped: [] });
+    expect(outcome).toEqual({ ok: true, result: makeResult(), dropped: [], document: makeResult() });
     expect(outcome.ok && Object.getPrototypeOf(outcome.result)).toBe(Object.prototype);
   });
 
