@@ -155,6 +155,16 @@ describe("reviewers with report formats", () => {
     ]);
   });
 
+  it("cuts a report over the limits with a warning and keeps the rest", async () => {
+    const line = (n: number) =>
+      `{"message":"finding ${n}","location":{"path":"src/a.js","range":{"start":{"line":1}}},"severity":"WARNING","code":{"value":"many"}}`;
+    const script = `for i in $(seq 1 600); do printf '%s\\n' '${line(0)}'; done`;
+    const { result, stderr } = await review([{ command: script, format: "rdjsonl" }]);
+    expect(result.status, result.error).toBe("ok");
+    expect(result.comments).toHaveLength(500);
+    expect(stderr).toContain("rdjsonl: 100 comments over the limit of 500 dropped");
+  });
+
   it("fails a declared-format reviewer killed by a signal even when it printed a report", async () => {
     const { result } = await review([
       { command: `${REPORT} lint.rdjson output 0; kill -9 $$`, format: "rdjson" },
