@@ -199,6 +199,13 @@ describe("receipts: refused with exit 4, nothing imported", () => {
     expectRefused(repo, /the receipt's key is not accepted for worker 'box'|not an allowed signer/);
   });
 
+  it("a key that namespaces= restricts to git's own signatures", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", signingWorker(workerKey.private));
+    trustKey(repo, workerKey, 'namespaces="git"');
+    expectRefused(repo, /worker 'box'/);
+  });
+
   it("a certificate for other principals, under a cert-authority line", () => {
     const repo = changedRepo();
     const ca = keys.key("ed25519");
@@ -249,26 +256,27 @@ describe("receipts: a result imported out of band", () => {
 });
 
 describe("receipts: configuration", () => {
-  it("refuses requireSignature without an allowed signers file with exit 2, before sending", () => {
+  it.each([
+    [
+      "requireSignature without an allowed signers file",
+      "requireSignature",
+      "true",
+      "no allowed signers file",
+    ],
+    [
+      "a missing allowed signers file",
+      "allowedSigners",
+      join(keys.dir, "missing"),
+      "cannot read allowed signers",
+    ],
+  ])("refuses %s with exit 2, before sending", (_what, key, value, reason) => {
     const repo = changedRepo();
     configureWorker(repo, "box", signingWorker(workerKey.private));
-    repo.git("config", "review-remote.box.requireSignature", "true");
+    repo.git("config", `review-remote.box.${key}`, value);
     const before = repoState(repo);
     const result = repo.run(["--worker", "box"]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain("no allowed signers file is configured for worker 'box'");
-    expect(repo.run(["audit", "--json"]).stdout.trim()).toBe("[]");
-    expect(repoState(repo)).toEqual(before);
-  });
-
-  it("refuses a missing allowed signers file with exit 2, before sending", () => {
-    const repo = changedRepo();
-    configureWorker(repo, "box", signingWorker(workerKey.private));
-    repo.git("config", "review-remote.box.allowedSigners", join(keys.dir, "missing-signers"));
-    const before = repoState(repo);
-    const result = repo.run(["--worker", "box"]);
-    expect(result.status).toBe(2);
-    expect(result.stderr).toContain("cannot read allowed signers file");
+    expect(result.stderr).toContain(reason);
     expect(repo.run(["audit", "--json"]).stdout.trim()).toBe("[]");
     expect(repoState(repo)).toEqual(before);
   });
