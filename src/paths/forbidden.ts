@@ -5,7 +5,7 @@
 import { matchSecretName } from "../secrets/names.js";
 import { foldPath } from "./fold.js";
 import { FORBIDDEN_FAMILIES } from "./forbidden-families.js";
-import { matchGlob } from "./glob.js";
+import { matchGlob, matchGlobList } from "./glob.js";
 
 /** Design §9 defaults; the policy file's `forbiddenPaths` are added to these, never subtracted. */
 export const DEFAULT_FORBIDDEN_PATHS: readonly string[] = FORBIDDEN_FAMILIES.flatMap(
@@ -21,6 +21,30 @@ function spellings(path: string): string[] {
   return [...new Set([path, lower, foldPath(path)])];
 }
 
+interface PositivePatterns {
+  patterns: readonly string[];
+  /** The patterns and their lower-case spellings, in one list without negations. */
+  all: readonly string[];
+}
+
+const positiveCache = new WeakMap<readonly string[], PositivePatterns>();
+
+/** The patterns that forbid something: blanks, comments and negations left out (see below). */
+function positivePatterns(forbiddenPaths: readonly string[]): PositivePatterns {
+  let cached = positiveCache.get(forbiddenPaths);
+  if (!cached) {
+    const patterns = forbiddenPaths.filter(
+      (pattern) => pattern !== "" && !pattern.startsWith("#") && !pattern.startsWith("!"),
+    );
+    const all = [
+      ...new Set(patterns.flatMap((pattern) => [pattern, pattern.normalize("NFC").toLowerCase()])),
+    ];
+    cached = { patterns, all };
+    positiveCache.set(forbiddenPaths, cached);
+  }
+  return cached;
+}
+
 /**
  * Why `path` is forbidden, or undefined. Every pattern counts on its own: a `!pattern` in the policy
  * cannot re-allow a default (the policy only makes a review stricter), so negations are ignored.
@@ -31,11 +55,15 @@ export function forbiddenPathReason(
   isSecretName: SecretNameCheck,
 ): string | undefined {
   const variants = spellings(path);
-  for (const pattern of forbiddenPaths) {
-    if (pattern === "" || pattern.startsWith("#") || pattern.startsWith("!")) continue;
-    const folded = pattern.normalize("NFC").toLowerCase();
-    if (variants.some((variant) => matchGlob(pattern, variant) || matchGlob(folded, variant))) {
-      return `is a forbidden path (${pattern})`;
+  const { patterns, all } = positivePatterns(forbiddenPaths);
+  // One matcher over every pattern answers the common case, a path no pattern matches; only a hit
+  // goes pattern by pattern to name the one that matched.
+  if (variants.some((variant) => matchGlobList(all, variant) !== undefined)) {
+    for (const pattern of patterns) {
+      const folded = pattern.normalize("NFC").toLowerCase();
+      if (variants.some((variant) => matchGlob(pattern, variant) || matchGlob(folded, variant))) {
+        return `is a forbidden path (${pattern})`;
+      }
     }
   }
   for (const variant of variants) {
@@ -45,13 +73,21 @@ export function forbiddenPathReason(
   return undefined;
 }
 
+/** One list per request's list: the matchers are cached by list, and a proposal asks per path. */
+const withDefaults = new WeakMap<readonly string[], readonly string[]>();
+
 /**
  * The forbidden paths a result is judged by: those of the request as it was sent (the policy of the
  * moment it left, whatever the policy file says now), with this version's defaults added, since a
  * default can only have grown since.
  */
-export function requestForbiddenPaths(requestForbidden: readonly string[]): string[] {
-  return [...new Set([...DEFAULT_FORBIDDEN_PATHS, ...requestForbidden])];
+export function requestForbiddenPaths(requestForbidden: readonly string[]): readonly string[] {
+  let paths = withDefaults.get(requestForbidden);
+  if (!paths) {
+    paths = [...new Set([...DEFAULT_FORBIDDEN_PATHS, ...requestForbidden])];
+    withDefaults.set(requestForbidden, paths);
+  }
+  return paths;
 }
 
 /** Why a proposal may not change `path` under a request's forbiddenPaths (the defaults added), or undefined. */
