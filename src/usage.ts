@@ -177,11 +177,13 @@ runs the reviewers in a sandbox and writes one result document on stdout.
     --reviewer-command <cmd>   run <cmd> through sh -c as a reviewer; repeat it
                                to run several in order, each on the tree the
                                one before left (one proposed commit each)
-    --reviewer-format <format> what the --reviewer-command before it reports,
-                               on stdout or in $REVIEW_REMOTE_OUTPUT: comments
-                               (default: JSON lines), sarif, rdjson, rdjsonl or
-                               diff; fixes and diffs are applied and proposed.
-                               Exit 1 with a valid report is not a failure
+    --reviewer-format <format> what the --reviewer-command before it reports:
+                               comments (default; JSON lines in the files
+                               $REVIEW_REMOTE_COMMENTS or $REVIEW_REMOTE_OUTPUT,
+                               stdout is progress), or on stdout or in
+                               $REVIEW_REMOTE_OUTPUT: sarif, rdjson, rdjsonl or
+                               diff (fixes and diffs applied and proposed; an
+                               exit 1 with a valid report is no failure)
     --tools <dir>              bind <dir> read-only at the same path; its bin/
                                and node_modules/.bin come first on PATH
                                (e.g. npm install --prefix <dir> eslint)

@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ReviewComment } from "../protocol/result.js";
-import type { Deadline } from "./deadline.js";
+import { type Deadline, DeadlineError } from "./deadline.js";
 import { workerMessages as m } from "./messages.js";
 import { commandLabel, probeVersion } from "./reviewer-label.js";
 import type { ReviewerCommand } from "./reviewer-specs.js";
@@ -86,22 +86,30 @@ async function step(
     error: outcome.error,
     summary: outcome.summary,
   };
-  if (outcome.error) {
-    // Its edits go; the next reviewer starts from where this one did (collecting ignores leftovers).
-    if (!last) await deadline.run(`undoing ${label}'s changes`, () => resetTree(ctx.git, start));
-    return { outcome, ran, head: start };
-  }
-  const head = await deadline.run("collecting the reviewer's changes", async () => {
-    const files = await stageAll(ctx.git);
-    if (files.length > 0) {
-      const messageFile = join(ctx.io.dir, `message-${index}.txt`);
-      writeFileSync(messageFile, commitMessage(label, outcome, files), { mode: 0o444 });
-      await commitStaged(ctx.git, messageFile);
-      ran.files = files.length;
+  if (!outcome.error) {
+    try {
+      const head = await deadline.run("collecting the reviewer's changes", async () => {
+        const files = await stageAll(ctx.git);
+        if (files.length > 0) {
+          const messageFile = join(ctx.io.dir, `message-${index}.txt`);
+          writeFileSync(messageFile, commitMessage(label, outcome, files), { mode: 0o444 });
+          await commitStaged(ctx.git, messageFile);
+          ran.files = files.length;
+        }
+        return readReviewerHead(ctx.sandbox, ctx.io, deadline.remainingMs());
+      });
+      return { outcome, ran, head };
+    } catch (error) {
+      // A repository the reviewer broke (a stale index.lock, no HEAD) fails that reviewer alone.
+      if (error instanceof DeadlineError) throw error;
+      outcome.error = (error as Error).message;
+      ran.error = outcome.error;
+      ran.files = 0;
     }
-    return readReviewerHead(ctx.sandbox, ctx.io, deadline.remainingMs());
-  });
-  return { outcome, ran, head };
+  }
+  // Its edits go; the next reviewer starts from where this one did (collecting ignores leftovers).
+  if (!last) await deadline.run(`undoing ${label}'s changes`, () => resetTree(ctx.git, start));
+  return { outcome, ran, head: start };
 }
 
 /** Runs the reviewers in order from `baseline`; the head the last one left. */

@@ -91,7 +91,10 @@ function firstLine(text: string): string {
 /** Throws with git's first line of complaint when it failed. */
 async function mustGit(ctx: TreeGit, args: readonly string[], readOnly: readonly string[] = []) {
   const outcome = await treeGit(ctx, args, readOnly);
-  if (!outcome.ok) throw new Error(`git ${args[0]} in the tree failed: ${firstLine(outcome.stderr)}`);
+  if (!outcome.ok) {
+    const name = args.find((arg, index) => !arg.startsWith("-") && args[index - 1] !== "-c");
+    throw new Error(`git ${name} in the tree failed: ${firstLine(outcome.stderr)}`);
+  }
   return outcome;
 }
 

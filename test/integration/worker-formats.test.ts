@@ -155,6 +155,17 @@ describe("reviewers with report formats", () => {
     ]);
   });
 
+  it("fails a reviewer whose repository cannot take its commit, with git's words", async () => {
+    const { result } = await review([
+      { command: "echo more >> src/a.js; touch .git/index.lock", format: "comments" },
+    ]);
+    expect(result.status).toBe("failed");
+    expect(result.error).toMatch(
+      /^git add in the tree failed: fatal: Unable to create '.*index\.lock': File exists\.$/,
+    );
+    expect(result.commits).toEqual([]);
+  });
+
   it("cuts a report over the limits with a warning and keeps the rest", async () => {
     const line = (n: number) =>
       `{"message":"finding ${n}","location":{"path":"src/a.js","range":{"start":{"line":1}}},"severity":"WARNING","code":{"value":"many"}}`;
