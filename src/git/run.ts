@@ -2,7 +2,7 @@
 // Plain node:child_process: every command (and the pre-push hook on each push) runs git, and a
 // process wrapper library would add more to start-up than all of our own code.
 import { type ChildProcessByStdio, spawn } from "node:child_process";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { GitError } from "../errors.js";
 
 export type Env = Record<string, string | undefined>;
@@ -106,19 +106,24 @@ export async function gitBuffer(args: readonly string[], options: GitOptions): P
 
 export interface GitStream {
   stdout: Readable;
+  /** Its stdin, when asked for (`interactive`): requests of a `--batch` git. */
+  stdin: Writable | null;
   /** Resolves when git exits, with its status and stderr. */
   exited: Promise<{ exitCode: number; stderr: string }>;
   kill(): void;
 }
 
-/** A streaming child git: the caller reads `stdout` and awaits `exited`. */
-export function spawnGit(args: readonly string[], options: Omit<GitOptions, "input">): GitStream {
-  const child: ChildProcessByStdio<null, Readable, Readable> = spawn("git", args, {
+/** A streaming child git: the caller reads `stdout` (and writes `stdin`) and awaits `exited`. */
+export function spawnGit(
+  args: readonly string[],
+  options: Omit<GitOptions, "input"> & { interactive?: boolean },
+): GitStream {
+  const child = spawn("git", args, {
     cwd: options.cwd,
     env: options.env,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [options.interactive ? "pipe" : "ignore", "pipe", "pipe"],
     ...killedBy(options.signal),
-  });
+  }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
   const stderr: Buffer[] = [];
   child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
   const exited = new Promise<{ exitCode: number; stderr: string }>((resolve, reject) => {
@@ -127,7 +132,9 @@ export function spawnGit(args: readonly string[], options: Omit<GitOptions, "inp
       resolve({ exitCode: code ?? (signal ? 128 : -1), stderr: Buffer.concat(stderr).toString("utf8") }),
     );
   });
-  return { stdout: child.stdout, exited, kill: () => child.kill() };
+  // git may exit before reading all of its input (an error): its exit status says so.
+  child.stdin?.on("error", () => undefined);
+  return { stdout: child.stdout, stdin: child.stdin, exited, kill: () => child.kill() };
 }
 
 /** Split NUL-terminated `-z` output into records. */

@@ -63,6 +63,16 @@ export async function checkoutTreeMerge(run: GitRun, from: string, to: string): 
   await git(["read-tree", "-m", "-u", from, to], run);
 }
 
+/**
+ * Write the index entries of `paths` under `prefix` (a directory ending in "/") as a checkout
+ * writes them, smudge filters and eol conversion included, in one git (git-checkout-index(1)).
+ */
+export async function checkoutIndexTo(run: GitRun, prefix: string, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  const input = paths.map((path) => `${path}\0`).join("");
+  await git(["checkout-index", "-f", "-z", "--stdin", `--prefix=${prefix}`], { ...run, input });
+}
+
 /** `missingOk`: entries may name blobs the object store does not hold (git-write-tree(1)). */
 export async function writeTree(run: GitRun, { missingOk = false } = {}): Promise<string> {
   return (await git(["write-tree", ...(missingOk ? ["--missing-ok"] : [])], run)).stdout.trim();

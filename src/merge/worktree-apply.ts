@@ -1,12 +1,11 @@
 // Writing a work-tree merge, or its undo, from its journal: each new content goes to a temporary
 // sibling and rename(2) puts it in place, so whenever the process stops (Ctrl-C, SIGKILL, a full
 // disk) every file is either as it was or as merged. The same walk finishes a merge or rolls it back.
-import { createWriteStream } from "node:fs";
-import { chmod, lstat, mkdir, rename, rm, rmdir } from "node:fs/promises";
+import { chmod, lstat, mkdir, rename, rm, rmdir, writeFile as writeNewFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { pipeline } from "node:stream/promises";
-import { GitError, InterruptedError, ReviewRemoteError } from "../errors.js";
-import { type GitOptions, git, spawnGit } from "../git/run.js";
+import { InterruptedError, ReviewRemoteError } from "../errors.js";
+import { type BlobReader, openBlobReader } from "../git/blobs.js";
+import { type GitOptions, git } from "../git/run.js";
 import { messages } from "../messages.js";
 import type { FileVersion, JournalFile, MergeJournal } from "../store/journal.js";
 import { quoteForDisplay } from "../validate/sanitize.js";
@@ -62,15 +61,6 @@ async function filesToWrite(run: GitOptions, journal: MergeJournal, side: Side):
   return journal.files.flatMap((file, i) => (holds(current[i] as string | null, file[side]) ? [] : [i]));
 }
 
-async function writeBlob(run: GitOptions, oid: string, file: string): Promise<void> {
-  const cat = spawnGit(["cat-file", "blob", oid], run);
-  const written = pipeline(cat.stdout, createWriteStream(file, { flags: "wx", mode: 0o600 }));
-  const [copy, exit] = await Promise.allSettled([written, cat.exited]);
-  if (exit.status === "rejected") throw exit.reason;
-  if (exit.value.exitCode !== 0) throw new GitError(["cat-file"], exit.value.exitCode, exit.value.stderr);
-  if (copy.status === "rejected") throw copy.reason;
-}
-
 /** As git does after removing a file: leading directories left empty go too. */
 async function removeEmptyParents(top: string, dir: string): Promise<void> {
   for (let current = dir; current.startsWith(`${top}/`); current = dirname(current)) {
@@ -82,7 +72,13 @@ async function removeEmptyParents(top: string, dir: string): Promise<void> {
   }
 }
 
-async function writeFile(run: GitOptions, journal: MergeJournal, n: number, side: Side, guard: SignalGuard) {
+async function writeFile(
+  blobs: BlobReader,
+  journal: MergeJournal,
+  n: number,
+  side: Side,
+  guard: SignalGuard,
+) {
   const file = journal.files[n] as JournalFile;
   const path = join(journal.top, file.path);
   const version = file[side];
@@ -95,7 +91,7 @@ async function writeFile(run: GitOptions, journal: MergeJournal, n: number, side
   // Back to "before", a deleted file's directory may be gone with it.
   await mkdir(dirname(path), { recursive: true });
   const temp = tempSibling(journal, file, n);
-  await writeBlob(run, version.oid, temp);
+  await writeNewFile(temp, await blobs.read(version.oid), { flag: "wx", mode: 0o600 });
   await chmod(temp, version.perm);
   await guard.wrote();
   await rename(temp, path);
@@ -139,16 +135,21 @@ export async function applyJournal(
 ): Promise<void> {
   const todo = await filesToWrite(run, journal, side);
   await removeTemps(journal);
-  for (const [done, n] of todo.entries()) {
-    if (guard.received) throw stopped(journal, done, todo.length, undefined);
-    try {
-      await writeFile(run, journal, n, side, guard);
-    } catch (error) {
-      await rm(tempSibling(journal, journal.files[n] as JournalFile, n), { force: true }).catch(
-        () => undefined,
-      );
-      throw stopped(journal, done, todo.length, guard.received ? undefined : error);
+  const blobs = openBlobReader(run);
+  try {
+    for (const [done, n] of todo.entries()) {
+      if (guard.received) throw stopped(journal, done, todo.length, undefined);
+      try {
+        await writeFile(blobs, journal, n, side, guard);
+      } catch (error) {
+        await rm(tempSibling(journal, journal.files[n] as JournalFile, n), { force: true }).catch(
+          () => undefined,
+        );
+        throw stopped(journal, done, todo.length, guard.received ? undefined : error);
+      }
     }
+  } finally {
+    await blobs.close();
   }
   if (side === "before") await removeCreatedDirs(journal);
 }

@@ -11,7 +11,7 @@ import type { ReviewRecord } from "../store/records.js";
 import { quoteForDisplay } from "../validate/sanitize.js";
 
 /** `Promise.all` over a few items at a time: each may start git processes. */
-export async function mapInChunks<T, R>(
+async function mapInChunks<T, R>(
   items: readonly T[],
   fn: (item: T, n: number) => Promise<R> | R,
 ): Promise<R[]> {

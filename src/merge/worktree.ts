@@ -1,14 +1,15 @@
 // Merging the proposals of a work-tree snapshot: a 3-way merge per file into the work tree, decided
 // in full before anything is written; the undo point and the journal (every file's bytes before and
 // after) recorded first, then each file replaced by rename. The index is never touched.
-import { lstat, mkdir, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { debug } from "../debug.js";
 import { InterruptedError, ReviewRemoteError } from "../errors.js";
 import { commitTree, readHead } from "../git/commits.js";
 import { SYNTHETIC_IDENTITY } from "../git/identity.js";
 import { nullOid, privateObjectEnv } from "../git/objects.js";
-import { type GitOptions, gitBuffer } from "../git/run.js";
-import { type IndexEntry, readTree, updateIndex, writeTree } from "../git/trees.js";
+import type { GitOptions } from "../git/run.js";
+import { checkoutIndexTo, type IndexEntry, readTree, updateIndex, writeTree } from "../git/trees.js";
 import { messages } from "../messages.js";
 import { currentOwner } from "../os/process.js";
 import { createTempDir, MERGE_PREFIX } from "../os/tempdir.js";
@@ -20,7 +21,7 @@ import { quoteForDisplay } from "../validate/sanitize.js";
 import { type MergeHooks, MergeKind, type MergeOutcome } from "./outcome.js";
 import { abortCommand, recordUndo } from "./undo.js";
 import { applyJournal } from "./worktree-apply.js";
-import { hashFiles, type MergedStep, mapInChunks, planWorktreeMerge, type Step } from "./worktree-plan.js";
+import { hashFiles, type MergedStep, planWorktreeMerge, type Step } from "./worktree-plan.js";
 
 /** An index entry for `path`; without an oid, mode 0 and the null oid remove the path. */
 function indexEntry(path: string, mode: string, oid: string | null | undefined, none: string): IndexEntry {
@@ -97,30 +98,34 @@ async function journalFiles(
   run: GitOptions,
   scratchDir: string,
   steps: readonly Step[],
+  undo: string,
 ): Promise<JournalFile[]> {
   const existing = steps.filter((step) => step.before !== undefined).map((step) => step.change.path);
   const beforeOids = await hashFiles(run, existing, false);
   const perms = await Promise.all(
     existing.map(async (path) => (await lstat(join(run.cwd, path))).mode & 0o7777),
   );
-  // The new contents as a checkout would write them (smudge filters, eol), stored as they are.
-  const written = steps.filter((step) => step.after !== null);
-  const smudged = await mapInChunks(written, async (step, n) => {
-    const file = join(scratchDir, `after-${n}`);
-    await writeFile(
-      file,
-      await gitBuffer(["cat-file", "--filters", `--path=${step.change.path}`, step.after as string], run),
-    );
-    return file;
-  });
-  const afterOids = await hashFiles(run, smudged, false);
-  return steps.map((step) => {
-    const b = existing.indexOf(step.change.path);
-    const before = b < 0 ? null : { oid: beforeOids[b] as string, perm: perms[b] as number };
-    const a = written.indexOf(step);
-    const perm = before?.perm ?? (step.change.newMode === "100755" ? 0o755 : 0o644);
-    const after = a < 0 ? null : { oid: afterOids[a] as string, perm };
-    return { path: step.change.path, before, after };
+  // The new contents as a checkout would write them (smudge filters, eol), stored as they are: the
+  // undo point's parent holds them, checked out from a private index into the scratch dir.
+  const written = steps.filter((step) => step.after !== null).map((step) => step.change.path);
+  const index = { ...run, env: { ...run.env, GIT_INDEX_FILE: join(scratchDir, "after-index") } };
+  const prefix = join(scratchDir, "after/");
+  await readTree(index, `${undo}^`);
+  await checkoutIndexTo(index, prefix, written);
+  const afterOids = await hashFiles(
+    run,
+    written.map((path) => join(prefix, path)),
+    false,
+  );
+  const before = new Map(
+    existing.map((path, i) => [path, { oid: beforeOids[i] as string, perm: perms[i] as number }]),
+  );
+  const after = new Map(written.map((path, i) => [path, afterOids[i] as string]));
+  return steps.map(({ change }) => {
+    const was = before.get(change.path) ?? null;
+    const oid = after.get(change.path);
+    const perm = was?.perm ?? (change.newMode === "100755" ? 0o755 : 0o644);
+    return { path: change.path, before: was, after: oid === undefined ? null : { oid, perm } };
   });
 }
 
@@ -172,6 +177,7 @@ export async function mergeWorktreeSnapshot(
         previous: head ?? record.snapshot.commit,
       };
     }
+    debug(`merge: planned ${planned.length} files`);
     const steps = await storeSteps(run, planned);
     const undo = await recordWorktreeUndo(run, nullOid(repo.objectFormat), dir, record, steps, head);
     const journal: MergeJournal = {
@@ -183,13 +189,15 @@ export async function mergeWorktreeSnapshot(
       owner: currentOwner(),
       startedAt: new Date().toISOString(),
       dirs: await missingDirs(run.cwd, steps),
-      files: await journalFiles(run, dir, steps),
+      files: await journalFiles(run, dir, steps, undo),
     };
+    debug("merge: undo point and journal ready");
     if (hooks.guard.received) throw new InterruptedError(messages.interruptedNothingChanged);
     await writePendingJournal(store, journal);
     hooks.onUndo(abortCommand(record.id));
     await hooks.guard.wrote();
     await applyJournal(run, journal, "after", hooks.guard);
+    debug("merge: every file written");
     await finishJournal(store, journal);
     return { kind: MergeKind.applied, reviewId: record.id, previous: undo, undo: abortCommand(record.id) };
   } finally {

@@ -160,6 +160,28 @@ describe("merge of a work-tree review", () => {
     expect(read(repo, "src/app.ts")).toBe(lines({ 2: "l2 local", 9: "l9 proposed" }));
   });
 
+  it("writes each file as a checkout would (eol=crlf, a smudge filter), and takes it back exactly", () => {
+    const repo = newRepo();
+    repo.write(".gitattributes", "*.bat text eol=crlf\n*.up filter=upper\n");
+    repo.git("config", "filter.upper.smudge", "tr a-z A-Z");
+    repo.git("config", "filter.upper.clean", "tr A-Z a-z");
+    repo.write("run.bat", lines().replace(/\n/g, "\r\n"));
+    repo.write("shout.up", lines().toUpperCase());
+    repo.commit("base");
+    repo.write("run.bat", lines({ 2: "l2 local" }).replace(/\n/g, "\r\n"));
+    const id = reviewWorktree(
+      repo,
+      changeLine9("run.bat", "l9 proposed") + changeLine9("shout.up", "l9 proposed"),
+    );
+    const before = worktree(repo, ["run.bat", "shout.up"]);
+    const merged = repo.run(["merge", id]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(read(repo, "run.bat")).toBe(lines({ 2: "l2 local", 9: "l9 proposed" }).replace(/\n/g, "\r\n"));
+    expect(read(repo, "shout.up")).toBe(lines({ 9: "l9 proposed" }).toUpperCase());
+    expect(repo.run(["merge", "--abort", id]).status).toBe(0);
+    expect(worktree(repo, ["run.bat", "shout.up"])).toEqual(before);
+  });
+
   it("creates a new file (0644, in a new directory) and removes a deleted one", () => {
     const repo = repoWithLocalEdit();
     const id = reviewWorktree(
