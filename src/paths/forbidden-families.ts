@@ -41,7 +41,8 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
     patterns: [
       ".gitlab-ci.yml",
       "*.gitlab-ci.yml",
-      "Jenkinsfile*",
+      "Jenkinsfile",
+      "Jenkinsfile[-._]*",
       "*.jenkinsfile",
       "azure-pipelines*.yml",
       "azure-pipelines*.yaml",

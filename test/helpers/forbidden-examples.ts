@@ -28,6 +28,7 @@ export const FORBIDDEN_EXAMPLES: Record<string, readonly string[]> = {
     "ci/deploy.gitlab-ci.yml",
     "Jenkinsfile",
     "services/api/Jenkinsfile.release",
+    "Jenkinsfile-nightly",
     "ci/nightly.jenkinsfile",
     "azure-pipelines.yml",
     "build/azure-pipelines-release.yaml",
@@ -147,4 +148,5 @@ export const ALLOWED_EXAMPLES: readonly string[] = [
   "Cargo.toml",
   "pom.xml",
   "build.gradle.kts",
+  "src/main/java/io/jenkins/JenkinsfileRunner.java",
 ];
