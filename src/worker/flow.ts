@@ -250,6 +250,9 @@ async function serve(
   const uninstall = installSignalCleanup(workspace, () => killReviewer());
   let deadline: Deadline | undefined;
   try {
+    // The sandbox is tried (a bwrap run) before the request is read: a worker started early, as the
+    // local one is while its client exports, has it ready when the bundle comes.
+    const sandbox = findSandbox(mode, workspace.root, say);
     // The time limit counts from the request's arrival: a client may start its worker before the
     // bundle is ready (the local one does, while it exports), and its own clock starts as it sends.
     const arrivedAt = await inputArrival(options.stdin);
@@ -260,7 +263,6 @@ async function serve(
     const { request } = envelope;
     deadline = new Deadline(Math.max(startedAt, arrivedAt), request.limits.timeoutSeconds, limits.seconds);
     debug(`worker: request ${request.id} read, bundle ${request.bundle.bytes} bytes verified`);
-    const sandbox = findSandbox(mode, workspace.root, say);
     const onSpawn = (kill: () => void) => {
       killReviewer = kill;
     };
