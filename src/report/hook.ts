@@ -39,7 +39,13 @@ function describeOutcome(outcome: ReviewOutcome, cached: boolean): string {
   const hidden = outcome.filter?.hidden.length ?? 0;
   const what = parts.length > 0 ? parts.join(", ") : "nothing to report";
   const outside = hidden > 0 ? ` (${plural(hidden, "comment")} outside the change hidden)` : "";
-  return `review ${record.id}${cached ? " (cached)" : ""}: ${what}${outside}`;
+  // What the accept stage left out of the result (invalid comments, proposals over a limit).
+  const left = (record.dropped ?? []).map((part) => {
+    const word = part.part === "comments" ? "comment" : "proposed commit";
+    return part.count === undefined ? `${word}s dropped` : `${plural(part.count, word)} dropped`;
+  });
+  const dropped = left.length > 0 ? ` (${left.join(", ")}: git review-remote show ${record.id})` : "";
+  return `review ${record.id}${cached ? " (cached)" : ""}: ${what}${outside}${dropped}`;
 }
 
 /** The outcome of a reviewed ref, and the lines under it (comments, error details). */

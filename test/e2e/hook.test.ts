@@ -70,6 +70,39 @@ describe("pre-push hook", () => {
     expect(remoteHead(repo)).toBe(before);
   });
 
+  it("says on the ref's line what was dropped of a worker's result, and lets the push go", () => {
+    const repo = pushableRepo();
+    repo.run(["install-hook"]);
+    const result = join(repo.home, "result.json");
+    writeFileSync(
+      result,
+      JSON.stringify({
+        schema: "git-review-remote/result@1",
+        requestId: "@REQUEST_ID@",
+        bundleSha256: "@BUNDLE_SHA256@",
+        status: "ok",
+        summary: "One good comment, one bad.",
+        worker: { name: "fixture", version: "1", sandbox: "none" },
+        comments: [
+          { path: "src/app.ts", line: 2, severity: "warning", message: "Good." },
+          { path: "src/app.ts", line: 900, severity: "warning", message: "Out of range." },
+        ],
+        commits: [],
+      }),
+    );
+    const worker = join(PROJECT_ROOT, "test", "fixtures", "workers", "result-worker.mjs");
+    repo.git("config", "review-remote.fake.command", `node '${worker}' '${result}'`);
+    repo.git("config", "review-remote.worker", "fake");
+    repo.write("src/app.ts", "export const a = 1;\nexport const b = 2;\n");
+    repo.commit("b");
+    const pushed = push(repo);
+    expect(pushed.status, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toMatch(
+      /^review-remote: refs\/heads\/main \([0-9a-f]{7}\.\.[0-9a-f]{7}\): review ([0-9a-f]{12}): 1 comment \(1 comment dropped: git review-remote show \1\)$/m,
+    );
+    expect(pushed.stderr).toContain("src/app.ts:2 warning Good.");
+  });
+
   it("reports and lets the push go in warn mode, and answers a re-push from the cache", () => {
     const repo = pushableRepo();
     repo.run(["install-hook"]);
