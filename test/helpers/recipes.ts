@@ -1,0 +1,54 @@
+// The reviewer recipes' shared parts: the tools directory (this package's own install, laid out as
+// `npm install --prefix DIR` lays one out), the README's linter recipes, a worker configured with
+// them, and what a review through `git review-remote --json` brought back.
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { shellWords } from "./fixtures.js";
+import { BIN, PROJECT_ROOT, type TestRepo } from "./repo.js";
+
+export const TOOLS = PROJECT_ROOT;
+const RDJSON = join(TOOLS, "node_modules", "eslint-formatter-rdjson", "index.js");
+
+/** The recipes of the README: tool, command, format. */
+export const RECIPES = {
+  eslint: { command: `eslint -f ${RDJSON} src`, format: "rdjson" },
+  biome: { command: "biome lint --reporter=rdjson src", format: "rdjson" },
+  "ast-grep": { command: "ast-grep scan --format=sarif", format: "sarif" },
+  shellcheck: { command: "shellcheck -f diff scripts/*.sh", format: "diff" },
+  prettier: { command: "prettier --write src/ugly.js", format: "comments" },
+} as const;
+export type Tool = keyof typeof RECIPES;
+
+/** The worker command of a recipe: sandbox required, the tools directory, then `flags`. */
+export function workerCommand(...flags: string[]): string {
+  return shellWords(process.execPath, BIN, "worker", "--sandbox=require", "--tools", TOOLS, ...flags);
+}
+
+export interface Reviewed {
+  branch: string;
+  summary: string;
+  comments: { path?: string; line?: number; rule?: string; severity: string; message: string }[];
+}
+
+export function review(repo: TestRepo, args: string[]): Reviewed {
+  const run = repo.run(["--json", "--no-cache", ...args]);
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout);
+}
+
+/** The branch's version of each path it changed. */
+export function proposed(repo: TestRepo, branch: string): Record<string, string> {
+  const names = repo.git("diff", "--name-only", "HEAD", branch).trim().split("\n").filter(Boolean);
+  return Object.fromEntries(
+    names.map((path) => [
+      path,
+      execFileSync("git", ["show", `${branch}:${path}`], { cwd: repo.dir, env: repo.env }).toString("latin1"),
+    ]),
+  );
+}
+
+/** `path:line rule` of each comment. */
+export function places(comments: Reviewed["comments"]): string[] {
+  return comments.map((comment) => `${comment.path}:${comment.line} ${comment.rule}`);
+}
