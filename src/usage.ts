@@ -51,7 +51,7 @@ context); the review focuses on the change:
                         what to ask the reviewer
     --worker <name>     the worker to use (repeat to ask several at once);
                         default: review-remote.worker, or 'local'; its command
-                        (review-remote.<name>.command) gets $REVIEW_REMOTE_ID'
+                        (review-remote.<name>.command) gets $REVIEW_REMOTE_ID
     --filter-mode <mode>
                         which comments to show (review-remote.filterMode):
                         added (default: on lines the change added),
