@@ -108,7 +108,7 @@ function busyError(path: string, holder: Holder | undefined): ReviewRemoteError 
   });
 }
 
-async function acquire(store: StorePaths, command: string, waitMs: number): Promise<string> {
+async function acquire(store: StorePaths, command: string, waitMs: number): Promise<string | undefined> {
   const path = lockPath(store);
   const depth = held.get(path) ?? 0;
   if (depth > 0) {
@@ -125,7 +125,10 @@ async function acquire(store: StorePaths, command: string, waitMs: number): Prom
       await breakStale(path, seen.text);
       continue;
     }
-    if (Date.now() >= deadline) throw busyError(path, seen.holder);
+    if (Date.now() >= deadline) {
+      if (waitMs === 0) return undefined;
+      throw busyError(path, seen.holder);
+    }
     await sleep(POLL_MS);
   }
   held.set(path, 1);
@@ -152,7 +155,22 @@ export async function withStoreLock<T>(
   fn: () => Promise<T>,
   waitMs: number = LOCK_WAIT_MS,
 ): Promise<T> {
-  const path = await acquire(store, command, waitMs);
+  const path = (await acquire(store, command, waitMs)) as string;
+  try {
+    return await fn();
+  } finally {
+    await release(path);
+  }
+}
+
+/** Run `fn` as the one writer if no one else is writing now; else nothing (undefined). */
+export async function tryStoreLock<T>(
+  store: StorePaths,
+  command: string,
+  fn: () => Promise<T>,
+): Promise<T | undefined> {
+  const path = await acquire(store, command, 0);
+  if (path === undefined) return undefined;
   try {
     return await fn();
   } finally {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { messages } from "../messages.js";
 import { currentOwner, hasEnded, isProcessOwner, type ProcessOwner } from "../os/process.js";
 import { type StorePaths, writeFileAtomic } from "./layout.js";
-import { withStoreLock } from "./lock.js";
+import { tryStoreLock } from "./lock.js";
 import { ReviewState, readRecord, writeRecord } from "./records.js";
 
 function runningPath(store: StorePaths, id: string): string {
@@ -32,7 +32,8 @@ export async function readRunning(store: StorePaths, id: string): Promise<Proces
 
 /**
  * Every review whose process ended while it was `sent` becomes `failed` (interrupted). Returns
- * their ids. A marker of a live process, or of another host, is left alone.
+ * their ids. A marker of a live process, or of another host, is left alone; so is everything while
+ * another git-review-remote writes the store (the next command will see to it).
  */
 export async function recoverInterrupted(store: StorePaths): Promise<string[]> {
   const ids = await readdir(join(store.root, "running")).catch(() => [] as string[]);
@@ -46,7 +47,7 @@ export async function recoverInterrupted(store: StorePaths): Promise<string[]> {
     // A torn marker (killed while writing it) has no live owner to wait for.
     if (isProcessOwner(owner) && hasEnded(owner) !== true) continue;
     const pid = isProcessOwner(owner) ? owner.pid : 0;
-    await withStoreLock(store, "recover", async () => {
+    const done = await tryStoreLock(store, "recover", async () => {
       const record = await readRecord(store, id);
       if (record?.state === ReviewState.sent) {
         await writeRecord(store, {
@@ -57,7 +58,9 @@ export async function recoverInterrupted(store: StorePaths): Promise<string[]> {
         recovered.push(id);
       }
       await clearRunning(store, id);
+      return true;
     });
+    if (!done) break;
   }
   return recovered;
 }
