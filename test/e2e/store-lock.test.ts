@@ -121,6 +121,32 @@ describe("one writer at a time", () => {
     }
   });
 
+  it("10 pairs of concurrent work-tree merges: every file whole, no journal left pending", async () => {
+    const repo = twoWorkerRepo();
+    const local = lines({ 1: "l1 local" });
+    repo.write("a.txt", local);
+    repo.write("b.txt", local);
+    const a = review(repo, "a", ["--worktree"]);
+    const b = review(repo, "b", ["--worktree"]);
+    const index = repoState(repo).index;
+    for (let pair = 0; pair < 10; pair++) {
+      repo.write("a.txt", local);
+      repo.write("b.txt", local);
+      const results = await Promise.all(
+        [start(repo, ["merge", a.id]), start(repo, ["merge", b.id])].map((run) => run.done),
+      );
+      for (const [i, name] of ["a", "b"].entries()) {
+        const result = results[i] as Awaited<Started["done"]>;
+        const expected = result.code === 0 ? lines({ 1: "l1 local", 9: `l9 by ${name}` }) : local;
+        if (result.code !== 0) expect(result.stderr, `pair ${pair}`).toMatch(BUSY);
+        expect(readFileSync(join(repo.dir, `${name}.txt`), "utf8"), `pair ${pair}`).toBe(expected);
+      }
+      expect(readdirSync(repo.dir).filter((name) => name.startsWith(".rr-"))).toEqual([]);
+      expect(existsSync(join(repo.dir, ".git", "review-remote", "merge-journal.json"))).toBe(false);
+      expect(repoState(repo).index).toBe(index);
+    }
+  });
+
   it("merge racing drop: the merge is whole or absent, and the drop happens or says why", async () => {
     const repo = twoWorkerRepo();
     const base = repo.git("rev-parse", "HEAD").trim();
