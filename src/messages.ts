@@ -57,8 +57,11 @@ export const messages = {
   unknownWorker: (name: string) => `no worker named '${name}' is configured`,
   hintConfigureWorker: (name: string) =>
     `configure it with: git config review-remote.${name}.command 'ssh <host> git-review-remote worker'`,
-  rangePatchTooLarge: (bytes: number) =>
-    `the range's patch (${bytes} bytes) is too large to send; the reviewer gets the changed paths only`,
+  rangePatchTooLarge: (cut: { bytes: number; kept: number; total: number }) =>
+    cut.kept === 0
+      ? `the range's patch (${cut.bytes} bytes) is too large to send; the reviewer gets the changed paths only`
+      : `the range's patch (${cut.bytes} bytes) is too large to send whole; the reviewer gets the lines of ` +
+        `${cut.kept} of its ${cut.total} files, the largest by path only`,
   resultRejected: (worker: string) => `rejected the result of worker '${worker}'; nothing was imported`,
   commentsDropped: (worker: string, count: number) =>
     `dropped ${count} invalid comment${count === 1 ? "" : "s"} of worker '${worker}'; the others were imported`,

@@ -231,8 +231,8 @@ The reviewer runs in the tree (a git repository at the snapshot) with:
        "added": [[3, 5]], "hunks": [[1, 8]]}]}
     added: the head's lines the change added or changed; hunks: the diff
     hunks with context; [first, last], 1-based. [] for a deleted file;
-    null when unknown (a binary file, or "complete": false: the patch was
-    too large to send). Both CHANGED variables are unset in a whole-tree
+    null when unknown (a binary file, or with "complete": false a file
+    left out of a patch too large to send whole, the largest first). Both CHANGED variables are unset in a whole-tree
     review (--all): the whole tree is the change.`,
 };
 

@@ -78,14 +78,13 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       throw error;
     });
     const [{ buildRequest }, { reviewOnWorker }] = await stages;
-    const { request, patchOmitted } = buildRequest({
+    const { request, patchCut } = buildRequest({
       bundle,
       question: fan.question,
       policy,
       limits: fan.limits,
     });
-    if (patchOmitted)
-      events.warning(messages.rangePatchTooLarge(Buffer.byteLength(bundle.range?.patch ?? "")));
+    if (patchCut) events.warning(messages.rangePatchTooLarge(patchCut));
     const context: SendContext = {
       repo,
       store: fan.store,

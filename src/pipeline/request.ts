@@ -3,6 +3,7 @@
 import type { Policy } from "../config/policy.js";
 import type { StoredBundle } from "../export/bundle.js";
 import { DEFAULT_FORBIDDEN_PATHS } from "../paths/forbidden.js";
+import { fitPatch } from "../protocol/changed-lines.js";
 import type { Limits } from "../protocol/limits.js";
 import { createRequest, type Request } from "../protocol/request.js";
 
@@ -10,18 +11,30 @@ function forbiddenPaths(policy: Policy): string[] {
   return [...DEFAULT_FORBIDDEN_PATHS, ...(policy.forbiddenPaths ?? [])];
 }
 
-/** A patch over this size is left out of the request: the reviewer still gets the changed paths. */
+/**
+ * A patch over this size is sent in part: the largest files' sections are left out until the rest
+ * fits; the reviewer still gets every changed path.
+ */
 const MAX_RANGE_PATCH_BYTES = 512 * 1024;
+
+/** What a patch too large to send whole kept: how many of its files' sections. */
+export interface PatchCut {
+  bytes: number;
+  kept: number;
+  total: number;
+}
 
 export function buildRequest(options: {
   bundle: StoredBundle;
   question: string;
   policy: Policy;
   limits: Limits;
-}): { request: Request; patchOmitted: boolean } {
+}): { request: Request; patchCut: PatchCut | undefined } {
   const { bundle } = options;
   const range = bundle.range;
-  const patchOmitted = range !== undefined && Buffer.byteLength(range.patch) > MAX_RANGE_PATCH_BYTES;
+  const bytes = range ? Buffer.byteLength(range.patch) : 0;
+  const fitted =
+    range && bytes > MAX_RANGE_PATCH_BYTES ? fitPatch(range.patch, MAX_RANGE_PATCH_BYTES) : undefined;
   const request = createRequest({
     bundle: {
       sha256: bundle.sha256,
@@ -30,11 +43,11 @@ export function buildRequest(options: {
       files: bundle.files.length,
     },
     snapshot: { commit: bundle.snapshot.commit, kind: bundle.snapshot.kind },
-    range: range ? { ...range, patch: patchOmitted ? "" : range.patch } : null,
+    range: range ? { ...range, patch: fitted ? fitted.patch : range.patch } : null,
     question: options.question,
     actions: ["comment", "propose"],
     forbiddenPaths: forbiddenPaths(options.policy),
     limits: options.limits,
   });
-  return { request, patchOmitted };
+  return { request, patchCut: fitted && { bytes, kept: fitted.kept, total: fitted.total } };
 }

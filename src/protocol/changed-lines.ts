@@ -21,7 +21,7 @@ export interface ChangedLines {
   schema: typeof CHANGED_LINES_SCHEMA;
   base: string;
   head: string;
-  /** False when the patch was too large to send: every file's lines are then null. */
+  /** False when the patch was too large to send whole: the files it left out have null lines. */
   complete: boolean;
   files: ChangedFile[];
 }
@@ -109,15 +109,45 @@ export function parsePatchLines(
 }
 
 /**
- * What `range` says changed, line by line. An empty patch beside changed paths means the patch was
- * too large to send (design §6): the paths are known, their lines are not.
+ * What `range` says changed, line by line. Every changed path has a section in a whole patch (even
+ * a binary or mode change prints one), so a path without one was left out of a patch too large to
+ * send (design §6): the path is known, its lines are not.
  */
 export function changedLinesOf(range: RangeText): ChangedLines {
-  const complete = !(range.patch === "" && range.paths.length > 0);
-  const parsed = complete ? parsePatchLines(range.patch) : new Map();
+  const parsed = parsePatchLines(range.patch);
   const files = range.paths.map((path): ChangedFile => {
     const found = parsed.get(path);
     return { path, added: found?.added ?? null, hunks: found?.hunks ?? null };
   });
+  const complete = range.paths.every((path) => parsed.has(path));
   return { schema: CHANGED_LINES_SCHEMA, base: range.base, head: range.head, complete, files };
+}
+
+/** The file sections of a `git diff` patch, in order. */
+function patchSections(patch: string): string[] {
+  // Content lines start with " ", "+", "-" or a backslash: only a section starts "diff --git ".
+  const starts: number[] = patch.startsWith("diff --git ") ? [0] : [];
+  for (let at = patch.indexOf("\ndiff --git "); at !== -1; at = patch.indexOf("\ndiff --git ", at + 1)) {
+    starts.push(at + 1);
+  }
+  return starts.map((start, i) => patch.slice(start, starts[i + 1] ?? patch.length));
+}
+
+/**
+ * A patch cut to at most `maxBytes`: whole file sections, the largest left out first, the rest in
+ * their order. `kept` counts the sections that stayed, `total` all of them.
+ */
+export function fitPatch(patch: string, maxBytes: number): { patch: string; kept: number; total: number } {
+  const sections = patchSections(patch);
+  const sizes = sections.map((section) => Buffer.byteLength(section));
+  let bytes = sizes.reduce((sum, size) => sum + size, 0);
+  const dropped = new Set<number>();
+  const largestFirst = sizes.map((_, i) => i).sort((a, b) => (sizes[b] as number) - (sizes[a] as number));
+  for (const i of largestFirst) {
+    if (bytes <= maxBytes) break;
+    dropped.add(i);
+    bytes -= sizes[i] as number;
+  }
+  const kept = sections.filter((_, i) => !dropped.has(i));
+  return { patch: kept.join(""), kept: kept.length, total: sections.length };
 }

@@ -37,6 +37,24 @@ describe("hygiene, safe to merge", () => {
   });
 });
 
+describe("a change whose patch is too large to send whole", () => {
+  it("still fixes the line of a small file beside a large one, and says what was left out", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("src/app.ts", "export const a = 1;\n");
+    repo.commit("base");
+    repo.write("src/app.ts", "export const a = 2;   \n");
+    // A lock file's worth of changed lines, well over what a request carries.
+    const rows = Array.from({ length: 20_000 }, (_, i) => `package-${i}@1.0.${i}: resolved ${i}  `);
+    repo.write("deps.lock", `${rows.join("\n")}\n`);
+    repo.commit("the change");
+    const result = repo.run(["--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/too large to send whole; the reviewer gets the lines of 1 of its 2 files/);
+    const { branch } = JSON.parse(result.stdout);
+    expect(proposedLines(repo, branch)).toEqual(["-export const a = 2;   ", "+export const a = 2;"]);
+  });
+});
+
 describe("what a reviewer is told of the change", () => {
   function recordingRepo(): TestRepo {
     const repo = repos.add(createTestRepo());

@@ -100,6 +100,19 @@ describe("hygiene on a focused review", () => {
     expect(result.summary).toContain("the change's lines were not sent");
   });
 
+  it("fixes the files whose sections were sent when the rest were left out, and says so", async () => {
+    const fullPatch = repo.git("diff-tree", "-p", "--no-renames", base, head);
+    const appOnly = fullPatch.slice(fullPatch.indexOf("diff --git a/src/app.ts "));
+    const cut = appOnly.slice(0, appOnly.indexOf("\ndiff --git ") + 1 || appOnly.length);
+    const run = await runWorkerOn(envelope(focusedRequest(cut), bundle));
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseResult(run.stdout);
+    expect(changedLines(result.commits[0]?.patch ?? "")).toEqual({
+      "src/app.ts": ["-const added = 3;  ", "+const added = 3;"],
+    });
+    expect(result.summary).toContain("whitespace not fixed in the files whose lines were not sent");
+  });
+
   it("follows the core.whitespace the worker is given", async () => {
     const run = await runWorkerOn(envelope(focusedRequest(), bundle), { coreWhitespace: "-trailing-space" });
     const result = parseResult(run.stdout);

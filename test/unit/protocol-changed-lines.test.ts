@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changedLinesOf, parsePatchLines } from "../../src/protocol/changed-lines.js";
+import { changedLinesOf, fitPatch, parsePatchLines } from "../../src/protocol/changed-lines.js";
 
 // `git diff-tree -p --no-renames` of a commit that changes, deletes, adds and binary-edits files,
 // one of them with a space and a non-ASCII letter in its name.
@@ -123,5 +123,37 @@ describe("the lines a change touched", () => {
         [9, 11],
       ],
     });
+  });
+});
+
+describe("a patch too large to send whole", () => {
+  const section = (path: string, lines: number) =>
+    [`diff --git a/${path} b/${path}`, `--- a/${path}`, `+++ b/${path}`, `@@ -1 +1,${lines} @@`]
+      .concat(Array.from({ length: lines }, (_, i) => `+line ${i}`))
+      .join("\n")
+      .concat("\n");
+  const small = section("a.txt", 2);
+  const large = section("yarn.lock", 40);
+  const middle = section("c.txt", 5);
+  const patch = small + large + middle;
+  const paths = ["a.txt", "yarn.lock", "c.txt"];
+
+  it("keeps whole file sections in their order, leaving out the largest first", () => {
+    expect(fitPatch(patch, Buffer.byteLength(patch))).toEqual({ patch, kept: 3, total: 3 });
+    const limit = Buffer.byteLength(small + middle);
+    expect(fitPatch(patch, limit)).toEqual({ patch: small + middle, kept: 2, total: 3 });
+    expect(fitPatch(patch, limit - 1)).toEqual({ patch: small, kept: 1, total: 3 });
+    expect(fitPatch(patch, 10)).toEqual({ patch: "", kept: 0, total: 3 });
+  });
+
+  it("knows the lines of the files it kept and not of those it left out", () => {
+    const changes = changedLinesOf({ ...RANGE, paths, patch: small + middle });
+    expect(changes.complete).toBe(false);
+    expect(changes.files).toEqual([
+      { path: "a.txt", added: [[1, 2]], hunks: [[1, 2]] },
+      { path: "yarn.lock", added: null, hunks: null },
+      { path: "c.txt", added: [[1, 5]], hunks: [[1, 5]] },
+    ]);
+    expect(changedLinesOf({ ...RANGE, paths, patch }).complete).toBe(true);
   });
 });

@@ -62,13 +62,25 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-function describe(outcome: HygieneOutcome, counts: Counts, linesUnknown: boolean): string {
+/** What the change's lines that were not sent left undone: nothing, some files, or every file. */
+type LinesUnknown = "none" | "some" | "all";
+
+function linesUnknown(changes: ChangedLines | undefined): LinesUnknown {
+  if (!changes || changes.complete) return "none";
+  return changes.files.some((file) => file.added !== null) ? "some" : "all";
+}
+
+function describe(outcome: HygieneOutcome, counts: Counts, unknown: LinesUnknown): string {
   const parts: string[] = [];
   if (outcome.fixed.length > 0) parts.push(`fixed whitespace in ${plural(outcome.fixed.length, "file")}`);
   if (counts.conflicts > 0) parts.push(plural(counts.conflicts, "conflict marker block"));
   if (counts.mixed > 0) parts.push(`${plural(counts.mixed, "file")} with mixed line endings`);
   if (counts.oversized > 0) parts.push(plural(counts.oversized, "oversized file"));
-  if (linesUnknown) parts.push("whitespace not fixed: the change's lines were not sent (patch too large)");
+  if (unknown === "all")
+    parts.push("whitespace not fixed: the change's lines were not sent (patch too large)");
+  if (unknown === "some") {
+    parts.push("whitespace not fixed in the files whose lines were not sent (patch too large)");
+  }
   return parts.length === 0 ? "Hygiene: nothing to report." : `Hygiene: ${parts.join("; ")}.`;
 }
 
@@ -180,6 +192,6 @@ export async function runHygiene(
   };
   for (const path of paths) reviewFile(path, facts, outcome, counts);
   if (outcome.fixed.length > 0) outcome.commitMessage = commitMessage(outcome.fixed);
-  outcome.summary = describe(outcome, counts, options.changes?.complete === false);
+  outcome.summary = describe(outcome, counts, linesUnknown(options.changes));
   return outcome;
 }
