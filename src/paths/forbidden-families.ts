@@ -12,6 +12,12 @@ export interface ForbiddenFamily {
 
 export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
   {
+    // The policy file decides what the next review sends (exclude, secrets.allow) and what its
+    // proposals may touch: a proposal loosening it would reach past this boundary into the next.
+    family: "this tool's policy",
+    patterns: ["/.review-remote.json"],
+  },
+  {
     // Forges read their CI definition from the top of the repository only.
     family: "forge CI",
     patterns: [

@@ -2,6 +2,7 @@
 // of the same names where their tool never reads them (an anchored family nested deeper).
 
 export const FORBIDDEN_EXAMPLES: Record<string, readonly string[]> = {
+  "this tool's policy": [".review-remote.json"],
   "forge CI": [
     ".github/workflows/ci.yml",
     ".gitlab/ci/build.yml",
