@@ -76,7 +76,8 @@ function printFanOutNextSteps(outcomes: readonly ReviewOutcome[], output: Output
 function printNextSteps(outcome: ReviewOutcome, output: Output): void {
   const { record } = outcome;
   if (!record.branch) {
-    output.out("Nothing to propose.");
+    const overLimit = record.dropped?.some((part) => part.part === "proposals");
+    output.out(overLimit ? "No proposals: they went over a limit (see the warning)." : "Nothing to propose.");
     return;
   }
   output.out(`Proposals are on branch ${paint(output, "green", record.branch)}. Next:`);

@@ -93,6 +93,7 @@ describe("proposals over a limit", () => {
     const result = repo.run(["--worker", "fake"]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain("  src/app.ts:4 info Consider validating the total.");
+    expect(result.stdout).toContain("No proposals: they went over a limit (see the warning).");
     expect(result.stderr).toContain(
       "warning: dropped the 1 proposed commit of worker 'fake' over a limit; its comments were imported",
     );
