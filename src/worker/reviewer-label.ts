@@ -40,11 +40,12 @@ export function commandLabel(command: string): string {
 }
 
 /** The probe gets at most this, and at most a tenth of the time left: a script may not know the flag. */
-const VERSION_TIMEOUT_MS = 3000;
+const VERSION_TIMEOUT_MS = 10_000;
 
 /**
  * `<program> --version`, best effort: only in a sandbox (the tree not bound, so a script that does not
- * know the flag changes nothing), bounded in time (a tenth of what is left, at most 3 s) and output; the first version-like word.
+ * know the flag changes nothing), bounded in output and in time (a tenth of what is left, at most
+ * 10 s: a node tool on a loaded machine takes seconds); the first version-like word.
  */
 export async function probeVersion(
   command: string,
