@@ -73,7 +73,9 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
     const bundle = await createBundle(repo, exportOptions, scratch).catch(async (error: unknown) => {
       if (error instanceof ExportRefusedError && fan.refusalKey) {
         const { message, details, hints } = error;
-        await writeRefusal(fan.store, fan.refusalKey, { message, details: [...details], hints: [...hints] });
+        const refusal = { message, details: [...details], hints: [...hints] };
+        // Not remembered (a full disk, a read-only store): the next run scans again, only slower.
+        await writeRefusal(fan.store, fan.refusalKey, refusal).catch(() => undefined);
       }
       throw error;
     });
