@@ -2,7 +2,16 @@
 // chosen with the testing aid REVIEW_REMOTE_TEST_MERGE_SIGNAL. Every file is then either as it was
 // or as merged, the next command says so, and `merge --abort` gives back the original tree exactly.
 import { createHash } from "node:crypto";
-import { chmodSync, lstatSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmdirSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { configureWorker, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
@@ -203,6 +212,31 @@ describe("a work-tree merge stopped at any point", () => {
       expect(undone.status, `${n}: ${undone.stderr}`).toBe(0);
       expect(fullState(repo)).toEqual(original);
     }
+  });
+
+  it("a file that cannot be written stops the merge there, with both ways out", () => {
+    // The 11th file of the journal (in path order: big.txt, 6 new files, src/m00..m02, src/m03)
+    // cannot have its temp file: something is in the way.
+    const blocker = join(repo.dir, "src", `.rr-${id}-10`);
+    mkdirSync(blocker);
+    const failed = repo.run(["merge", id]);
+    expect(failed.status, failed.stderr).toBe(1);
+    expect(failed.stderr).toMatch(
+      new RegExp(
+        `cannot write the work tree: .*; the merge of review ${id} stopped after 10 of ${MODIFIED + ADDED + DELETED} files`,
+      ),
+    );
+    expect(failed.stderr).toContain(`hint: to finish: git review-remote merge --continue ${id}`);
+    const now = treeSnapshot(repo);
+    delete now[`src/.rr-${id}-10/`];
+    expectEachBeforeOrAfter(now, original.tree, merged.tree, "unwritable");
+    expect(now["src/m02.ts"]).toBe(merged.tree["src/m02.ts"]);
+    expect(now["src/m03.ts"]).toBe(original.tree["src/m03.ts"]);
+    rmdirSync(blocker);
+    expect(repo.run(["merge", "--continue", id]).status).toBe(0);
+    expect(fullState(repo)).toEqual(merged);
+    expect(repo.run(["merge", "--abort", id]).status).toBe(0);
+    expect(fullState(repo)).toEqual(original);
   });
 
   it("an undo killed half way is noticed, and run again to its end", () => {
