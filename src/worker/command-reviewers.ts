@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { ReviewComment } from "../protocol/result.js";
 import { type Deadline, DeadlineError } from "./deadline.js";
 import { workerMessages as m } from "./messages.js";
-import { commandLabel, probeVersion } from "./reviewer-label.js";
+import { commandLabel, withVersion } from "./reviewer-label.js";
 import type { ReviewerCommand } from "./reviewer-specs.js";
 import { resetIoFiles, runStep, type StepContext, type StepOutcome } from "./reviewer-step.js";
 import { readReviewerHead } from "./run-reviewer.js";
@@ -62,17 +62,28 @@ async function step(
   last: boolean,
 ): Promise<{ outcome: StepOutcome; ran: Ran; head: string }> {
   const label = commandLabel(reviewer.command);
-  const version = await probeVersion(reviewer.command, ctx.sandbox, ctx.io, ctx.grants, deadline);
   resetIoFiles(ctx.io, ctx.sandbox.user);
   const started = performance.now();
-  let outcome: StepOutcome;
-  try {
-    outcome = await deadline.run(`running ${label}`, () => runStep(ctx, reviewer, index));
-  } catch (error) {
-    if (deadline.expired) throw error;
-    outcome = { comments: [], fixed: [], patched: [], error: (error as Error).message };
-  }
-  const seconds = (performance.now() - started) / 1000;
+  let finished = started;
+  const run = async (): Promise<StepOutcome> => {
+    try {
+      return await deadline.run(`running ${label}`, () => runStep(ctx, reviewer, index));
+    } catch (error) {
+      if (deadline.expired) throw error;
+      return { comments: [], fixed: [], patched: [], error: (error as Error).message };
+    } finally {
+      finished = performance.now();
+    }
+  };
+  const { version, value: outcome } = await withVersion(
+    reviewer.command,
+    ctx.sandbox,
+    ctx.io,
+    ctx.grants,
+    deadline,
+    run,
+  );
+  const seconds = (finished - started) / 1000;
   const ran: Ran = {
     label,
     command: reviewer.command,

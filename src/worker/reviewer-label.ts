@@ -41,23 +41,50 @@ export function commandLabel(command: string): string {
 
 /** The probe gets at most this, and at most a tenth of the time left: a script may not know the flag. */
 const VERSION_TIMEOUT_MS = 10_000;
+/** How long the probe may go on once the reviewer is done. */
+const VERSION_GRACE_MS = 1000;
 
 /**
- * `<program> --version`, best effort: only in a sandbox (the tree not bound, so a script that does not
- * know the flag changes nothing), bounded in output and in time (a tenth of what is left, at most
- * 10 s: a node tool on a loaded machine takes seconds); the first version-like word.
+ * `<program> --version`, best effort and alongside the reviewer: only in a sandbox (neither the tree
+ * nor the reviewer's /tmp bound, so a script that does not know the flag changes nothing), bounded in
+ * output and in time (a tenth of what is left, at most 10 s: a node tool on a loaded machine takes
+ * seconds; and 1 s after the reviewer is done). `whileRunning` runs the reviewer.
  */
-export async function probeVersion(
+export async function withVersion<T>(
   command: string,
   sandbox: Sandbox,
-  io: Pick<ReviewerIo, "home" | "scratch">,
+  io: Pick<ReviewerIo, "home">,
   grants: Grants,
   deadline: { signal: AbortSignal; remainingMs(): number },
+  whileRunning: () => Promise<T>,
+): Promise<{ version: string | undefined; value: T }> {
+  const stop = new AbortController();
+  const probe = probeVersion(command, sandbox, io, grants, {
+    signal: AbortSignal.any([deadline.signal, stop.signal]),
+    timeoutMs: Math.min(VERSION_TIMEOUT_MS, deadline.remainingMs() / 10),
+  });
+  let grace: NodeJS.Timeout | undefined;
+  try {
+    const value = await whileRunning();
+    grace = setTimeout(() => stop.abort(), VERSION_GRACE_MS);
+    return { version: await probe, value };
+  } finally {
+    clearTimeout(grace);
+    stop.abort();
+  }
+}
+
+async function probeVersion(
+  command: string,
+  sandbox: Sandbox,
+  io: Pick<ReviewerIo, "home">,
+  grants: Grants,
+  bounds: { signal: AbortSignal; timeoutMs: number },
 ): Promise<string | undefined> {
   const found = program(command);
   if (!found || sandbox.kind === "none") return undefined;
   const spec = treeSpec(
-    { tree: "/tmp", ...(io.scratch ? { scratch: io.scratch } : {}) },
+    { tree: "/tmp" },
     { ...grants, network: false },
     {
       argv: ["sh", "-c", 'exec "$0" --version', found.name],
@@ -68,10 +95,10 @@ export async function probeVersion(
   );
   const outcome = await runProcess(sandboxCommand(sandbox, spec), {
     cwd: "/",
-    timeoutMs: Math.min(VERSION_TIMEOUT_MS, deadline.remainingMs() / 10),
+    timeoutMs: bounds.timeoutMs,
     captureStdoutBytes: 4096,
     maxOutputBytes: 0,
-    signal: deadline.signal,
+    signal: bounds.signal,
   });
   if (outcome.exitCode !== 0) return undefined;
   // `v10.16.0`, `Version: 2.6.9`, `ast-grep 0.51.1`, `version: 0.9.0`: the first dotted number.
