@@ -32,6 +32,18 @@ export interface ProcessOwner {
   host: string;
   /** The kernel's boot id where there is one (Linux), else `t<boot time in seconds>`. */
   boot: string;
+  /** When the process started, in clock ticks since boot (Linux): a reused pid starts later. */
+  start?: string | undefined;
+}
+
+/** Field 22 of /proc/<pid>/stat, after the command name (which may hold spaces and parentheses). */
+function readStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
 }
 
 let ownBoot: string | undefined;
@@ -52,18 +64,21 @@ function isSameBoot(a: string, b: string): boolean {
 
 export function currentOwner(): ProcessOwner {
   ownBoot ??= readBoot();
-  return { pid: process.pid, host: hostname(), boot: ownBoot };
+  return { pid: process.pid, host: hostname(), boot: ownBoot, start: readStart(process.pid) };
 }
 
 /**
- * Whether the owner's process has ended: on this host and boot, when its pid is gone; after a
- * reboot, always. On another host it cannot be checked: undefined.
+ * Whether the owner's process has ended: on this host and boot, when its pid is gone or now names
+ * a process started at another time; after a reboot, always. On another host it cannot be
+ * checked: undefined.
  */
 export function hasEnded(owner: ProcessOwner): boolean | undefined {
   const self = currentOwner();
   if (owner.host !== self.host) return undefined;
   if (!isSameBoot(owner.boot, self.boot)) return true;
-  return !isAlive(owner.pid);
+  if (!isAlive(owner.pid)) return true;
+  const start = owner.start === undefined ? undefined : readStart(owner.pid);
+  return start !== undefined && start !== owner.start;
 }
 
 export function isProcessOwner(value: unknown): value is ProcessOwner {

@@ -220,6 +220,11 @@ describe("one writer at a time", () => {
       }),
     );
     expect(repo.run(["drop", second]).status).toBe(0);
+    // pid 1 on this boot, but it started at another time than the lock's process: a reused pid.
+    const { id: third } = review(repo, "a");
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    writeFileSync(lock, JSON.stringify({ pid: 1, host, boot, start: "-1", command: "drop w", since }));
+    expect(repo.run(["drop", third]).status).toBe(0);
     // Another host, just now: it cannot be checked, so it is waited for, then refused.
     writeFileSync(lock, JSON.stringify({ pid: 1, host: "elsewhere", boot: "b", command: "merge z", since }));
     const refused = repo.run(["merge", second]);
