@@ -82,7 +82,13 @@ function printNextSteps(outcome: ReviewOutcome, output: Output): void {
   }
   output.out(`Proposals are on branch ${paint(output, "green", record.branch)}. Next:`);
   output.out(`  git review-remote show ${record.id}      # summary, comments, and each proposal's stat`);
-  output.out(`  git diff HEAD...${record.branch}`);
+  // A work-tree review's branch starts at its snapshot, not at HEAD: HEAD...branch would show the
+  // uncommitted changes as if they were proposed.
+  if (record.snapshot.kind === "worktree") {
+    output.out(
+      `  git diff ${record.snapshot.commit.slice(0, 12)} ${record.branch}   # the proposals, on your uncommitted changes`,
+    );
+  } else output.out(`  git diff HEAD...${record.branch}`);
   output.out(`  git review-remote merge ${record.id}     # bring the proposals in`);
   output.out(`  git review-remote drop ${record.id}      # throw them away`);
 }

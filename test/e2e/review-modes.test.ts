@@ -106,6 +106,22 @@ describe("the local worker", () => {
     expect(nothing.stdout).toContain("Nothing to propose.");
   });
 
+  it("shows a work-tree review's proposals, not the uncommitted changes, with the diff it suggests", () => {
+    const repo = newRepo();
+    repo.write("src/app.ts", "export const a = 1;\n");
+    repo.commit();
+    repo.write("src/app.ts", "export const a = 1;\nexport const b = 2;   \n");
+    const result = repo.run(["--worktree"]);
+    expect(result.status, result.stderr).toBe(0);
+    const suggested = /^ {2}git (diff [0-9a-f]{12} review\/[0-9a-f]{12})\b/m.exec(result.stdout);
+    expect(suggested, result.stdout).not.toBeNull();
+    const changed = repo
+      .git(...(suggested?.[1] ?? "").split(" "))
+      .split("\n")
+      .filter((line) => /^[-+](?![-+]{2} )/.test(line));
+    expect(changed).toEqual(["-export const b = 2;   ", "+export const b = 2;"]);
+  });
+
   it("reviews the work tree, keeps its snapshot reachable, and merges the proposals into the work tree", () => {
     const repo = newRepo();
     repo.write("src/app.ts", "export const a = 1;\n");
