@@ -166,6 +166,17 @@ describe("reviewers with report formats", () => {
     expect(result.commits).toEqual([]);
   });
 
+  it("reads a comments reviewer's $REVIEW_REMOTE_OUTPUT and $REVIEW_REMOTE_SUMMARY; its stdout is progress", async () => {
+    const comment =
+      '{"path":"src/a.js","line":2,"severity":"warning","message":"loose","rule":"agent/eqeqeq"}';
+    const command = `echo thinking; echo '${comment}' > "$REVIEW_REMOTE_OUTPUT"; echo 'All read.' > "$REVIEW_REMOTE_SUMMARY"`;
+    const { result, stderr } = await review([{ command, format: "comments" }]);
+    expect(result.status, result.error).toBe("ok");
+    expect(result.comments).toEqual([JSON.parse(comment)]);
+    expect(result.summary).toContain("\n\necho: All read.");
+    expect(stderr).toContain("thinking");
+  });
+
   it("cuts a report over the limits with a warning and keeps the rest", async () => {
     const line = (n: number) =>
       `{"message":"finding ${n}","location":{"path":"src/a.js","range":{"start":{"line":1}}},"severity":"WARNING","code":{"value":"many"}}`;
