@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configureWorker } from "../helpers/fixtures.js";
 import { places, proposed, RECIPES, type Reviewed, review, workerCommand } from "../helpers/recipes.js";
-import { createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 const scratch = mkdtempSync(join(tmpdir(), "rr-recipes-setup-"));
@@ -89,7 +89,9 @@ describe("a project whose ESLint config imports a plugin", () => {
 
     // Without its dependencies the same config cannot load: ESLint leaves no report, and says why.
     configureWorker(repo, "bare", workerCommand(...ESLINT));
+    const before = repoState(repo);
     const bare = repo.run(["--json", "--no-cache", "--all", "--worker", "bare"]);
+    expect(repoState(repo)).toEqual(before);
     expect(bare.status).toBe(3);
     expect(bare.stderr).toContain("Cannot find package 'eslint-plugin-demo'");
     expect(bare.stderr).toContain(
