@@ -25,7 +25,7 @@ describe("the README", () => {
     const [install, tests] = readmeCommands();
     // A copy of the packed package, not `npm install -g .`, which links to the clone.
     expect(install).toBe(
-      "npm ci && npm pack && npm install -g ./git-review-remote-*.tgz && git review-remote",
+      "npm ci && npm pack && npm install -g --ignore-scripts ./git-review-remote-*.tgz && git review-remote",
     );
     expect(tests).toBe("npm test");
   });
@@ -51,6 +51,8 @@ describe("the README", () => {
       maxBuffer: 64 << 20,
     });
     expect(result.status, result.stderr.slice(-2000)).toBe(0);
+    // The package runs no script when installed: npm has nothing to warn about it.
+    expect(result.stderr).not.toMatch(/git-review-remote@[^\n]*\(prepare/);
     expect(result.stdout).toMatch(/^(Review [0-9a-f]{12} by local|Nothing to propose)/m);
     const version = spawnSync(join(prefix, "bin", "git-review-remote"), ["--version"], {
       env,
