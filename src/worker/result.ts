@@ -6,6 +6,7 @@
 import { overLimitRule, type RaisableLimit } from "../protocol/limits.js";
 import type { Request } from "../protocol/request.js";
 import {
+  MAX_TEXT_LENGTH,
   type ProposedCommit,
   proposalsOverLimit,
   RESULT_SCHEMA,
@@ -42,7 +43,12 @@ export function withoutProposals(output: ReviewOutput, limit: RaisableLimit, rea
     rule: overLimitRule(limit),
     message: `The proposed changes were left out: ${reason}. Review a narrower change, or raise the limit.`,
   };
-  return { ...output, commits: [], comments: [note, ...output.comments] };
+  // The reviewer's summary says what it changed; its first line, the one shown, says it was left out.
+  const summary = `The proposed changes were left out: ${reason}.\n\n${output.summary}`
+    .trim()
+    .slice(0, MAX_TEXT_LENGTH)
+    .replace(/[\uD800-\uDBFF]$/, "");
+  return { ...output, summary, commits: [], comments: [note, ...output.comments] };
 }
 
 function assemble(request: Request, sandbox: SandboxKind, output: ReviewOutput): Result {

@@ -148,6 +148,7 @@ describe("proposals over a limit", () => {
     expect(json.comments).toContainEqual(
       expect.objectContaining({ rule: "limits.maxPatchBytes", severity: "warning" }),
     );
+    expect(json.summary).toMatch(/^The proposed changes were left out: .*over the limit of 200 bytes\.\n\n/);
     expect(result.stderr).toContain("warning: dropped the proposals of worker 'local' over a limit");
     expect(result.stderr).toContain("hint: or raise the limit: git config review-remote.maxPatchBytes <n>");
     expect(repo.git("branch", "--list", "review/*")).toBe("");
