@@ -3,7 +3,8 @@
 // The command may have been started before its envelope was ready (StartedWorker): it then waits on
 // an open, empty stdin, and nothing reaches it until the transport writes the envelope.
 import { type ChildProcess, spawn } from "node:child_process";
-import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
+import type { Writable } from "node:stream";
 import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
 import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
@@ -35,6 +36,36 @@ const KILL_GRACE_MS = 2000;
 const KEPT_STDERR_LINES = 10;
 const MAX_STDERR_LINE = 64 * 1024;
 
+/** Bytes read from the bundle at a time, into each of two buffers used in turn. */
+const SEND_CHUNK = 256 * 1024;
+
+/**
+ * The bundle through two reused buffers, one read while the other is written: memory stays flat in
+ * the bundle's size. A read stream hands out a new buffer per chunk, and those wait for a garbage
+ * collection that external memory alone does not bring soon (about 20 MB of them for a 17 MB bundle).
+ */
+async function pumpBundle(path: string, stdin: Writable, onSent: (bytes: number) => void): Promise<void> {
+  const file = await open(path, "r");
+  try {
+    const buffers = [Buffer.allocUnsafe(SEND_CHUNK), Buffer.allocUnsafe(SEND_CHUNK)];
+    const writes: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
+    for (let turn = 0; ; turn = 1 - turn) {
+      await writes[turn];
+      const buffer = buffers[turn] as Buffer;
+      const { bytesRead } = await file.read(buffer, 0, SEND_CHUNK, null);
+      if (bytesRead === 0) break;
+      writes[turn] = new Promise((resolve, reject) =>
+        stdin.write(buffer.subarray(0, bytesRead), (error) => (error ? reject(error) : resolve())),
+      );
+      onSent(bytesRead);
+    }
+    await Promise.all(writes);
+  } finally {
+    await file.close();
+  }
+  stdin.end();
+}
+
 function streamEnvelope(child: ChildProcess, options: TransportOptions): void {
   const stdin = child.stdin;
   if (!stdin) return;
@@ -42,13 +73,14 @@ function streamEnvelope(child: ChildProcess, options: TransportOptions): void {
   stdin.on("error", () => undefined);
   stdin.write(options.header);
   let sent = options.header.length;
-  const bundle = createReadStream(options.bundlePath);
-  bundle.on("data", (chunk) => {
-    sent += chunk.length;
+  pumpBundle(options.bundlePath, stdin, (bytes) => {
+    sent += bytes;
     options.onProgress?.(sent);
+  }).catch((error: NodeJS.ErrnoException) => {
+    // Our own file unreadable: the worker must not answer a partial envelope. A write refused (the
+    // worker exited early) is its exit status's business.
+    if (error.syscall === "open" || error.syscall === "read") killGroup(child.pid, "SIGKILL");
   });
-  bundle.on("error", () => killGroup(child.pid, "SIGKILL"));
-  bundle.pipe(stdin);
 }
 
 type Ending = [code: number | null, signal: NodeJS.Signals | null];

@@ -1,5 +1,6 @@
 // The pipeline as users meet it, through `git review-remote` with workers configured in git config.
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -157,6 +158,19 @@ describe("review pipeline", () => {
     expect(ids).toHaveLength(2);
     expect(readFileSync(seen, "utf8").trim().split("\n").sort()).toEqual(ids.sort());
     for (const id of ids) expect(id).toMatch(/^review-[0-9a-f]{12}$/);
+  });
+
+  it("carries a bundle of megabytes to the local worker byte for byte (it checks the sha256)", () => {
+    // Incompressible and over the transport's two reused send buffers many times: a buffer written
+    // over before its write completed would change the bytes, and the worker would refuse them.
+    const repo = baseRepo();
+    const blocks: Buffer[] = [];
+    for (let i = 0; i < 96 * 1024; i++) blocks.push(createHash("sha256").update(`block ${i}`).digest());
+    repo.write("assets/noise.bin", Buffer.concat(blocks));
+    repo.commit("noise");
+    const result = repo.run(["HEAD", "--no-cache"]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Review [0-9a-f]{12} by local/m);
   });
 
   it("kills a worker that exceeds review-remote.timeout and exits 3 with the repo unchanged", () => {
