@@ -43,26 +43,35 @@ export function pendingMergeError(journal: MergeJournal): ReviewRemoteError {
   return new ReviewRemoteError(messages.mergePending(journal.review, journal.top, journal.action), { hints });
 }
 
-/** The journal is rewritten first, naming this run: a stop from here on is noticed as this action. */
-async function takeOver(
+/**
+ * The journal is rewritten first, naming this run (a stop from here on is noticed as this action),
+ * then every file is walked to its "before" (abort) or its "after" (merge).
+ */
+async function walkJournal(
+  repo: Repo,
   store: StorePaths,
   journal: MergeJournal,
   action: MergeJournal["action"],
   hooks: MergeHooks,
-) {
+): Promise<{ journal: MergeJournal; run: GitRun }> {
   const mine: MergeJournal = { ...journal, action, owner: currentOwner() };
   await writePendingJournal(store, mine);
   await hooks.guard.wrote();
-  return mine;
+  const run = { cwd: mine.top, env: repo.env };
+  await applyJournal(run, mine, action === "abort" ? "before" : "after", hooks.guard);
+  return { journal: mine, run };
 }
 
-/** `merge --abort <id>`: every file the merge wrote back to its exact bytes before the merge. */
-export async function abortMerge(
+/** A step of a merge that stopped: the review's journal walked one way or the other. */
+type JournalStep = (
   repo: Repo,
   store: StorePaths,
   record: ReviewRecord,
   hooks: MergeHooks,
-): Promise<MergeOutcome> {
+) => Promise<MergeOutcome>;
+
+/** `merge --abort <id>`: every file the merge wrote back to its exact bytes before the merge. */
+export const abortMerge: JournalStep = async (repo, store, record, hooks) => {
   const pending = await readPendingJournal(store);
   if (pending && pending.review !== record.id) throw pendingMergeError(pending);
   const found = pending ?? (await readDoneJournal(store, record.id));
@@ -73,27 +82,19 @@ export async function abortMerge(
         : [];
     throw new ReviewRemoteError(messages.noMergeToUndo(record.id), { hints });
   }
-  const journal = await takeOver(store, found, "abort", hooks);
-  const run = { cwd: journal.top, env: repo.env };
-  await applyJournal(run, journal, "before", hooks.guard);
+  const { journal, run } = await walkJournal(repo, store, found, "abort", hooks);
   await forgetUndo(run, record, journal.undo);
   await discardJournal(store, record.id);
   return { kind: MergeKind.undone, reviewId: record.id, previous: journal.undo };
-}
+};
 
 /** `merge --continue <id>`: an interrupted merge written to the end. */
-export async function continueMerge(
-  repo: Repo,
-  store: StorePaths,
-  record: ReviewRecord,
-  hooks: MergeHooks,
-): Promise<MergeOutcome> {
+export const continueMerge: JournalStep = async (repo, store, record, hooks) => {
   const pending = await readPendingJournal(store);
   if (pending === undefined) throw new ReviewRemoteError(messages.noMergeToContinue(record.id));
   if (pending.review !== record.id || pending.action === "abort") throw pendingMergeError(pending);
-  const journal = await takeOver(store, pending, "merge", hooks);
-  await applyJournal({ cwd: journal.top, env: repo.env }, journal, "after", hooks.guard);
+  const { journal } = await walkJournal(repo, store, pending, "merge", hooks);
   await finishJournal(store, journal);
   const undo = abortCommand(record.id);
   return { kind: MergeKind.finished, reviewId: record.id, previous: journal.undo, undo };
-}
+};
