@@ -37,6 +37,36 @@ describe("hygiene, safe to merge", () => {
   });
 });
 
+describe("snapshot tests' inputs", () => {
+  it("leaves the files beside a test directory's snapshots as they were written", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("src/app.ts", "export const a = 1;\n");
+    repo.write("tests/format/js/in/format.test.js", "runFormatTest(import.meta, ['babel']);\n");
+    repo.write("tests/format/js/in/__snapshots__/format.test.js.snap", "exports[`x`] = `\nold\n`;\n");
+    repo.write("src/components/__snapshots__/Button.test.tsx.snap", "exports[`b`] = `ok`;\n");
+    repo.commit("base");
+    // A new case whose input keeps a trailing space, as prettier's tests/format/**/ inputs do: the
+    // snapshot prints the input verbatim, so "fixing" it would fail the test.
+    repo.write("tests/format/js/in/10732.js", "type A<\n    T in \n> = T;\n");
+    repo.write(
+      "tests/format/js/in/__snapshots__/format.test.js.snap",
+      "exports[`10732.js`] = `\ntype A<\n    T in \n> = T;\n`;\n",
+    );
+    repo.write("src/components/Button.tsx", "export const b = 1;  \n");
+    repo.write("src/app.ts", "export const a = 2;   \n");
+    repo.commit("the change");
+    const result = repo.run(["--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const { branch } = JSON.parse(result.stdout);
+    expect(proposedLines(repo, branch)).toEqual([
+      "-export const a = 2;   ",
+      "+export const a = 2;",
+      "-export const b = 1;  ",
+      "+export const b = 1;",
+    ]);
+  });
+});
+
 describe("a change whose patch is too large to send whole", () => {
   it("still fixes the line of a small file beside a large one, and says what was left out", () => {
     const repo = repos.add(createTestRepo());

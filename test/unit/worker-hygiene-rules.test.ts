@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { LineSpan } from "../../src/protocol/changed-lines.js";
 import { type FileFacts, fixRulesFor } from "../../src/worker/reviewers/hygiene-rules.js";
-import { isMarkdownBreak, leftAloneReason } from "../../src/worker/reviewers/hygiene-scope.js";
+import {
+  isMarkdownBreak,
+  leftAloneReason,
+  snapshotInputDirs,
+} from "../../src/worker/reviewers/hygiene-scope.js";
 import { checkText } from "../../src/worker/reviewers/hygiene-text.js";
 import {
   DEFAULT_WHITESPACE_RULE,
@@ -93,5 +97,23 @@ describe("files hygiene leaves alone", () => {
 
   it.each(["src/app.ts", "fixtures.ts", "docs/snapshot.md"])("but not %s", (path) => {
     expect(leftAloneReason(path)).toBeUndefined();
+  });
+
+  it("leaves alone the files beside a test directory's snapshots, and only those", () => {
+    const inputs = snapshotInputDirs([
+      "tests/format/js/in/__snapshots__/format.test.js.snap",
+      "tests/format/js/in/input.js",
+      "src/lib/__tests__/__snapshots__/lib.test.ts.snap",
+      "src/components/__snapshots__/Button.test.tsx.snap",
+      "__snapshots__/top.snap",
+    ]);
+    expect([...inputs].sort()).toEqual(["src/lib/__tests__", "tests/format/js/in"]);
+    expect(leftAloneReason("tests/format/js/in/input.js", inputs)).toBe("snapshot test input");
+    expect(leftAloneReason("src/lib/__tests__/lib.test.ts", inputs)).toBe("snapshot test input");
+    // Not under a test directory: the component's source is no test input.
+    expect(leftAloneReason("src/components/Button.tsx", inputs)).toBeUndefined();
+    // Only the directory itself: a sibling or a subdirectory is not the snapshots' input.
+    expect(leftAloneReason("tests/format/js/other/input.js", inputs)).toBeUndefined();
+    expect(leftAloneReason("tests/format/js/in/deeper/input.js", inputs)).toBeUndefined();
   });
 });

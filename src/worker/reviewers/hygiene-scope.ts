@@ -1,6 +1,7 @@
 // Files whose bytes are the point, which hygiene never touches nor reports on: test snapshots, patch
-// files, and whatever sits under a fixture directory (compared byte for byte by the tests that read
-// them); and the Markdown files whose trailing spaces can be hard line breaks.
+// files, whatever sits under a fixture directory (compared byte for byte by the tests that read
+// them) and the files beside a test directory's snapshots (the inputs those snapshots quote); and
+// the Markdown files whose trailing spaces can be hard line breaks.
 
 const SNAPSHOT = /(?:^|\/)__snapshots__\/|\.snap$/;
 const PATCH_FILE = /\.(?:diff|patch|rej|orig)$/i;
@@ -15,14 +16,38 @@ const FIXTURE_DIRS = new Set([
   "__snapshots__",
   "snapshots",
 ]);
+const TEST_DIRS = new Set(["test", "tests", "__tests__", "spec", "specs"]);
 const MARKDOWN = /\.(?:md|markdown|mdown|mkdn|mkd|mdwn|mdx|rmd)$/i;
 
-/** Why hygiene leaves `path` alone, or undefined when it may look at it. */
-export function leftAloneReason(path: string): string | undefined {
+/**
+ * The directories, under a test directory, that hold a `__snapshots__` directory: their files are
+ * the inputs a snapshot test prints verbatim (prettier's `tests/format/**`), or the tests whose
+ * strings the snapshots quote, so their trailing spaces are part of what the tests compare.
+ */
+export function snapshotInputDirs(paths: Iterable<string>): Set<string> {
+  const dirs = new Set<string>();
+  for (const path of paths) {
+    const at = path.startsWith("__snapshots__/") ? 0 : path.indexOf("/__snapshots__/") + 1;
+    if (at <= 0) continue;
+    const dir = path.slice(0, at - 1);
+    if (dir.split("/").some((name) => TEST_DIRS.has(name.toLowerCase()))) dirs.add(dir);
+  }
+  return dirs;
+}
+
+/**
+ * Why hygiene leaves `path` alone, or undefined when it may look at it. `snapshotInputs` are the
+ * directories of snapshotInputDirs for the tree `path` is in.
+ */
+export function leftAloneReason(
+  path: string,
+  snapshotInputs: ReadonlySet<string> = new Set(),
+): string | undefined {
   if (SNAPSHOT.test(path)) return "snapshot";
   if (PATCH_FILE.test(path)) return "patch file";
   const dirs = path.split("/").slice(0, -1);
   if (dirs.some((dir) => FIXTURE_DIRS.has(dir.toLowerCase()))) return "fixture";
+  if (snapshotInputs.has(dirs.join("/"))) return "snapshot test input";
   return undefined;
 }
 

@@ -20,7 +20,7 @@ import {
   writeRegularFile,
 } from "./hygiene-files.js";
 import { fixRulesFor } from "./hygiene-rules.js";
-import { leftAloneReason } from "./hygiene-scope.js";
+import { leftAloneReason, snapshotInputDirs } from "./hygiene-scope.js";
 import { checkText, isBinary, type TextReport } from "./hygiene-text.js";
 import { DEFAULT_WHITESPACE_RULE, parseWhitespaceRule, type WhitespaceRule } from "./whitespace-rules.js";
 
@@ -87,10 +87,11 @@ function describe(outcome: HygieneOutcome, counts: Counts, unknown: LinesUnknown
 /** The files to look at: every file of the bundle, or the changed ones; never those left alone. */
 function selectFiles(listing: BundleListing, changes: ChangedLines | undefined): string[] {
   const changed = changes ? new Set(changes.files.map((file) => file.path)) : undefined;
+  const snapshotInputs = snapshotInputDirs(listing.nodes.keys());
   const paths = [...listing.nodes]
     .filter(([path, node]) => node.kind === "file" && (!changed || changed.has(path)))
     .map(([path]) => path)
-    .filter((path) => leftAloneReason(path) === undefined);
+    .filter((path) => leftAloneReason(path, snapshotInputs) === undefined);
   return paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
