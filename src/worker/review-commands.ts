@@ -4,12 +4,17 @@
 import type { Request } from "../protocol/request.js";
 import type { ReviewComment } from "../protocol/result.js";
 import { describeRan, runCommandReviewers } from "./command-reviewers.js";
-import type { Deadline } from "./deadline.js";
 import type { SetupOptions } from "./host-options.js";
 import type { ReviewerCommand } from "./reviewer-specs.js";
 import type { StepContext } from "./reviewer-step.js";
-import { chownTree, type Grants, type ReviewerIo } from "./run-reviewer.js";
-import type { ResourceLimits, Sandbox } from "./sandbox.js";
+import {
+  chownTree,
+  type Grants,
+  type ReviewerIo,
+  type ReviewerPhase,
+  reviewerPhase,
+} from "./run-reviewer.js";
+import type { ResourceLimits } from "./sandbox.js";
 import { runSetup } from "./setup.js";
 import type { TreeGit } from "./tree-git.js";
 
@@ -20,16 +25,11 @@ export interface CommandsReviewer {
   setup?: SetupOptions | undefined;
 }
 
-export interface CommandsContext {
+export interface CommandsContext extends ReviewerPhase {
   request: Request;
   reviewer: CommandsReviewer;
   io: ReviewerIo;
-  sandbox: Sandbox;
-  deadline: Deadline;
   resourceLimits: ResourceLimits;
-  warn: (line: string) => void;
-  onOutput: (text: string) => void;
-  onSpawn: (kill: () => void) => void;
 }
 
 export interface CommandsReviewed {
@@ -55,18 +55,7 @@ export async function reviewWithCommands(ctx: CommandsContext, baseline: string)
   if (reviewer.setup) {
     const setup = reviewer.setup;
     const outcome = await deadline.run("running the setup command", () =>
-      runSetup({
-        setup,
-        io,
-        sandbox: ctx.sandbox,
-        tools: reviewer.grants.tools,
-        limits,
-        git,
-        deadline,
-        warn: ctx.warn,
-        onOutput: ctx.onOutput,
-        onSpawn: ctx.onSpawn,
-      }),
+      runSetup({ ...reviewerPhase(ctx), setup, io, tools: reviewer.grants.tools, limits, git }),
     );
     if (!outcome.ok) {
       return { head: baseline, comments: [], ran: outcome.account, error: outcome.error };
@@ -78,15 +67,11 @@ export async function reviewWithCommands(ctx: CommandsContext, baseline: string)
     question: request.question,
     maxComments: request.limits.maxComments,
     maxPatchBytes: request.limits.maxPatchBytes,
+    ...reviewerPhase(ctx),
     io,
-    sandbox: ctx.sandbox,
     grants: reviewer.grants,
-    deadline,
     limits,
     git,
-    warn: ctx.warn,
-    onOutput: ctx.onOutput,
-    onSpawn: ctx.onSpawn,
   };
   const outcome = await runCommandReviewers(stepContext, reviewer.commands, baseline, deadline);
   const failed = outcome.ran.filter((ran) => ran.error !== undefined);

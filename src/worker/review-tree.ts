@@ -14,7 +14,7 @@ import type { ReviewComment } from "../protocol/result.js";
 import { createBaseline, createPrivateGitDir } from "./baseline.js";
 import { keepOriginalBlob } from "./baseline-blobs.js";
 import { collectProposals, ProposalError, ProposalLimitError } from "./collect.js";
-import { type Deadline, DeadlineError } from "./deadline.js";
+import { DeadlineError } from "./deadline.js";
 import { writeFocusFiles } from "./focus-files.js";
 import { resourceLimitsFor, type WorkerLimits } from "./limits.js";
 import { workerMessages } from "./messages.js";
@@ -22,8 +22,7 @@ import { failedOutput, type ReviewOutput, withoutProposals } from "./result.js";
 import { type CommandsReviewer, reviewWithCommands } from "./review-commands.js";
 import { resetIoFiles } from "./reviewer-step.js";
 import { runHygiene } from "./reviewers/hygiene.js";
-import type { ReviewerIo } from "./run-reviewer.js";
-import type { Sandbox } from "./sandbox.js";
+import type { ReviewerIo, ReviewerPhase } from "./run-reviewer.js";
 import { type BundleListing, BundleRefusedError } from "./verify-bundle.js";
 import type { Workspace } from "./workspace.js";
 import { fullReason, limitWorkspace } from "./workspace-tmpfs.js";
@@ -32,20 +31,14 @@ export type Reviewer =
   | { kind: "builtin"; name: "hygiene"; coreWhitespace?: string | undefined }
   | CommandsReviewer;
 
-export interface ReviewTreeContext {
+export interface ReviewTreeContext extends ReviewerPhase {
   request: Request;
   requestLine: Buffer;
   listing: BundleListing;
   workspace: Workspace;
   env: Env;
-  sandbox: Sandbox;
   reviewer: Reviewer;
-  /** The request's one deadline. */
-  deadline: Deadline;
   limits: WorkerLimits;
-  warn: (line: string) => void;
-  onOutput: (text: string) => void;
-  onSpawn: (kill: () => void) => void;
 }
 
 const LEFTOVER_MESSAGE = "Apply the reviewer's uncommitted changes";

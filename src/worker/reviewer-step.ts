@@ -8,31 +8,25 @@ import { open } from "node:fs/promises";
 import { join } from "node:path";
 import type { ReviewComment } from "../protocol/result.js";
 import { readComments } from "./comments.js";
-import type { Deadline } from "./deadline.js";
 import { readFixFiles, writeFixFiles } from "./fix-files.js";
 import { applyFixes } from "./formats/apply-fixes.js";
 import { convertReport } from "./formats/convert.js";
 import { DEFAULT_FORMAT_LIMITS, type FormatLimits } from "./formats/types.js";
 import { workerMessages as m } from "./messages.js";
 import type { ReviewerCommand } from "./reviewer-specs.js";
-import { type Grants, type ReviewerIo, runReviewer } from "./run-reviewer.js";
-import type { ResourceLimits, Sandbox } from "./sandbox.js";
+import { type Grants, type ReviewerIo, type ReviewerPhase, runReviewer } from "./run-reviewer.js";
+import type { ResourceLimits } from "./sandbox.js";
 import { applyPatch, type TreeGit } from "./tree-git.js";
 
-export interface StepContext {
+export interface StepContext extends ReviewerPhase {
   question: string;
   maxComments: number;
   /** The request's limit on the proposals' patches: a diff report may fill it, and no more. */
   maxPatchBytes: number;
   io: ReviewerIo;
-  sandbox: Sandbox;
   grants: Grants;
-  deadline: Deadline;
   limits: ResourceLimits;
   git: TreeGit;
-  warn: (line: string) => void;
-  onOutput: (text: string) => void;
-  onSpawn: (kill: () => void) => void;
 }
 
 export interface StepOutcome {

@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { WORKER_IDENTITY } from "./baseline.js";
+import type { Deadline } from "./deadline.js";
 import type { FocusFiles } from "./focus-files.js";
 import { runProcess } from "./run-process.js";
 import {
@@ -39,6 +40,25 @@ export interface Grants {
   tools: readonly string[];
   /** The host network (`--network`, `--setup-network`); otherwise none. */
   network: boolean;
+}
+
+/** What every step of the reviewer phase (setup, each reviewer) runs under, and where it reports. */
+export interface ReviewerPhase {
+  sandbox: Sandbox;
+  /** The request's one deadline. */
+  deadline: Deadline;
+  /** A `remote:` warning. */
+  warn: (line: string) => void;
+  /** A child's output, shown as it comes. */
+  onOutput: (text: string) => void;
+  /** Each child spawned, with the way to kill its group. */
+  onSpawn: (kill: () => void) => void;
+}
+
+/** The phase's part of a larger context, handed on to the next step. */
+export function reviewerPhase(ctx: ReviewerPhase): ReviewerPhase {
+  const { sandbox, deadline, warn, onOutput, onSpawn } = ctx;
+  return { sandbox, deadline, warn, onOutput, onSpawn };
 }
 
 export interface ReviewerRun {

@@ -8,12 +8,18 @@ import { createHash, randomBytes } from "node:crypto";
 import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { Deadline } from "./deadline.js";
 import type { SetupOptions } from "./host-options.js";
 import { workerMessages as m } from "./messages.js";
 import { runProcess } from "./run-process.js";
-import { chownTree, type Grants, type ReviewerIo, treeEnv, treeSpec } from "./run-reviewer.js";
-import { type ResourceLimits, type Sandbox, sandboxCommand } from "./sandbox.js";
+import {
+  chownTree,
+  type Grants,
+  type ReviewerIo,
+  type ReviewerPhase,
+  treeEnv,
+  treeSpec,
+} from "./run-reviewer.js";
+import { type ResourceLimits, sandboxCommand } from "./sandbox.js";
 import { notTracked, restoreTracked, type TreeGit } from "./tree-git.js";
 
 /** The lockfiles whose hash keys the cache, the first found at the top of the tree. */
@@ -31,17 +37,12 @@ const LOCKFILES = [
 ];
 const MAX_LOCKFILE_BYTES = 64 * 1024 * 1024;
 
-export interface SetupContext {
+export interface SetupContext extends ReviewerPhase {
   setup: SetupOptions;
   io: ReviewerIo;
-  sandbox: Sandbox;
   tools: readonly string[];
   limits: ResourceLimits;
   git: TreeGit;
-  deadline: Deadline;
-  warn: (line: string) => void;
-  onOutput: (text: string) => void;
-  onSpawn: (kill: () => void) => void;
 }
 
 export type SetupOutcome =
