@@ -85,6 +85,9 @@ describe("files hygiene leaves alone", () => {
   it.each([
     ["src/__snapshots__/app.test.ts.snap", "snapshot"],
     ["test/app.snap", "snapshot"],
+    ["packages/eslint-plugin/tests/docs-eslint-output-snapshots/rule.shot", "snapshot"],
+    ["tests/schema-snapshots/rule.ts", "snapshot"],
+    ["src/__image_snapshots__/button.png", "snapshot"],
     ["fix.diff", "patch file"],
     ["patches/x.patch", "patch file"],
     ["test/fixtures/a.txt", "fixture"],
@@ -95,9 +98,12 @@ describe("files hygiene leaves alone", () => {
     expect(leftAloneReason(path)).toBe(reason);
   });
 
-  it.each(["src/app.ts", "fixtures.ts", "docs/snapshot.md"])("but not %s", (path) => {
-    expect(leftAloneReason(path)).toBeUndefined();
-  });
+  it.each(["src/app.ts", "fixtures.ts", "docs/snapshot.md", "src/snapshot/take.ts", "snapshots.ts"])(
+    "but not %s",
+    (path) => {
+      expect(leftAloneReason(path)).toBeUndefined();
+    },
+  );
 
   it("leaves alone the files beside a test directory's snapshots, and only those", () => {
     const inputs = snapshotInputDirs([

@@ -3,7 +3,9 @@
 // them) and the files beside a test directory's snapshots (the inputs those snapshots quote); and
 // the Markdown files whose trailing spaces can be hard line breaks.
 
-const SNAPSHOT = /(?:^|\/)__snapshots__\/|\.snap$/;
+// Jest's `__snapshots__/*.snap`, a resolver's own extension (`.shot`) and directories named for their
+// snapshots (`docs-eslint-output-snapshots/`, `__image_snapshots__/`).
+const SNAPSHOT = /(?:^|\/)[^/]*snapshots[^/]*\/|\.(?:snap|shot)$/i;
 const PATCH_FILE = /\.(?:diff|patch|rej|orig)$/i;
 const FIXTURE_DIRS = new Set([
   "fixtures",
