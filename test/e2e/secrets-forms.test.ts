@@ -1,13 +1,10 @@
-// The bytes scanned are the bytes sent, in every form they take: through `git review-remote export`,
-// a secret in another encoding, compressed, as key material, in a link target or behind a folded name
-// stops the export (exit 6) or stays out of the bundle, and no value is ever printed in full.
-import { execFileSync } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
-import { readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALNUM, fake, fakeChars } from "../fixtures/secrets/fake-tokens.js";
+import { keytab, pkcs12 } from "../fixtures/secrets/key-files.js";
 import { makeZip } from "../fixtures/secrets/zip-writer.js";
 import { createTestRepo, repoState, type TestRepo } from "../helpers/repo.js";
 
@@ -19,45 +16,6 @@ function utf32be(text: string): Buffer {
   const out = Buffer.alloc(points.length * 4);
   for (const [i, point] of points.entries()) out.writeUInt32BE(point, i * 4);
   return out;
-}
-
-function keytab(): Buffer {
-  const realm = Buffer.from("EXAMPLE.COM");
-  const principal = Buffer.from("svc");
-  const key = Buffer.from(fakeChars("0123456789abcdef", 32), "hex");
-  const entry = Buffer.concat([
-    Buffer.from([0, 1, 0, realm.length]),
-    realm,
-    Buffer.from([0, principal.length]),
-    principal,
-    Buffer.from([0, 0, 0, 1, 0x65, 0x92, 0x00, 0x00, 2, 0, 18, 0, key.length]),
-    key,
-  ]);
-  const size = Buffer.alloc(4);
-  size.writeInt32BE(entry.length);
-  return Buffer.concat([Buffer.from([5, 2]), size, entry]);
-}
-
-function pkcs12(repo: TestRepo): Buffer {
-  const openssl = "openssl";
-  const run = (...args: string[]) => execFileSync(openssl, args, { cwd: repo.home, stdio: "ignore" });
-  run(
-    "req",
-    "-x509",
-    "-newkey",
-    "rsa:2048",
-    "-nodes",
-    "-keyout",
-    "p.key",
-    "-out",
-    "p.pem",
-    "-subj",
-    "/CN=fake",
-    "-days",
-    "1",
-  );
-  run("pkcs12", "-export", "-inkey", "p.key", "-in", "p.pem", "-out", "p.bin", "-passout", "pass:pw");
-  return readFileSync(join(repo.home, "p.bin"));
 }
 
 const PUTTY = [
@@ -115,7 +73,7 @@ beforeAll(() => {
   repo.write("lib/app.jar", makeZip([{ name: "application.properties", data: `upstream=${token(4)}\n` }]));
   repo.write("data/big.log.gz", gzipSync(Buffer.alloc(4 * 1024 * 1024)));
   repo.write("assets/key.bin", der);
-  repo.write("assets/bundle.dat", pkcs12(repo));
+  repo.write("assets/bundle.dat", pkcs12(repo.home));
   repo.write("etc/service.dat", keytab());
   repo.write("notes/deploy.txt", PUTTY);
   repo.write("notes/identity.txt", `# created: 2024-01-01T00:00:00Z\n${age}\n`);

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { classifyDerKey } from "../../src/secrets/binary/der.js";
 import type { Finding } from "../../src/secrets/finding.js";
 import { createContentScanner } from "../../src/secrets/scanner.js";
-import { fakeChars } from "../fixtures/secrets/fake-tokens.js";
+import { keytab, pkcs12 } from "../fixtures/secrets/key-files.js";
 import { testEnv } from "../helpers/repo.js";
 
 const root = mkdtempSync(join(tmpdir(), "rr-binary-keys-"));
@@ -75,34 +75,7 @@ describe("key material is found by its bytes, whatever the file is called", () =
   });
 
   test("a PKCS#12 bundle written by openssl", () => {
-    tool("openssl", [
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      "p.key",
-      "-out",
-      "p.pem",
-      "-subj",
-      "/CN=fake",
-      "-days",
-      "1",
-    ]);
-    tool("openssl", [
-      "pkcs12",
-      "-export",
-      "-inkey",
-      "p.key",
-      "-in",
-      "p.pem",
-      "-out",
-      "p.bin",
-      "-passout",
-      "pass:pw",
-    ]);
-    expect(rules(scan("assets/bundle.dat", readFileSync(join(root, "p.bin"))))).toEqual(["1:pkcs12-file"]);
+    expect(rules(scan("assets/bundle.dat", pkcs12(root, env)))).toEqual(["1:pkcs12-file"]);
   });
 
   test.each(["JKS", "JCEKS"])("a %s store with a private key written by keytool", (type) => {
@@ -134,22 +107,7 @@ describe("key material is found by its bytes, whatever the file is called", () =
   });
 
   test("a Kerberos keytab", () => {
-    const realm = Buffer.from("EXAMPLE.COM");
-    const principal = Buffer.from("svc");
-    const key = Buffer.from(fakeChars("0123456789abcdef", 32), "hex");
-    const entry = Buffer.concat([
-      Buffer.from([0, 1, 0, realm.length]),
-      realm,
-      Buffer.from([0, principal.length]),
-      principal,
-      Buffer.from([0, 0, 0, 1, 0x65, 0x92, 0x00, 0x00, 2, 0, 18, 0, key.length]),
-      key,
-    ]);
-    const size = Buffer.alloc(4);
-    size.writeInt32BE(entry.length);
-    expect(rules(scan("etc/service.dat", Buffer.concat([Buffer.from([5, 2]), size, entry])))).toEqual([
-      "1:kerberos-keytab",
-    ]);
+    expect(rules(scan("etc/service.dat", keytab()))).toEqual(["1:kerberos-keytab"]);
   });
 
   test("public keys, certificates and ordinary binaries are not key material", () => {
