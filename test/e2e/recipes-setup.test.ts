@@ -7,8 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configureWorker } from "../helpers/fixtures.js";
-import { places, proposed, RECIPES, type Reviewed, review, workerCommand } from "../helpers/recipes.js";
+import { proposed, RECIPES, type Reviewed, review, workerCommand } from "../helpers/recipes.js";
 import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { places } from "../helpers/reviewer-formats.js";
 
 const repos = repoTracker();
 const scratch = mkdtempSync(join(tmpdir(), "rr-recipes-setup-"));

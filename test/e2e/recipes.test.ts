@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configureWorker, FIXTURES } from "../helpers/fixtures.js";
-import { places, proposed, RECIPES, review, TOOLS, type Tool, workerCommand } from "../helpers/recipes.js";
+import { proposed, RECIPES, review, TOOLS, type Tool, workerCommand } from "../helpers/recipes.js";
 import { createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { ESLINT_PLACES, places } from "../helpers/reviewer-formats.js";
 
 const repos = repoTracker();
 const scratch = mkdtempSync(join(tmpdir(), "rr-recipes-"));
@@ -58,20 +59,7 @@ function craftedRepo(): TestRepo {
 
 describe("linter recipes on a worker with a tools directory", () => {
   const expectedPlaces: Record<Tool, string[]> = {
-    eslint: [
-      "src/app.js:1 no-var",
-      "src/app.js:2 prefer-const",
-      "src/app.js:3 eqeqeq",
-      "src/app.js:6 prefer-const",
-      "src/app.js:6 no-unused-vars",
-      "src/app.js:6 prefer-const",
-      "src/app.js:6 no-unused-vars",
-      "src/crlf.js:1 prefer-const",
-      "src/crlf.js:2 prefer-const",
-      "src/noeol.js:1 eol-last",
-      "src/ugly.js:1 no-unused-vars",
-      "src/ugly.js:3 no-unused-vars",
-    ],
+    eslint: [...ESLINT_PLACES],
     biome: [
       "src/app.js:2 lint/style/useConst",
       "src/app.js:6 lint/style/useConst",

@@ -47,8 +47,3 @@ export function proposed(repo: TestRepo, branch: string): Record<string, string>
     ]),
   );
 }
-
-/** `path:line rule` of each comment. */
-export function places(comments: Reviewed["comments"]): string[] {
-  return comments.map((comment) => `${comment.path}:${comment.line} ${comment.rule}`);
-}

@@ -66,3 +66,24 @@ export function applyToTree(report: ConvertedReport): { changed: Map<string, str
 export function asText(files: Map<string, Uint8Array>): Map<string, string> {
   return new Map([...files].map(([path, bytes]) => [path, Buffer.from(bytes).toString("utf8")]));
 }
+
+/** `path:line rule` of each comment, the way a reviewer reads them. */
+export function places(comments: readonly { path?: string; line?: number; rule?: string }[]): string[] {
+  return comments.map((comment) => `${comment.path}:${comment.line} ${comment.rule}`);
+}
+
+/** What ESLint (the README's recipe) says of the crafted tree, in its order. */
+export const ESLINT_PLACES: readonly string[] = [
+  "src/app.js:1 no-var",
+  "src/app.js:2 prefer-const",
+  "src/app.js:3 eqeqeq",
+  "src/app.js:6 prefer-const",
+  "src/app.js:6 no-unused-vars",
+  "src/app.js:6 prefer-const",
+  "src/app.js:6 no-unused-vars",
+  "src/crlf.js:1 prefer-const",
+  "src/crlf.js:2 prefer-const",
+  "src/noeol.js:1 eol-last",
+  "src/ugly.js:1 no-unused-vars",
+  "src/ugly.js:3 no-unused-vars",
+];

@@ -4,7 +4,9 @@ import {
   applyToTree,
   asText,
   convertOk,
+  ESLINT_PLACES,
   fixedFiles,
+  places,
   readReport,
   TREE_ROOT,
 } from "../helpers/reviewer-formats.js";
@@ -16,29 +18,11 @@ function expectToolsOwnFixes(report: ConvertedReport, tool: string): void {
   expect(applied.changed).toEqual(asText(fixedFiles(tool)));
 }
 
-/** `path:line rule` of each comment, the way a reviewer reads them. */
-function places(comments: { path?: string; line?: number; rule?: string }[]): string[] {
-  return comments.map((comment) => `${comment.path}:${comment.line} ${comment.rule}`);
-}
-
 describe("real reports: ESLint 10 with eslint-formatter-rdjson", () => {
   it("makes comments with ESLint's rule ids on the right lines, paths made relative to the tree", async () => {
     const report = await convertOk("rdjson", readReport("eslint.rdjson"));
     expect(report.tool).toEqual({ name: "eslint" });
-    expect(places(report.comments)).toEqual([
-      "src/app.js:1 no-var",
-      "src/app.js:2 prefer-const",
-      "src/app.js:3 eqeqeq",
-      "src/app.js:6 prefer-const",
-      "src/app.js:6 no-unused-vars",
-      "src/app.js:6 prefer-const",
-      "src/app.js:6 no-unused-vars",
-      "src/crlf.js:1 prefer-const",
-      "src/crlf.js:2 prefer-const",
-      "src/noeol.js:1 eol-last",
-      "src/ugly.js:1 no-unused-vars",
-      "src/ugly.js:3 no-unused-vars",
-    ]);
+    expect(places(report.comments)).toEqual(ESLINT_PLACES);
     expect(report.comments[0]).toMatchObject({
       severity: "error",
       message: "Unexpected var, use let or const instead.",
