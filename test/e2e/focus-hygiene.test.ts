@@ -37,6 +37,26 @@ describe("hygiene, safe to merge", () => {
   });
 });
 
+describe("generated and vendored files", () => {
+  it("are neither fixed nor reported, even in a whole-tree review", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write(
+      ".gitattributes",
+      "dist/** linguist-generated\n.yarn/releases/** linguist-vendored\nkept.js -linguist-generated\n",
+    );
+    repo.write("dist/bundle.js", "var a = 1;   \n");
+    // A committed Yarn release: large, and the project's deliberate choice.
+    repo.write(".yarn/releases/yarn-4.0.0.cjs", `${"x".repeat(1_200_000)}  \n`);
+    repo.write("kept.js", "var k = 1;  \n");
+    repo.commit("base");
+    const result = repo.run(["--all", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(proposedLines(repo, json.branch)).toEqual(["-var k = 1;  ", "+var k = 1;"]);
+    expect(result.stdout).not.toContain("yarn-4.0.0.cjs");
+  });
+});
+
 describe("snapshot tests' inputs", () => {
   it("leaves the files beside a test directory's snapshots as they were written", () => {
     const repo = repos.add(createTestRepo());

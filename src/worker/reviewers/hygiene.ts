@@ -146,12 +146,23 @@ function reportOversized(path: string, size: number, outcome: HygieneOutcome, co
   });
 }
 
+const LINGUIST = ["linguist-generated", "linguist-vendored"];
+
+/** `attr`, `attr=true` and `attr=1` set a linguist attribute; `-attr` and `attr=false` do not. */
+function isSetAttribute(value: string | undefined): boolean {
+  return value === "set" || value === "true" || value === "1";
+}
+
 /** One file: its comments, and its fixes written to the tree when the request asks for proposals. */
 function reviewFile(path: string, facts: TreeFacts, outcome: HygieneOutcome, counts: Counts): void {
   const { options } = facts;
   const attrs = facts.attributes.get(path);
   // binary (a macro for -diff) and -diff: git shows no text diff of them, so neither do we.
   if (attrs?.get("diff") === "unset") return;
+  // Generated and vendored files, as GitHub's linguist attributes mark them: their bytes belong to
+  // the generator or the vendor (a committed Yarn release), so they are neither fixed nor reported.
+  if (isSetAttribute(attrs?.get("linguist-generated")) || isSetAttribute(attrs?.get("linguist-vendored")))
+    return;
   const { size, content } = readRegularFile(join(facts.tree, path));
   if (size > HYGIENE_MAX_FILE_BYTES) {
     reportOversized(path, size, outcome, counts);
@@ -186,7 +197,11 @@ export async function runHygiene(
   const facts: TreeFacts = {
     tree,
     options,
-    attributes: await readAttributes({ cwd: tree, env: options.env }, ["whitespace", "diff"], paths),
+    attributes: await readAttributes(
+      { cwd: tree, env: options.env },
+      ["whitespace", "diff", ...LINGUIST],
+      paths,
+    ),
     editor: createEditorConfig(editorConfigReader(tree, listing)),
     core: options.coreWhitespace ? parseWhitespaceRule(options.coreWhitespace) : DEFAULT_WHITESPACE_RULE,
     added: new Map(options.changes?.files.map((file) => [file.path, file.added])),
