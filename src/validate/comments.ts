@@ -16,7 +16,8 @@ export function commentChecker(
     }
     const last = comment.endLine ?? comment.line;
     if (last !== undefined && last > Math.max(count, 1)) {
-      return `comments.${index}.line: ${sanitizeLine(comment.path)} has ${count} lines, not ${last}`;
+      const has = `${count} line${count === 1 ? "" : "s"}`;
+      return `comments.${index}.line: ${sanitizeLine(comment.path)} has ${has}, not ${last}`;
     }
     return undefined;
   };

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { commentChecker } from "../../src/validate/comments.js";
+
+describe("a comment checked against what was sent", () => {
+  const check = commentChecker([
+    { path: "one.py", mode: "100644", size: 6, lines: 1 },
+    { path: "app.ts", mode: "100644", size: 120, lines: 12 },
+  ]);
+
+  it("says how many lines the file has, in words that agree with the count", () => {
+    expect(check({ path: "one.py", line: 4000, severity: "warning", message: "m" }, 1)).toBe(
+      "comments.1.line: one.py has 1 line, not 4000",
+    );
+    expect(check({ path: "app.ts", line: 13, severity: "warning", message: "m" }, 0)).toBe(
+      "comments.0.line: app.ts has 12 lines, not 13",
+    );
+  });
+
+  it("accepts a line the file has, and a comment on the review as a whole", () => {
+    expect(check({ path: "app.ts", line: 12, severity: "info", message: "m" }, 0)).toBeUndefined();
+    expect(check({ severity: "info", message: "m" }, 0)).toBeUndefined();
+  });
+});
