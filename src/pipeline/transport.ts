@@ -48,18 +48,26 @@ async function pumpBundle(path: string, stdin: Writable, onSent: (bytes: number)
   const file = await open(path, "r");
   try {
     const buffers = [Buffer.allocUnsafe(SEND_CHUNK), Buffer.allocUnsafe(SEND_CHUNK)];
+    // Each write settles its promise either way: a refused write (the worker gone) must not be a
+    // rejection nobody awaits yet while the other buffer is being read.
+    let refused: Error | undefined;
     const writes: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
     for (let turn = 0; ; turn = 1 - turn) {
       await writes[turn];
+      if (refused) throw refused;
       const buffer = buffers[turn] as Buffer;
       const { bytesRead } = await file.read(buffer, 0, SEND_CHUNK, null);
       if (bytesRead === 0) break;
-      writes[turn] = new Promise((resolve, reject) =>
-        stdin.write(buffer.subarray(0, bytesRead), (error) => (error ? reject(error) : resolve())),
+      writes[turn] = new Promise((resolve) =>
+        stdin.write(buffer.subarray(0, bytesRead), (error) => {
+          refused ??= error ?? undefined;
+          resolve();
+        }),
       );
       onSent(bytesRead);
     }
     await Promise.all(writes);
+    if (refused) throw refused;
   } finally {
     await file.close();
   }
