@@ -8,6 +8,10 @@ import { describeReceipt, receiptJson } from "./receipt.js";
 import { toSarif } from "./sarif.js";
 import { describeHidden, describeScope } from "./target.js";
 
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 export function printRecords(records: readonly ReviewRecord[], json: boolean, output: Output): void {
   if (json) {
     output.raw(`${JSON.stringify(records, null, 2)}\n`);
@@ -27,7 +31,7 @@ export function printRecords(records: readonly ReviewRecord[], json: boolean, ou
         snapshot.padEnd(19),
         describeScope(record).padEnd(22),
         (record.branch ?? "-").padEnd(20),
-        `${record.comments} comments (${record.errors} errors), ${record.commits} commits`,
+        `${count(record.comments, "comment")} (${count(record.errors, "error")}), ${count(record.commits, "commit")}`,
       ].join("  "),
     );
   }

@@ -106,6 +106,18 @@ describe("the local worker", () => {
     expect(nothing.stdout).toContain("Nothing to propose.");
   });
 
+  it("lists a review with one proposal as one commit, not one commits", () => {
+    const repo = newRepo();
+    repo.write("src/app.ts", "export const a = 1;   \n");
+    repo.commit();
+    const result = repo.run(["--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const { id } = JSON.parse(result.stdout);
+    expect(repo.run(["list"]).stdout).toMatch(
+      new RegExp(`^${id} .* 0 comments \\(0 errors\\), 1 commit$`, "m"),
+    );
+  });
+
   it("shows a work-tree review's proposals, not the uncommitted changes, with the diff it suggests", () => {
     const repo = newRepo();
     repo.write("src/app.ts", "export const a = 1;\n");
