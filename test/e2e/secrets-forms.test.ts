@@ -1,3 +1,6 @@
+// The bytes scanned are the bytes sent, in every form they take: through `git review-remote export`,
+// a secret in another encoding, compressed, as key material, in a link target or behind a folded name
+// stops the export (exit 6) or stays out of the bundle, and no value is ever printed in full.
 import { generateKeyPairSync } from "node:crypto";
 import { readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
