@@ -34,7 +34,6 @@ if (!built)
   console.warn("worker subprocess tests skipped: run `npm run build` first (dist/cli.js is missing)");
 
 const workspaces = useWorkspaceRoot();
-afterAll(() => workspaces.cleanup());
 
 const bundle = readFileSync(join(TARS, "00-benign-git-archive.tar.gz"));
 

@@ -2,13 +2,11 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/protocol/jcs.js";
 import { envelope, makeRequest, runWorkerOn, TARS, useWorkspaceRoot } from "./worker-helpers.js";
 
-const workspaces = useWorkspaceRoot();
-afterAll(() => workspaces.cleanup());
-afterEach(() => expect(workspaces.leftovers()).toEqual([]));
+useWorkspaceRoot({ emptyAfterEach: true });
 
 const bundle = readFileSync(join(TARS, "00-benign-git-archive.tar.gz"));
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   envelope,
   gzip,
@@ -14,7 +14,6 @@ import {
 import { makeTar } from "./worker-tar.js";
 
 const workspaces = useWorkspaceRoot();
-afterAll(() => workspaces.cleanup());
 
 /** The rule (and entry) each hostile fixture is refused by. */
 const EXPECTED: Record<string, { rule: string; entry?: string }> = {

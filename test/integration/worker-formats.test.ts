@@ -1,49 +1,30 @@
 // Reviewers that speak a report format, several in one run: each one's fixes or diff become one
 // commit named after it, comments merge, a linter's exit 1 with a report is no failure, and a reviewer
 // without a valid report fails alone, its edits undone.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS, type Limits } from "../../src/protocol/limits.js";
 import type { ReviewerCommand } from "../../src/worker/reviewer-specs.js";
-import { createTestRepo, type TestRepo } from "../helpers/repo.js";
 import {
-  archiveRepo,
   envelope,
-  makeRequest,
   parseResult,
   REVIEWERS,
   runWorkerOn,
+  useBundledRepo,
   useWorkspaceRoot,
 } from "./worker-helpers.js";
 
-const workspaces = useWorkspaceRoot();
-let repo: TestRepo;
-let snapshot: string;
-let bundle: Buffer;
+useWorkspaceRoot({ emptyAfterEach: true });
 const REPORT = join(REVIEWERS, "report.sh");
-
-beforeAll(() => {
-  repo = createTestRepo();
+const target = useBundledRepo((repo) => {
   repo.write("src/a.js", "var a = 1;\nif (a == 2) {}\nvar unused;\n");
   repo.write("scripts/run.sh", "#!/bin/sh\necho $1\n");
-  snapshot = repo.commit("base");
-  bundle = archiveRepo(repo);
+  return repo.commit("base");
 });
-afterAll(() => {
-  repo.cleanup();
-  workspaces.cleanup();
-});
-afterEach(() => expect(workspaces.leftovers().filter((name) => !name.startsWith("probe-"))).toEqual([]));
 
 async function review(reviewers: ReviewerCommand[], limits: Partial<Limits> = {}) {
-  const request = makeRequest(bundle, {
-    snapshot: { commit: snapshot, kind: "commit" },
-    limits: { ...DEFAULT_LIMITS, ...limits },
-  });
-  const run = await runWorkerOn(envelope(request, bundle), {
+  const request = target.request({ limits: { ...DEFAULT_LIMITS, ...limits } });
+  const run = await runWorkerOn(envelope(request, target.bundle), {
     reviewerCommands: reviewers,
     tools: [REVIEWERS],
   });
@@ -53,24 +34,8 @@ async function review(reviewers: ReviewerCommand[], limits: Partial<Limits> = {}
 
 /** The snapshot with the patches applied in order: each file's content by path. */
 function applied(patches: string[], paths: string[]): Record<string, string> {
-  const dir = mkdtempSync(join(tmpdir(), "rr-formats-"));
-  const env = { ...repo.env, GIT_INDEX_FILE: join(dir, "index") };
-  try {
-    execFileSync("git", ["read-tree", snapshot], { cwd: repo.dir, env });
-    for (const [index, patch] of patches.entries()) {
-      writeFileSync(join(dir, `${index}.patch`), patch);
-      execFileSync("git", ["apply", "--cached", join(dir, `${index}.patch`)], { cwd: repo.dir, env });
-    }
-    const tree = execFileSync("git", ["write-tree"], { cwd: repo.dir, env, encoding: "utf8" }).trim();
-    return Object.fromEntries(
-      paths.map((path) => [
-        path,
-        execFileSync("git", ["cat-file", "blob", `${tree}:${path}`], { cwd: repo.dir, encoding: "utf8" }),
-      ]),
-    );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const tree = target.applyProposals(patches);
+  return Object.fromEntries(paths.map((path) => [path, target.fileInTree(tree, path)]));
 }
 
 describe("reviewers with report formats", () => {

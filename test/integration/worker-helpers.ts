@@ -2,24 +2,33 @@
 // protocol module, and the worker run in-process with stream objects against a private temp root.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PassThrough, Readable } from "node:stream";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { envelopeHeader } from "../../src/protocol/envelope.js";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
 import { createRequest, type Request, type RequestFields } from "../../src/protocol/request.js";
 import { runWorker, type WorkerOptions } from "../../src/worker/flow.js";
 import type { ReportFormat } from "../../src/worker/formats/types.js";
 import { WORKSPACE_ROOT_ENV } from "../../src/worker/workspace.js";
-import { BIN, type TestRepo } from "../helpers/repo.js";
+import { BIN, createTestRepo, type TestRepo } from "../helpers/repo.js";
 
 const FIXTURES = resolve(import.meta.dirname, "..", "fixtures");
 export const REVIEWERS = join(FIXTURES, "reviewers");
 export const TARS = join(FIXTURES, "tars");
 
 /** `git archive --format=tar HEAD | gzip -n`, as the export side sends it. */
-export function archiveRepo(repo: TestRepo, rev = "HEAD"): Buffer {
+function archiveRepo(repo: TestRepo, rev = "HEAD"): Buffer {
   const tar = execFileSync("git", ["archive", "--format=tar", rev], {
     cwd: repo.dir,
     env: repo.env,
@@ -96,19 +105,26 @@ export async function runWorkerOn(
 }
 
 /**
- * A private workspace root for one test file; `leftovers()` lists what a run left behind, `settled()`
- * the same once a worker process's detached removal had time to finish (it outlives the worker).
+ * A private workspace root for one test file, removed after its tests; `leftovers()` lists what a run
+ * left behind, `settled()` the same once a worker process's detached removal had time to finish (it
+ * outlives the worker). With `emptyAfterEach`, every test must leave nothing behind in it (the
+ * sandbox probe's scratch aside).
  */
-export function useWorkspaceRoot(): {
+export function useWorkspaceRoot(options: { emptyAfterEach?: boolean } = {}): {
   root: string;
   leftovers(): string[];
   settled(): Promise<string[]>;
-  cleanup(): void;
 } {
   const root = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "rr-worker-test-"));
   // The sandbox user must be able to reach the workspaces inside.
   chmodSync(root, 0o755);
   process.env[WORKSPACE_ROOT_ENV] = root;
+  afterAll(() => {
+    delete process.env[WORKSPACE_ROOT_ENV];
+    rmSync(root, { recursive: true, force: true });
+  });
+  if (options.emptyAfterEach)
+    afterEach(() => expect(readdirSync(root).filter((name) => !name.startsWith("probe-"))).toEqual([]));
   return {
     root,
     leftovers: () => readdirSync(root),
@@ -117,11 +133,65 @@ export function useWorkspaceRoot(): {
         await new Promise((resolve) => setTimeout(resolve, 50));
       return readdirSync(root);
     },
-    cleanup() {
-      delete process.env[WORKSPACE_ROOT_ENV];
-      rmSync(root, { recursive: true, force: true });
+  };
+}
+
+export interface BundledRepo {
+  repo: TestRepo;
+  /** The commit `build` returned: the one the requests name. */
+  snapshot: string;
+  /** `git archive` of HEAD, as the export sends it. */
+  bundle: Buffer;
+  /** A request for the snapshot, with `fields` over the defaults. */
+  request(fields?: Partial<RequestFields>): Request;
+  /** Each proposed patch applied in order to a private index at the snapshot: the final tree. */
+  applyProposals(patches: readonly string[]): string;
+  /** A file's content in a tree of the repository, decoded as `encoding` (UTF-8 by default). */
+  fileInTree(tree: string, path: string, encoding?: BufferEncoding): string;
+}
+
+/**
+ * The repository a test file's worker reviews, made once before its tests: `build` writes and commits
+ * it and returns the commit to review. Removed after the file's tests.
+ */
+export function useBundledRepo(build: (repo: TestRepo) => string): BundledRepo {
+  const made: BundledRepo = {
+    repo: undefined as unknown as TestRepo,
+    snapshot: "",
+    bundle: Buffer.alloc(0),
+    request: (fields = {}) =>
+      makeRequest(made.bundle, { snapshot: { commit: made.snapshot, kind: "commit" }, ...fields }),
+    applyProposals(patches) {
+      const { repo } = made;
+      const dir = mkdtempSync(join(tmpdir(), "rr-apply-"));
+      const env = { ...repo.env, GIT_INDEX_FILE: join(dir, "index") };
+      try {
+        execFileSync("git", ["read-tree", made.snapshot], { cwd: repo.dir, env });
+        for (const [index, patch] of patches.entries()) {
+          writeFileSync(join(dir, `${index}.patch`), patch);
+          execFileSync("git", ["apply", "--cached", join(dir, `${index}.patch`)], { cwd: repo.dir, env });
+        }
+        return execFileSync("git", ["write-tree"], { cwd: repo.dir, env, encoding: "utf8" }).trim();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    fileInTree(tree, path, encoding = "utf8") {
+      const { repo } = made;
+      return execFileSync("git", ["cat-file", "blob", `${tree}:${path}`], {
+        cwd: repo.dir,
+        env: repo.env,
+        encoding,
+      });
     },
   };
+  beforeAll(() => {
+    made.repo = createTestRepo();
+    made.snapshot = build(made.repo);
+    made.bundle = archiveRepo(made.repo);
+  });
+  afterAll(() => made.repo?.cleanup());
+  return made;
 }
 
 export function parseResult(stdout: string): Record<string, unknown> & {

@@ -1,24 +1,12 @@
 // The built-in reviewer on a focused request, as the worker receives it: the range's patch is real
 // `git diff-tree -p` output, and only what the change added may be fixed.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestRepo, type TestRepo } from "../helpers/repo.js";
-import {
-  archiveRepo,
-  envelope,
-  makeRequest,
-  parseResult,
-  runWorkerOn,
-  useWorkspaceRoot,
-} from "./worker-helpers.js";
+import { describe, expect, it } from "vitest";
+import { envelope, parseResult, runWorkerOn, useBundledRepo, useWorkspaceRoot } from "./worker-helpers.js";
 
 const workspaces = useWorkspaceRoot();
-let repo: TestRepo;
 let base: string;
-let head: string;
-let bundle: Buffer;
-
-beforeAll(() => {
-  repo = createTestRepo();
+/** Its snapshot is the change's head; `base` is the commit before. */
+const target = useBundledRepo((repo) => {
   repo.write(".git/info/attributes", "* -text -filter -ident -export-subst -working-tree-encoding\n");
   repo.write("src/app.ts", "const kept = 1;   \nconst also = 2;\n");
   repo.write("notes.md", "Title\n");
@@ -40,24 +28,21 @@ beforeAll(() => {
   repo.write("fixed-format.txt", "old\nnew  ");
   repo.write("src/__snapshots__/app.ts.snap", "exports[`x`] = `  \n`;\n");
   repo.write("test/fixtures/input.txt", "spaced  ");
-  head = repo.commit("change");
-  bundle = archiveRepo(repo);
-});
-afterAll(() => {
-  repo.cleanup();
-  workspaces.cleanup();
+  return repo.commit("change");
 });
 
+/** The change's whole patch, as the export makes it. */
+function fullPatch(): string {
+  return target.repo.git("diff-tree", "-p", "--no-renames", base, target.snapshot);
+}
+
 function focusedRequest(patch?: string) {
-  const paths = repo
+  const head = target.snapshot;
+  const paths = target.repo
     .git("diff-tree", "-r", "-z", "--name-only", "--no-renames", base, head)
     .split("\0")
     .filter(Boolean);
-  const fullPatch = repo.git("diff-tree", "-p", "--no-renames", base, head);
-  return makeRequest(bundle, {
-    snapshot: { commit: head, kind: "commit" },
-    range: { base, head, paths, patch: patch ?? fullPatch },
-  });
+  return target.request({ range: { base, head, paths, patch: patch ?? fullPatch() } });
 }
 
 /** Each file the proposal changes, as `git diff -U0` lines of it. */
@@ -76,7 +61,7 @@ function changedLines(patch: string): Record<string, string[]> {
 
 describe("hygiene on a focused review", () => {
   it("fixes only the lines the change added, as git's rules and .editorconfig allow", async () => {
-    const run = await runWorkerOn(envelope(focusedRequest(), bundle));
+    const run = await runWorkerOn(envelope(focusedRequest(), target.bundle));
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
     expect(result.commits).toHaveLength(1);
@@ -93,7 +78,7 @@ describe("hygiene on a focused review", () => {
   });
 
   it("fixes nothing when the patch was too large to send, and says why", async () => {
-    const run = await runWorkerOn(envelope(focusedRequest(""), bundle));
+    const run = await runWorkerOn(envelope(focusedRequest(""), target.bundle));
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
     expect(result.commits).toEqual([]);
@@ -101,10 +86,10 @@ describe("hygiene on a focused review", () => {
   });
 
   it("fixes the files whose sections were sent when the rest were left out, and says so", async () => {
-    const fullPatch = repo.git("diff-tree", "-p", "--no-renames", base, head);
-    const appOnly = fullPatch.slice(fullPatch.indexOf("diff --git a/src/app.ts "));
+    const whole = fullPatch();
+    const appOnly = whole.slice(whole.indexOf("diff --git a/src/app.ts "));
     const cut = appOnly.slice(0, appOnly.indexOf("\ndiff --git ") + 1 || appOnly.length);
-    const run = await runWorkerOn(envelope(focusedRequest(cut), bundle));
+    const run = await runWorkerOn(envelope(focusedRequest(cut), target.bundle));
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
     expect(changedLines(result.commits[0]?.patch ?? "")).toEqual({
@@ -114,15 +99,16 @@ describe("hygiene on a focused review", () => {
   });
 
   it("follows the core.whitespace the worker is given", async () => {
-    const run = await runWorkerOn(envelope(focusedRequest(), bundle), { coreWhitespace: "-trailing-space" });
+    const run = await runWorkerOn(envelope(focusedRequest(), target.bundle), {
+      coreWhitespace: "-trailing-space",
+    });
     const result = parseResult(run.stdout);
     // Trailing spaces are no error under that rule: only a final newline is left to add.
     expect(changedLines(result.commits[0]?.patch ?? "")).toEqual({ "style.css": ["-b {}  ", "+b {}  "] });
   });
 
   it("fixes every line in a whole-tree review, and still leaves snapshots, fixtures and attributes alone", async () => {
-    const request = makeRequest(bundle, { snapshot: { commit: head, kind: "commit" } });
-    const result = parseResult((await runWorkerOn(envelope(request, bundle))).stdout);
+    const result = parseResult((await runWorkerOn(envelope(target.request(), target.bundle))).stdout);
     expect(Object.keys(changedLines(result.commits[0]?.patch ?? ""))).toEqual([
       "fixed-format.txt",
       "notes.md",

@@ -2,30 +2,24 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createBaseline, workerGitEnv, writeWorkerGlobalConfig } from "../../src/worker/baseline.js";
 import { keepOriginalBlob } from "../../src/worker/baseline-blobs.js";
 import { HYGIENE_COMMIT_TITLE } from "../../src/worker/reviewers/hygiene.js";
 import { extractBundle, verifyTree } from "../../src/worker/unpack.js";
 import { verifyBundle } from "../../src/worker/verify-bundle.js";
-import { createTestRepo, type TestRepo } from "../helpers/repo.js";
 import {
-  archiveRepo,
   countFiles,
   envelope,
-  makeRequest,
   parseResult,
   runWorkerOn,
+  useBundledRepo,
   useWorkspaceRoot,
 } from "./worker-helpers.js";
 
 const workspaces = useWorkspaceRoot();
-let repo: TestRepo;
-let snapshot: string;
-let bundle: Buffer;
 
-beforeAll(() => {
-  repo = createTestRepo();
+const target = useBundledRepo((repo) => {
   // As the export side does: blobs go into the bundle byte for byte, whatever .gitattributes says.
   repo.write(".git/info/attributes", "* -text -filter -ident -export-subst -working-tree-encoding\n");
   repo.write("clean.ts", "export const a = 1;\n");
@@ -48,35 +42,31 @@ beforeAll(() => {
   symlinkSync("../../clean.ts", join(repo.dir, "sub/dir/up.ts"));
   symlinkSync("sub", join(repo.dir, "dirlink"));
   execFileSync("git", ["add", "-f", "ignored.log"], { cwd: repo.dir, env: repo.env });
-  snapshot = repo.commit("base");
-  bundle = archiveRepo(repo);
+  return repo.commit("base");
 });
-afterAll(() => {
-  repo.cleanup();
-  workspaces.cleanup();
-});
-
-function request(fields: Parameters<typeof makeRequest>[1] = {}) {
-  return makeRequest(bundle, { snapshot: { commit: snapshot, kind: "commit" }, ...fields });
-}
+const { request } = target;
 
 describe("worker baseline", () => {
   it("reproduces the snapshot's tree byte for byte (modes, symlinks, no conversions)", async () => {
     const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
     try {
-      writeFileSync(join(root, "bundle.tar.gz"), bundle);
-      const listing = await verifyBundle(join(root, "bundle.tar.gz"), bundle.length, countFiles(bundle));
+      writeFileSync(join(root, "bundle.tar.gz"), target.bundle);
+      const listing = await verifyBundle(
+        join(root, "bundle.tar.gz"),
+        target.bundle.length,
+        countFiles(target.bundle),
+      );
       await extractBundle(join(root, "bundle.tar.gz"), join(root, "tree"), { kind: "none" });
       verifyTree(join(root, "tree"), listing);
       writeWorkerGlobalConfig(root);
       const env = workerGitEnv(root);
-      const baseline = createBaseline(join(root, "tree"), listing, snapshot, { allBlobs: false });
+      const baseline = createBaseline(join(root, "tree"), listing, target.snapshot, { allBlobs: false });
       const tree = execFileSync("git", ["rev-parse", `${baseline.commit}^{tree}`], {
         cwd: join(root, "tree"),
         env: env as NodeJS.ProcessEnv,
         encoding: "utf8",
       });
-      expect(tree.trim()).toBe(repo.git("rev-parse", "HEAD^{tree}").trim());
+      expect(tree.trim()).toBe(target.repo.git("rev-parse", "HEAD^{tree}").trim());
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -103,11 +93,11 @@ describe("worker baseline written from the listing", () => {
     const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
     try {
       const file = join(root, "bundle.tar.gz");
-      writeFileSync(file, bundle);
-      const listing = await verifyBundle(file, bundle.length, countFiles(bundle));
+      writeFileSync(file, target.bundle);
+      const listing = await verifyBundle(file, target.bundle.length, countFiles(target.bundle));
       const tree = join(root, "tree");
       await extractBundle(file, tree, { kind: "none" });
-      const baseline = createBaseline(tree, listing, snapshot, { allBlobs: true });
+      const baseline = createBaseline(tree, listing, target.snapshot, { allBlobs: true });
       writeWorkerGlobalConfig(root);
       const env = workerGitEnv(root) as NodeJS.ProcessEnv;
       const git = (...args: string[]) => execFileSync("git", args, { cwd: tree, env, encoding: "utf8" });
@@ -115,7 +105,7 @@ describe("worker baseline written from the listing", () => {
       expect(git("diff-files", "--name-only")).toBe("");
       expect(git("status", "--porcelain", "--untracked-files=all")).toBe("");
       expect(git("ls-files", "-s")).toBe(
-        repo.git("ls-tree", "-r", "HEAD").replace(/^(\d+) blob (\w+)\t/gm, "$1 $2 0\t"),
+        target.repo.git("ls-tree", "-r", "HEAD").replace(/^(\d+) blob (\w+)\t/gm, "$1 $2 0\t"),
       );
       const theirs = join(root, "git-index");
       execFileSync("git", ["read-tree", baseline.tree], {
@@ -125,7 +115,7 @@ describe("worker baseline written from the listing", () => {
       expect(cacheTreeOf(baseline.index)).toEqual(cacheTreeOf(readFileSync(theirs)));
       // One pack of distinct blobs (two files share one), every object where the trees say.
       expect(git("fsck", "--full", "--strict", "--no-dangling", "--no-progress")).toBe("");
-      expect(git("cat-file", "-p", `${baseline.commit}`)).toContain(`Snapshot ${snapshot}`);
+      expect(git("cat-file", "-p", `${baseline.commit}`)).toContain(`Snapshot ${target.snapshot}`);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -135,13 +125,13 @@ describe("worker baseline written from the listing", () => {
     const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
     try {
       const file = join(root, "bundle.tar.gz");
-      writeFileSync(file, bundle);
-      const listing = await verifyBundle(file, bundle.length, countFiles(bundle));
+      writeFileSync(file, target.bundle);
+      const listing = await verifyBundle(file, target.bundle.length, countFiles(target.bundle));
       const tree = join(root, "tree");
       await extractBundle(file, tree, { kind: "none" });
       // What a parser difference between GNU tar and our reader would leave: other bytes, same name.
       writeFileSync(join(tree, "clean.ts"), "export const a = 2;\n");
-      expect(() => createBaseline(tree, listing, snapshot, { allBlobs: true })).toThrow(
+      expect(() => createBaseline(tree, listing, target.snapshot, { allBlobs: true })).toThrow(
         expect.objectContaining({ rule: "extract-mismatch", entry: "clean.ts" }),
       );
       expect(() => keepOriginalBlob(tree, listing, "clean.ts", readFileSync(join(tree, "clean.ts")))).toThrow(
@@ -152,7 +142,7 @@ describe("worker baseline written from the listing", () => {
       const oid = listing.nodes.get("clean.ts")?.oid?.toString("hex") ?? "";
       const shown = execFileSync("git", ["cat-file", "blob", oid], {
         cwd: tree,
-        env: repo.env,
+        env: target.repo.env,
         encoding: "utf8",
       });
       expect(shown).toBe(original.toString());
@@ -164,7 +154,7 @@ describe("worker baseline written from the listing", () => {
 
 describe("hygiene reviewer", () => {
   it("fixes whitespace in one commit and reports conflicts, mixed endings and oversized files", async () => {
-    const run = await runWorkerOn(envelope(request(), bundle));
+    const run = await runWorkerOn(envelope(request(), target.bundle));
     expect(run.code, run.stderr).toBe(0);
     const result = parseResult(run.stdout);
     expect(result.status).toBe("ok");
@@ -200,37 +190,32 @@ describe("hygiene reviewer", () => {
       },
     ]);
     // The patch applies to the snapshot's blobs exactly, and fixes what it says.
-    const index = join(mkdtempSync(join(tmpdir(), "rr-idx-")), "index");
-    const env = { ...repo.env, GIT_INDEX_FILE: index };
-    execFileSync("git", ["read-tree", snapshot], { cwd: repo.dir, env });
-    execFileSync("git", ["apply", "--cached", "-"], { cwd: repo.dir, env, input: commit?.patch });
-    const tree = execFileSync("git", ["write-tree"], { cwd: repo.dir, env, encoding: "utf8" }).trim();
-    const show = (path: string) =>
-      execFileSync("git", ["cat-file", "blob", `${tree}:${path}`], {
-        cwd: repo.dir,
-        env,
-        encoding: "latin1",
-      });
+    const tree = target.applyProposals([commit?.patch ?? ""]);
+    const show = (path: string) => target.fileInTree(tree, path, "latin1");
     expect(show("trailing.ts")).toBe("const a = 1;\nconst b = 2;\n\nconst c = 3;\n");
     expect(show("no-newline.md")).toBe("# Title\n\nlast line\n");
     expect(show("crlf.txt")).toBe("one\r\ntwo\r\n");
     expect(show(".github/workflows/ci.yml")).toBe("on: push   \n");
     expect(show("latin1.txt")).toBe("caf\xe9  \n");
     expect(show("ident.ts")).toBe("// $Id$\n");
-    rmSync(join(index, ".."), { recursive: true, force: true });
     expect(workspaces.leftovers()).toEqual([]);
   });
 
   it("limits its comments to the range's paths, and fixes nothing when their lines were not sent", async () => {
-    const range = { base: snapshot, head: snapshot, paths: ["trailing.ts", "conflict.ts"], patch: "" };
-    const result = parseResult((await runWorkerOn(envelope(request({ range }), bundle))).stdout);
+    const range = {
+      base: target.snapshot,
+      head: target.snapshot,
+      paths: ["trailing.ts", "conflict.ts"],
+      patch: "",
+    };
+    const result = parseResult((await runWorkerOn(envelope(request({ range }), target.bundle))).stdout);
     expect(result.commits).toEqual([]);
     expect(result.comments.map((comment) => comment.path)).toEqual(["conflict.ts"]);
   });
 
   it("only comments when the request does not ask for proposals", async () => {
     const result = parseResult(
-      (await runWorkerOn(envelope(request({ actions: ["comment"] }), bundle))).stdout,
+      (await runWorkerOn(envelope(request({ actions: ["comment"] }), target.bundle))).stdout,
     );
     expect(result.commits).toEqual([]);
     expect(result.comments).toHaveLength(3);

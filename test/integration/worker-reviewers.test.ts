@@ -3,27 +3,22 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
 import { findSandbox } from "../../src/worker/find-sandbox.js";
 import { FORBIDDEN_EXAMPLES } from "../helpers/forbidden-examples.js";
-import { createTestRepo, type TestRepo } from "../helpers/repo.js";
 import {
-  archiveRepo,
   envelope,
-  makeRequest,
   parseResult,
   processesWith,
   REVIEWERS,
   reviewerCommand,
   runWorkerOn,
+  useBundledRepo,
   useWorkspaceRoot,
 } from "./worker-helpers.js";
 
-const workspaces = useWorkspaceRoot();
-let repo: TestRepo;
-let snapshot: string;
-let bundle: Buffer;
+const workspaces = useWorkspaceRoot({ emptyAfterEach: true });
 
 /** Whether a real sandbox works here, and why not (reported, never silently skipped). */
 let sandboxWorks = false;
@@ -39,52 +34,18 @@ try {
   console.warn(`worker sandbox tests skipped: ${sandboxReason}`);
 }
 
-beforeAll(() => {
-  repo = createTestRepo();
+const target = useBundledRepo((repo) => {
   repo.write("README.md", "# Project\n\nSome text.\n");
   repo.write("src/app.ts", "export const x = 1;\n");
   repo.write("scripts/run.sh", "#!/bin/sh\necho hi\n");
   execFileSync("chmod", ["755", join(repo.dir, "scripts/run.sh")]);
-  snapshot = repo.commit("base");
-  bundle = archiveRepo(repo);
+  return repo.commit("base");
 });
-afterAll(() => {
-  repo.cleanup();
-  workspaces.cleanup();
-});
-afterEach(() => expect(workspaces.leftovers().filter((name) => !name.startsWith("probe-"))).toEqual([]));
-
-function request(fields: Parameters<typeof makeRequest>[1] = {}) {
-  return makeRequest(bundle, { snapshot: { commit: snapshot, kind: "commit" }, ...fields });
-}
-
-/** Applies each proposed patch in order to a private index at the snapshot; returns the final tree. */
-function applyProposals(patches: string[]): string {
-  const dir = mkdtempSync(join(tmpdir(), "rr-apply-"));
-  const env = { ...repo.env, GIT_INDEX_FILE: join(dir, "index") };
-  try {
-    execFileSync("git", ["read-tree", snapshot], { cwd: repo.dir, env });
-    patches.forEach((patch, index) => {
-      writeFileSync(join(dir, `${index}.patch`), patch);
-      execFileSync("git", ["apply", "--cached", join(dir, `${index}.patch`)], { cwd: repo.dir, env });
-    });
-    return execFileSync("git", ["write-tree"], { cwd: repo.dir, env, encoding: "utf8" }).trim();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function fileInTree(tree: string, path: string): string {
-  return execFileSync("git", ["cat-file", "blob", `${tree}:${path}`], {
-    cwd: repo.dir,
-    env: repo.env,
-    encoding: "utf8",
-  });
-}
+const { request, applyProposals, fileInTree } = target;
 
 describe("worker with fixture reviewers", () => {
   it("turns an edit into one proposed commit whose patch applies to the snapshot", async () => {
-    const run = await runWorkerOn(envelope(request(), bundle), {
+    const run = await runWorkerOn(envelope(request(), target.bundle), {
       ...reviewerCommand(join(REVIEWERS, "edit.sh")),
     });
     expect(run.code, run.stderr).toBe(0);
@@ -97,7 +58,7 @@ describe("worker with fixture reviewers", () => {
   });
 
   it("turns two reviewer commits into two proposals, in order, with their messages", async () => {
-    const run = await runWorkerOn(envelope(request(), bundle), {
+    const run = await runWorkerOn(envelope(request(), target.bundle), {
       ...reviewerCommand(join(REVIEWERS, "two-commits.sh")),
     });
     expect(run.code, run.stderr).toBe(0);
@@ -111,7 +72,7 @@ describe("worker with fixture reviewers", () => {
   });
 
   it("gives the reviewer a consistent repository at the baseline: status, diff, stash, checkout, fsck", async () => {
-    const run = await runWorkerOn(envelope(request(), bundle), {
+    const run = await runWorkerOn(envelope(request(), target.bundle), {
       ...reviewerCommand(join(REVIEWERS, "git-workout.sh")),
     });
     expect(run.code, run.stderr).toBe(0);
@@ -123,7 +84,7 @@ describe("worker with fixture reviewers", () => {
   });
 
   it("returns the comments the reviewer wrote and skips malformed lines with a warning", async () => {
-    const run = await runWorkerOn(envelope(request(), bundle), {
+    const run = await runWorkerOn(envelope(request(), target.bundle), {
       ...reviewerCommand(join(REVIEWERS, "comments.sh")),
     });
     expect(run.code, run.stderr).toBe(0);
@@ -147,7 +108,7 @@ describe("worker with fixture reviewers", () => {
     const marker = `hang-marker-${process.pid}-${Date.now()}`;
     const started = Date.now();
     const run = await runWorkerOn(
-      envelope(request({ limits: { ...DEFAULT_LIMITS, timeoutSeconds: 2 } }), bundle),
+      envelope(request({ limits: { ...DEFAULT_LIMITS, timeoutSeconds: 2 } }), target.bundle),
       {
         ...reviewerCommand(`${join(REVIEWERS, "hang.sh")} ${marker}`),
       },
@@ -164,7 +125,7 @@ describe("worker with fixture reviewers", () => {
 
   it("stops a reviewer writing 1 GiB at the file size limit", async () => {
     const started = Date.now();
-    const run = await runWorkerOn(envelope(request(), bundle), {
+    const run = await runWorkerOn(envelope(request(), target.bundle), {
       ...reviewerCommand(join(REVIEWERS, "write-1g.sh")),
     });
     expect(run.code, run.stderr).toBe(0);
@@ -175,7 +136,7 @@ describe("worker with fixture reviewers", () => {
   });
 
   it("fails a reviewer that exits non-zero", async () => {
-    const run = await runWorkerOn(envelope(request(), bundle), {
+    const run = await runWorkerOn(envelope(request(), target.bundle), {
       ...reviewerCommand("echo broken >&2; exit 3"),
     });
     expect(run.code).toBe(0);
@@ -190,7 +151,7 @@ describe("worker with fixture reviewers", () => {
     const command =
       "git checkout -q -b side && echo a > a.txt && git add a.txt && git commit -q -m a && git checkout -q review && " +
       "echo b > b.txt && git add b.txt && git commit -q -m b && git merge -q --no-edit side";
-    const run = await runWorkerOn(envelope(request(), bundle), reviewerCommand(command));
+    const run = await runWorkerOn(envelope(request(), target.bundle), reviewerCommand(command));
     expect(run.code, run.stderr).toBe(0);
     expect(parseResult(run.stdout)).toMatchObject({
       status: "failed",
@@ -200,7 +161,7 @@ describe("worker with fixture reviewers", () => {
 
   it("leaves out proposals over maxPatchBytes with a comment naming the limit, keeping the comments", async () => {
     const limits = { ...DEFAULT_LIMITS, maxPatchBytes: 1000 };
-    const run = await runWorkerOn(envelope(request({ limits }), bundle), {
+    const run = await runWorkerOn(envelope(request({ limits }), target.bundle), {
       ...reviewerCommand(
         'seq 1 2000 > numbers.txt && echo \'{"path":"src/app.ts","severity":"info","message":"kept"}\' > "$REVIEW_REMOTE_COMMENTS"',
       ),
@@ -219,7 +180,7 @@ describe("worker with fixture reviewers", () => {
 
   it("leaves out proposals over maxCommits the same way", async () => {
     const limits = { ...DEFAULT_LIMITS, maxCommits: 1 };
-    const run = await runWorkerOn(envelope(request({ limits }), bundle), {
+    const run = await runWorkerOn(envelope(request({ limits }), target.bundle), {
       ...reviewerCommand(
         "echo a > a.txt && git add a.txt && git commit -q -m a && echo b > b.txt && git add b.txt && git commit -q -m b",
       ),
@@ -233,7 +194,7 @@ describe("worker with fixture reviewers", () => {
     const command =
       "printf 'a\\0b' > blob.bin && printf '#!/bin/sh\\n' > tool.sh && chmod +x tool.sh && mkdir -p .github && " +
       "echo x > .github/ci.yml && chmod -x scripts/run.sh && echo ok >> src/app.ts";
-    const run = await runWorkerOn(envelope(request(), bundle), reviewerCommand(command));
+    const run = await runWorkerOn(envelope(request(), target.bundle), reviewerCommand(command));
     const result = parseResult(run.stdout);
     expect(result.status, result.error).toBe("ok");
     expect(result.commits).toHaveLength(1);
@@ -255,7 +216,7 @@ describe("worker with fixture reviewers", () => {
       return `${dir}echo pwned > '${path}'`;
     });
     const command = [...writes, "echo ok >> src/app.ts"].join(" && ");
-    const run = await runWorkerOn(envelope(request(), bundle), reviewerCommand(command));
+    const run = await runWorkerOn(envelope(request(), target.bundle), reviewerCommand(command));
     const result = parseResult(run.stdout);
     expect(result.status, result.error).toBe("ok");
     expect(result.commits).toHaveLength(1);
@@ -286,7 +247,7 @@ describe("worker sandbox", () => {
   });
 
   const probe = async (sandbox: "require" | "off", network = false) => {
-    const run = await runWorkerOn(envelope(request(), bundle), {
+    const run = await runWorkerOn(envelope(request(), target.bundle), {
       sandbox,
       network,
       ...reviewerCommand(`${join(REVIEWERS, "probe-sandbox.sh")} ${outside} ${port}`),
@@ -341,7 +302,7 @@ describe("worker sandbox", () => {
           mode: 0o755,
         });
         execFileSync("chmod", ["-R", "a+rX", tools]);
-        const found = await runWorkerOn(envelope(request(), bundle), {
+        const found = await runWorkerOn(envelope(request(), target.bundle), {
           sandbox: "require",
           tools: [tools],
           reviewerCommands: [{ command: "say-a && say-b", format: "comments" }],
@@ -350,14 +311,14 @@ describe("worker sandbox", () => {
         expect(result.status, result.error).toBe("ok");
         expect(result.commits[0]?.patch).toContain("+a\n+b\n");
         // The tools directory is read-only in the sandbox.
-        const readOnly = await runWorkerOn(envelope(request(), bundle), {
+        const readOnly = await runWorkerOn(envelope(request(), target.bundle), {
           sandbox: "require",
           tools: [tools],
           reviewerCommands: [{ command: `touch ${tools}/x`, format: "comments" }],
         });
         expect(parseResult(readOnly.stdout).status).toBe("failed");
         // A script named by its path outside any --tools directory is not in the sandbox.
-        const outsideTools = await runWorkerOn(envelope(request(), bundle), {
+        const outsideTools = await runWorkerOn(envelope(request(), target.bundle), {
           sandbox: "require",
           reviewerCommands: [{ command: join(tools, "bin", "say-a"), format: "comments" }],
         });

@@ -8,54 +8,39 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorkerOptions } from "../../src/worker/flow.js";
-import { createTestRepo, type TestRepo } from "../helpers/repo.js";
-import {
-  archiveRepo,
-  envelope,
-  makeRequest,
-  parseResult,
-  runWorkerOn,
-  useWorkspaceRoot,
-} from "./worker-helpers.js";
+import { envelope, parseResult, runWorkerOn, useBundledRepo, useWorkspaceRoot } from "./worker-helpers.js";
 
-const workspaces = useWorkspaceRoot();
+useWorkspaceRoot({ emptyAfterEach: true });
 const LOCKFILE = '{ "lockfileVersion": 3 }\n';
-let repo: TestRepo;
-let snapshot: string;
-let bundle: Buffer;
+const target = useBundledRepo((repo) => {
+  repo.write("package-lock.json", LOCKFILE);
+  repo.write("src/a.js", "a\n");
+  repo.write(".gitignore", "build/\n");
+  return repo.commit("base");
+});
 let cacheDir: string;
 let server: Server;
 let port = 0;
 
 beforeAll(async () => {
-  repo = createTestRepo();
-  repo.write("package-lock.json", LOCKFILE);
-  repo.write("src/a.js", "a\n");
-  repo.write(".gitignore", "build/\n");
-  snapshot = repo.commit("base");
-  bundle = archiveRepo(repo);
   cacheDir = mkdtempSync(join(tmpdir(), "rr-cache-"));
   server = createServer((socket) => socket.end());
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as { port: number }).port;
 });
 afterAll(() => {
-  repo.cleanup();
-  workspaces.cleanup();
   rmSync(cacheDir, { recursive: true, force: true });
   server.close();
 });
-afterEach(() => expect(workspaces.leftovers().filter((name) => !name.startsWith("probe-"))).toEqual([]));
 
 const INSTALL =
   "mkdir -p deps/lib build && echo A > deps/lib/v && echo out > build/out && echo rewritten >> package-lock.json";
 const USE_DEPS = "cat deps/lib/v > seen.txt";
 
 async function review(setup: WorkerOptions["setup"], command = USE_DEPS) {
-  const request = makeRequest(bundle, { snapshot: { commit: snapshot, kind: "commit" } });
-  const run = await runWorkerOn(envelope(request, bundle), {
+  const run = await runWorkerOn(envelope(target.request(), target.bundle), {
     reviewerCommands: [{ command, format: "comments" }],
     setup,
   });

@@ -18,10 +18,7 @@ if (!built) console.warn("worker subprocess tests skipped: run `npm run build` f
 
 const workspaces = useWorkspaceRoot();
 const keys = createKeyDir();
-afterAll(() => {
-  workspaces.cleanup();
-  keys.remove();
-});
+afterAll(() => keys.remove());
 
 const bundle = readFileSync(join(TARS, "00-benign-git-archive.tar.gz"));
 const key = keys.key("ed25519");
