@@ -88,7 +88,8 @@ content scan finds a credential.
   list: `usage: git review-remote list [--json]
 
 List the reviews in the store: id, state, worker, snapshot, what was reviewed
-(<base>..<head> or the whole tree), branch, counts.`,
+(<base>..<head> or the whole tree), branch ("-" once merged, dropped or
+pruned), counts.`,
   show: `usage: git review-remote show <id> [--format=text|json|sarif] [--json]
                               [--filter-mode <mode>] [--all-comments]
 

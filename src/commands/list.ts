@@ -1,4 +1,5 @@
 // `git review-remote list`: the reviews in the store.
+import { listRefs } from "../git/refs.js";
 import { resolveRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 import { printRecords } from "../report/records.js";
@@ -11,5 +12,8 @@ export async function runList(args: { json: boolean }, output: Output): Promise<
   const repo = await resolveRepo();
   const store = storePaths(repo);
   printRecovered(await recoverStore(store), output);
-  printRecords(await listRecords(store), args.json, output);
+  const records = await listRecords(store);
+  // A merged, dropped or pruned review's record keeps its branch name; the list shows what exists.
+  const branches = new Set(await listRefs({ cwd: repo.cwd, env: repo.env }, "refs/heads/"));
+  printRecords(records, args.json, output, (branch) => branches.has(`refs/heads/${branch}`));
 }

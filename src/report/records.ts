@@ -12,7 +12,12 @@ function count(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-export function printRecords(records: readonly ReviewRecord[], json: boolean, output: Output): void {
+export function printRecords(
+  records: readonly ReviewRecord[],
+  json: boolean,
+  output: Output,
+  branchExists: (branch: string) => boolean,
+): void {
   if (json) {
     output.raw(`${JSON.stringify(records, null, 2)}\n`);
     return;
@@ -30,7 +35,7 @@ export function printRecords(records: readonly ReviewRecord[], json: boolean, ou
         record.worker.name.padEnd(10),
         snapshot.padEnd(19),
         describeScope(record).padEnd(22),
-        (record.branch ?? "-").padEnd(20),
+        (record.branch && branchExists(record.branch) ? record.branch : "-").padEnd(20),
         `${count(record.comments, "comment")} (${count(record.errors, "error")}), ${count(record.commits, "commit")}`,
       ].join("  "),
     );

@@ -106,7 +106,7 @@ describe("the local worker", () => {
     expect(nothing.stdout).toContain("Nothing to propose.");
   });
 
-  it("lists a review with one proposal as one commit, not one commits", () => {
+  it("lists a review with one proposal as one commit, and its branch only while it exists", () => {
     const repo = newRepo();
     repo.write("src/app.ts", "export const a = 1;   \n");
     repo.commit();
@@ -114,8 +114,12 @@ describe("the local worker", () => {
     expect(result.status, result.stderr).toBe(0);
     const { id } = JSON.parse(result.stdout);
     expect(repo.run(["list"]).stdout).toMatch(
-      new RegExp(`^${id} .* 0 comments \\(0 errors\\), 1 commit$`, "m"),
+      new RegExp(`^${id} .* review/${id} +0 comments \\(0 errors\\), 1 commit$`, "m"),
     );
+    // Merged, its branch is gone (the record stays): the list says so rather than name it.
+    expect(repo.run(["merge", id]).status).toBe(0);
+    expect(repo.git("branch", "--list", `review/${id}`)).toBe("");
+    expect(repo.run(["list"]).stdout).toMatch(new RegExp(`^${id} +merged .* - +0 comments`, "m"));
   });
 
   it("shows a work-tree review's proposals, not the uncommitted changes, with the diff it suggests", () => {
