@@ -1,9 +1,7 @@
 // `--fail-level`: a review exits 7 when a finding it reported (after the filter) is at or above the
 // level; everything is imported as usual, and the findings the filter hid never count.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configureWorker, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
+import { okResult, useResultWorker } from "../helpers/fixtures.js";
 import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
@@ -16,23 +14,13 @@ function reviewedRepo(): TestRepo {
   repo.commit("base");
   repo.write("a.txt", "one\nadded\n");
   repo.commit("change");
-  const result = {
-    schema: "git-review-remote/result@1",
-    requestId: "@REQUEST_ID@",
-    bundleSha256: "@BUNDLE_SHA256@",
-    status: "ok",
-    summary: "Two findings.",
-    worker: { name: "fixture", version: "1", sandbox: "none" },
-    comments: [
+  useResultWorker(
+    repo,
+    okResult("Two findings.", [
       { path: "a.txt", line: 2, severity: "warning", message: "On the added line." },
       { path: "b.txt", line: 1, severity: "error", message: "Outside the change." },
-    ],
-    commits: [],
-  };
-  const file = join(repo.home, "result.json");
-  writeFileSync(file, JSON.stringify(result));
-  configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, file));
-  repo.git("config", "review-remote.worker", "fake");
+    ]),
+  );
   return repo;
 }
 

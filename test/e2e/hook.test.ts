@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { okResult, useResultWorker } from "../helpers/fixtures.js";
 import { createTestRepo, PROJECT_ROOT, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
@@ -73,26 +74,13 @@ describe("pre-push hook", () => {
   it("says on the ref's line what was dropped of a worker's result, and lets the push go", () => {
     const repo = pushableRepo();
     repo.run(["install-hook"]);
-    const result = join(repo.home, "result.json");
-    writeFileSync(
-      result,
-      JSON.stringify({
-        schema: "git-review-remote/result@1",
-        requestId: "@REQUEST_ID@",
-        bundleSha256: "@BUNDLE_SHA256@",
-        status: "ok",
-        summary: "One good comment, one bad.",
-        worker: { name: "fixture", version: "1", sandbox: "none" },
-        comments: [
-          { path: "src/app.ts", line: 2, severity: "warning", message: "Good." },
-          { path: "src/app.ts", line: 900, severity: "warning", message: "Out of range." },
-        ],
-        commits: [],
-      }),
+    useResultWorker(
+      repo,
+      okResult("One good comment, one bad.", [
+        { path: "src/app.ts", line: 2, severity: "warning", message: "Good." },
+        { path: "src/app.ts", line: 900, severity: "warning", message: "Out of range." },
+      ]),
     );
-    const worker = join(PROJECT_ROOT, "test", "fixtures", "workers", "result-worker.mjs");
-    repo.git("config", "review-remote.fake.command", `node '${worker}' '${result}'`);
-    repo.git("config", "review-remote.worker", "fake");
     repo.write("src/app.ts", "export const a = 1;\nexport const b = 2;\n");
     repo.commit("b");
     const pushed = push(repo);

@@ -4,7 +4,14 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configureWorker, createBaseRepo, FIXTURES, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
+import {
+  configureWorker,
+  createBaseRepo,
+  FIXTURES,
+  okResult,
+  RESULT_WORKER,
+  shellWords,
+} from "../helpers/fixtures.js";
 import { BIN, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const WORKERS = join(FIXTURES, "workers");
@@ -83,19 +90,7 @@ describe("review pipeline", () => {
     const repo = baseRepo();
     const counter = join(repo.home, "calls");
     const quiet = join(repo.home, "quiet.json");
-    writeFileSync(
-      quiet,
-      JSON.stringify({
-        schema: "git-review-remote/result@1",
-        requestId: "@REQUEST_ID@",
-        bundleSha256: "@BUNDLE_SHA256@",
-        status: "ok",
-        summary: "nothing to say",
-        worker: { name: "fixture", version: "1", sandbox: "none" },
-        comments: [],
-        commits: [],
-      }),
-    );
+    writeFileSync(quiet, okResult("nothing to say"));
     configureWorker(repo, "fake", shellWords(join(WORKERS, "counting-worker.sh"), counter, quiet));
     // The same words select other files from another directory: never the same review.
     for (const cwd of [join(repo.dir, "src", "utils"), join(repo.dir, "src")]) {

@@ -1,5 +1,6 @@
 // Paths of the project's own fixtures, and the base repository the diff and result corpora target.
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTestRepo, PROJECT_ROOT, type TestRepo } from "./repo.js";
 
@@ -23,4 +24,29 @@ export function configureWorker(repo: TestRepo, name: string, command: string): 
 
 export function shellWords(...words: string[]): string {
   return words.map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(" ");
+}
+
+/**
+ * A worker's "ok" result for any request: the result worker fills in the request's id and bundle hash
+ * where the placeholders stand.
+ */
+export function okResult(summary: string, comments: object[] = [], commits: object[] = []): string {
+  return JSON.stringify({
+    schema: "git-review-remote/result@1",
+    requestId: "@REQUEST_ID@",
+    bundleSha256: "@BUNDLE_SHA256@",
+    status: "ok",
+    summary,
+    worker: { name: "fixture", version: "1", sandbox: "none" },
+    comments,
+    commits,
+  });
+}
+
+/** The repo's default worker, `fake`: the result worker answering every request with `result`. */
+export function useResultWorker(repo: TestRepo, result: string): void {
+  const file = join(repo.home, "result.json");
+  writeFileSync(file, result);
+  configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, file));
+  repo.git("config", "review-remote.worker", "fake");
 }
