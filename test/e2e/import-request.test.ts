@@ -49,6 +49,16 @@ function resultFor(repo: TestRepo, id: string, template: string): string {
   return file;
 }
 
+/** `import <result> --request <id>` refused with `status`, the repository as it was: its stderr. */
+function refusedImport(repo: TestRepo, id: string, result: string, status: number): string {
+  const file = resultFor(repo, id, result);
+  const before = repoState(repo);
+  const run = repo.run(["import", file, "--request", id]);
+  expect(run.status, run.stderr).toBe(status);
+  expect(repoState(repo)).toEqual(before);
+  return run.stderr;
+}
+
 /** The benign result's proposal, moved to `path` (a new file). */
 function newFileResult(path: string): string {
   const result = JSON.parse(readFileSync(BENIGN, "utf8"));
@@ -66,12 +76,8 @@ describe("import --request", () => {
     const repo = repoWithPolicy({ forbiddenPaths: ["docs/**"] });
     const id = failedReview(repo);
     repo.write(".review-remote.json", "{}");
-    const file = resultFor(repo, id, newFileResult("docs/v2/notes.md"));
-    const before = repoState(repo);
-    const result = repo.run(["import", file, "--request", id]);
-    expect(result.status, result.stderr).toBe(4);
-    expect(result.stderr).toContain('path "docs/v2/notes.md" is a forbidden path (docs/**)');
-    expect(repoState(repo)).toEqual(before);
+    const stderr = refusedImport(repo, id, newFileResult("docs/v2/notes.md"), 4);
+    expect(stderr).toContain('path "docs/v2/notes.md" is a forbidden path (docs/**)');
   });
 
   it("imports what the review was sent to allow when the policy is tightened afterwards", () => {
@@ -109,13 +115,9 @@ describe("import --request", () => {
     configureWorker(repo, "hostile", shellWords("node", RESULT_WORKER, "--diff", bad));
     expect(repo.run(["--worker", "hostile"]).status).toBe(4);
     const [id] = reviewIds(repo) as [string];
-    const file = resultFor(repo, id, readFileSync(BENIGN, "utf8"));
-    const before = repoState(repo);
-    const result = repo.run(["import", file, "--request", id]);
-    expect(result.status).toBe(1);
-    expect(result.stderr).toContain(`review ${id} is rejected: its worker answered`);
-    expect(result.stderr).toContain("hint: ");
-    expect(repoState(repo)).toEqual(before);
+    const stderr = refusedImport(repo, id, readFileSync(BENIGN, "utf8"), 1);
+    expect(stderr).toContain(`review ${id} is rejected: its worker answered`);
+    expect(stderr).toContain("hint: ");
     expect(JSON.parse(repo.run(["list", "--json"]).stdout)).toEqual([
       expect.objectContaining({ id, state: "rejected" }),
     ]);
@@ -131,11 +133,7 @@ describe("import --request", () => {
     configureWorker(repo, "sad", shellWords("node", RESULT_WORKER, template));
     expect(repo.run(["--worker", "sad"]).status).toBe(3);
     const [id] = reviewIds(repo) as [string];
-    const file = resultFor(repo, id, readFileSync(BENIGN, "utf8"));
-    const before = repoState(repo);
-    const result = repo.run(["import", file, "--request", id]);
-    expect(result.status).toBe(1);
-    expect(result.stderr).toContain(`review ${id} is failed: its worker answered`);
-    expect(repoState(repo)).toEqual(before);
+    const stderr = refusedImport(repo, id, readFileSync(BENIGN, "utf8"), 1);
+    expect(stderr).toContain(`review ${id} is failed: its worker answered`);
   });
 });
