@@ -65,6 +65,16 @@ function expectRefused(repo: TestRepo, reason: string | RegExp): void {
   expect(records.at(-1).state).toBe("rejected");
 }
 
+/** A changed repo whose worker `box` signs with a certificate for `principal`, its CA trusted for box. */
+function certifiedWorkerRepo(principal: string): { repo: TestRepo; certified: KeyPair } {
+  const repo = changedRepo();
+  const ca = keys.key("ed25519");
+  const certified = keys.key("ed25519");
+  configureWorker(repo, "box", signingWorker(keys.certify(ca, certified, principal)));
+  trust(repo, [signerLine("box", ca.public, "cert-authority")]);
+  return { repo, certified };
+}
+
 describe("receipts: a signing worker", () => {
   it("shows a good signature, marks the proposals, and prints an ssh-keygen command that verifies", () => {
     const repo = changedRepo();
@@ -101,11 +111,7 @@ describe("receipts: a signing worker", () => {
   });
 
   it("accepts a certificate signed by a cert-authority line for this worker", () => {
-    const repo = changedRepo();
-    const ca = keys.key("ed25519");
-    const certified = keys.key("ed25519");
-    configureWorker(repo, "box", signingWorker(keys.certify(ca, certified, "box")));
-    trust(repo, [signerLine("box", ca.public, "cert-authority")]);
+    const { repo, certified } = certifiedWorkerRepo("box");
     const result = repo.run(["--worker", "box"]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain(
@@ -207,11 +213,7 @@ describe("receipts: refused with exit 4, nothing imported", () => {
   });
 
   it("a certificate for other principals, under a cert-authority line", () => {
-    const repo = changedRepo();
-    const ca = keys.key("ed25519");
-    const certified = keys.key("ed25519");
-    configureWorker(repo, "box", signingWorker(keys.certify(ca, certified, "elsewhere")));
-    trust(repo, [signerLine("box", ca.public, "cert-authority")]);
+    const { repo } = certifiedWorkerRepo("elsewhere");
     expectRefused(repo, /worker 'box'/);
   });
 
