@@ -4,7 +4,7 @@ import { formatSize, type Output } from "./output.js";
 
 export function printAudit(entries: readonly AuditEntry[], json: boolean, output: Output): void {
   if (json) {
-    output.raw(`${JSON.stringify(entries, null, 2)}\n`);
+    output.json(entries);
     return;
   }
   if (entries.length === 0) output.out("Nothing has been sent from this repository.");

@@ -8,7 +8,7 @@ import { formatSize, type Output, paint } from "./output.js";
 export function printListing(listing: ExportListing, json: boolean, output: Output): void {
   if (json) {
     const { snapshot, files, excluded, findings } = listing;
-    output.raw(`${JSON.stringify({ snapshot, files, excluded, findings }, null, 2)}\n`);
+    output.json({ snapshot, files, excluded, findings });
     return;
   }
   const total = listing.files.reduce((sum, file) => sum + file.size, 0);
@@ -33,15 +33,13 @@ export function printListing(listing: ExportListing, json: boolean, output: Outp
 
 /** `export --json` when the content scan stopped it: the findings, redacted. */
 export function printRefusedExport(findings: readonly unknown[], output: Output): void {
-  output.raw(`${JSON.stringify({ findings }, null, 2)}\n`);
+  output.json({ findings });
 }
 
 export function printBundle(bundle: StoredBundle, json: boolean, output: Output): void {
   if (json) {
     const { sha256, bytes, path, files, excluded, snapshot } = bundle;
-    output.raw(
-      `${JSON.stringify({ sha256, bytes, path, files: files.length, excluded, snapshot }, null, 2)}\n`,
-    );
+    output.json({ sha256, bytes, path, files: files.length, excluded, snapshot });
     return;
   }
   output.out(bundle.sha256);

@@ -68,7 +68,7 @@ export function printPrune(
       supersededBy: supersededBy ?? null,
       deleted,
     }));
-    output.raw(`${JSON.stringify(json, null, 2)}\n`);
+    output.json(json);
     return;
   }
   if (outcomes.length === 0) {

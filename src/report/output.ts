@@ -4,8 +4,8 @@ import type { Writable } from "node:stream";
 export interface Output {
   out(line: string): void;
   err(line: string): void;
-  /** Write raw text (JSON documents) to stdout. */
-  raw(text: string): void;
+  /** Write a JSON document to stdout: indented by two spaces, with a final newline. */
+  json(value: unknown): void;
   color: boolean;
   tty: boolean;
   quiet: boolean;
@@ -28,7 +28,7 @@ export function createOutput(
   return {
     out: (line) => stdout.write(`${line}\n`),
     err: (line) => stderr.write(`${line}\n`),
-    raw: (text) => stdout.write(text),
+    json: (value) => stdout.write(`${JSON.stringify(value, null, 2)}\n`),
     color: useColor(Boolean(stdout.isTTY), undefined),
     tty: Boolean(stderr.isTTY),
     quiet: Boolean(options.quiet),

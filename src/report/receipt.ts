@@ -47,7 +47,7 @@ export function printVerified(
       statementSha256: statement,
       command,
     };
-    output.raw(`${JSON.stringify(document, null, 2)}\n`);
+    output.json(document);
     return;
   }
   output.out(describeVerdict(verdict));

@@ -19,7 +19,7 @@ export function printRecords(
   branchExists: (branch: string) => boolean,
 ): void {
   if (json) {
-    output.raw(`${JSON.stringify(records, null, 2)}\n`);
+    output.json(records);
     return;
   }
   if (records.length === 0) {
@@ -71,11 +71,11 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
   if (format === ShowFormat.json) {
     const filter = { mode: comments.mode, comments: comments.shown, hiddenComments: comments.hidden };
     const receipt = receiptJson(record);
-    output.raw(`${JSON.stringify({ review: record, result: result ?? null, receipt, filter }, null, 2)}\n`);
+    output.json({ review: record, result: result ?? null, receipt, filter });
     return;
   }
   if (format === ShowFormat.sarif) {
-    output.raw(`${JSON.stringify(toSarif(comments, record.worker.name), null, 2)}\n`);
+    output.json(toSarif(comments, record.worker.name));
     return;
   }
   output.out(`review ${record.id} (${record.state}) by ${record.worker.name}`);

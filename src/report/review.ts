@@ -141,7 +141,7 @@ function targetJson({ target }: PipelineReport) {
 }
 
 export function printReview(report: PipelineReport, json: boolean, output: Output): void {
-  if (json) output.raw(`${JSON.stringify(reviewJson(report), null, 2)}\n`);
+  if (json) output.json(reviewJson(report));
   else {
     if (report.target) output.out(`Reviewing ${describeTarget(report.target)}`);
     for (const outcome of report.outcomes)
