@@ -8,6 +8,13 @@ import { BIN, createTestRepo, repoTracker, type TestRepo } from "../helpers/repo
 const RECORD_FOCUS = join(FIXTURES, "reviewers", "record-focus.sh");
 const repos = repoTracker();
 
+/** A review with `--json` that must succeed: what it printed, and the branch of its proposals. */
+function reviewed(repo: TestRepo, ...args: string[]): { stdout: string; stderr: string; branch: string } {
+  const result = repo.run(["--json", ...args]);
+  expect(result.status, result.stderr).toBe(0);
+  return { stdout: result.stdout, stderr: result.stderr, branch: JSON.parse(result.stdout).branch };
+}
+
 /** Every line the review branch changes against HEAD, as `git diff` prints them. */
 function proposedLines(repo: TestRepo, branch: string): string[] {
   return repo
@@ -30,9 +37,7 @@ describe("hygiene, safe to merge", () => {
     repo.write("legacy.cfg", "key = value   \n");
     repo.write("notes.txt", "kept as typed  \n");
     repo.commit("the change");
-    const result = repo.run(["--json"]);
-    expect(result.status, result.stderr).toBe(0);
-    const { branch } = JSON.parse(result.stdout);
+    const { branch } = reviewed(repo);
     expect(proposedLines(repo, branch)).toEqual(["-export const a = 2;   ", "+export const a = 2;"]);
   });
 });
@@ -49,10 +54,8 @@ describe("generated and vendored files", () => {
     repo.write(".yarn/releases/yarn-4.0.0.cjs", `${"x".repeat(1_200_000)}  \n`);
     repo.write("kept.js", "var k = 1;  \n");
     repo.commit("base");
-    const result = repo.run(["--all", "--json"]);
-    expect(result.status, result.stderr).toBe(0);
-    const json = JSON.parse(result.stdout);
-    expect(proposedLines(repo, json.branch)).toEqual(["-var k = 1;  ", "+var k = 1;"]);
+    const result = reviewed(repo, "--all");
+    expect(proposedLines(repo, result.branch)).toEqual(["-var k = 1;  ", "+var k = 1;"]);
     expect(result.stdout).not.toContain("yarn-4.0.0.cjs");
   });
 });
@@ -75,9 +78,7 @@ describe("snapshot tests' inputs", () => {
     repo.write("src/components/Button.tsx", "export const b = 1;  \n");
     repo.write("src/app.ts", "export const a = 2;   \n");
     repo.commit("the change");
-    const result = repo.run(["--json"]);
-    expect(result.status, result.stderr).toBe(0);
-    const { branch } = JSON.parse(result.stdout);
+    const { branch } = reviewed(repo);
     expect(proposedLines(repo, branch)).toEqual([
       "-export const a = 2;   ",
       "+export const a = 2;",
@@ -97,11 +98,9 @@ describe("a change whose patch is too large to send whole", () => {
     const rows = Array.from({ length: 20_000 }, (_, i) => `package-${i}@1.0.${i}: resolved ${i}  `);
     repo.write("deps.lock", `${rows.join("\n")}\n`);
     repo.commit("the change");
-    const result = repo.run(["--json"]);
-    expect(result.status, result.stderr).toBe(0);
+    const result = reviewed(repo);
     expect(result.stderr).toMatch(/too large to send whole; the reviewer gets the lines of 1 of its 2 files/);
-    const { branch } = JSON.parse(result.stdout);
-    expect(proposedLines(repo, branch)).toEqual(["-export const a = 2;   ", "+export const a = 2;"]);
+    expect(proposedLines(repo, result.branch)).toEqual(["-export const a = 2;   ", "+export const a = 2;"]);
   });
 });
 
@@ -132,9 +131,7 @@ describe("what a reviewer is told of the change", () => {
 
   it("names the changed paths and their lines in $REVIEW_REMOTE_CHANGED and $REVIEW_REMOTE_CHANGED_LINES", () => {
     const repo = recordingRepo();
-    const result = repo.run(["--json"]);
-    expect(result.status, result.stderr).toBe(0);
-    const { branch } = JSON.parse(result.stdout);
+    const { branch } = reviewed(repo);
     expect(repo.git("show", `${branch}:seen-env.txt`)).toBe("CHANGED=set\nCHANGED_LINES=set\n");
     expect(repo.git("show", `${branch}:seen-changed.txt`)).toBe("README.md|gone.txt|src/app.ts|");
     expect(JSON.parse(repo.git("show", `${branch}:seen-lines.json`))).toEqual({
@@ -152,9 +149,7 @@ describe("what a reviewer is told of the change", () => {
 
   it("sets neither in a whole-tree review", () => {
     const repo = recordingRepo();
-    const result = repo.run(["--json", "--all"]);
-    expect(result.status, result.stderr).toBe(0);
-    const { branch } = JSON.parse(result.stdout);
+    const { branch } = reviewed(repo, "--all");
     expect(repo.git("show", `${branch}:seen-env.txt`)).toBe("CHANGED=\nCHANGED_LINES=\n");
     expect(repo.git("ls-tree", "--name-only", branch)).not.toContain("seen-changed.txt");
   });
