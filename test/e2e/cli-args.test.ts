@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 
@@ -64,12 +64,9 @@ describe("extra arguments", () => {
   ];
   it.each(cases)("are a usage error for %s (exit 2), and nothing changes", (name, args) => {
     const repo = committedRepo();
-    const before = repoState(repo);
-    const result = repo.run(args);
-    expect(result.status, result.stderr).toBe(2);
+    const result = runUnchanged(repo, args, 2);
     expect(result.stderr).toMatch(new RegExp(`^git-review-remote: too many arguments for ${name}: `));
     expect(result.stderr).toContain("hint: see 'git review-remote -h'");
-    expect(repoState(repo)).toEqual(before);
   });
 });
 

@@ -2,7 +2,7 @@
 // level; everything is imported as usual, and the findings the filter hid never count.
 import { describe, expect, it } from "vitest";
 import { okResult, useResultWorker } from "../helpers/fixtures.js";
-import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 
@@ -57,10 +57,7 @@ describe("--fail-level", () => {
 
   it("refuses an unknown level before anything runs (exit 2, repo unchanged)", () => {
     const repo = reviewedRepo();
-    const before = repoState(repo);
-    const result = repo.run(["--fail-level", "critical"]);
-    expect(result.status).toBe(2);
+    const result = runUnchanged(repo, ["--fail-level", "critical"], 2);
     expect(result.stderr).toContain("--fail-level must be none, error, warning or info, not 'critical'");
-    expect(repoState(repo)).toEqual(before);
   });
 });

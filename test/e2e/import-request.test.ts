@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configureWorker, createBaseRepo, FIXTURES, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
-import { repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 const BENIGN = join(FIXTURES, "results", "01-benign-result.json");
@@ -51,12 +51,7 @@ function resultFor(repo: TestRepo, id: string, template: string): string {
 
 /** `import <result> --request <id>` refused with `status`, the repository as it was: its stderr. */
 function refusedImport(repo: TestRepo, id: string, result: string, status: number): string {
-  const file = resultFor(repo, id, result);
-  const before = repoState(repo);
-  const run = repo.run(["import", file, "--request", id]);
-  expect(run.status, run.stderr).toBe(status);
-  expect(repoState(repo)).toEqual(before);
-  return run.stderr;
+  return runUnchanged(repo, ["import", resultFor(repo, id, result), "--request", id], status).stderr;
 }
 
 /** The benign result's proposal, moved to `path` (a new file). */

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configureWorker, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
-import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 function newRepo(): TestRepo {
@@ -207,12 +207,9 @@ describe("merge of a work-tree review", () => {
     );
     repo.write("src/new.ts", "mine\n");
     repo.write("src/old.ts", "export const old = 2;\n");
-    const before = repoState(repo);
-    const conflict = repo.run(["merge", id]);
-    expect(conflict.status).toBe(5);
+    const conflict = runUnchanged(repo, ["merge", id], 5);
     expect(conflict.stderr).toContain('conflict: "src/new.ts"');
     expect(conflict.stderr).toContain('conflict: "src/old.ts"');
-    expect(repoState(repo)).toEqual(before);
   });
 
   it("prints an undo command that, run from a subdirectory, restores every file it changed", () => {

@@ -12,7 +12,7 @@ import {
   RESULT_WORKER,
   shellWords,
 } from "../helpers/fixtures.js";
-import { BIN, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { BIN, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const WORKERS = join(FIXTURES, "workers");
 const BENIGN = join(FIXTURES, "results", "01-benign-result.json");
@@ -172,23 +172,17 @@ describe("review pipeline", () => {
     const repo = baseRepo();
     configureWorker(repo, "slow", shellWords(join(WORKERS, "hang-worker.sh")));
     repo.git("config", "review-remote.timeout", "1");
-    const before = repoState(repo);
-    const result = repo.run(["--worker", "slow"]);
-    expect(result.status).toBe(3);
+    const result = runUnchanged(repo, ["--worker", "slow"], 3);
     expect(result.stderr).toContain("git-review-remote: worker 'slow' timed out after 1s");
     expect(result.stderr).toContain("remote: thinking...");
-    expect(repoState(repo)).toEqual(before);
   });
 
   it("stops a worker that sends more than maxResultBytes and rejects its result (exit 4)", () => {
     const repo = baseRepo();
     configureWorker(repo, "flood", shellWords(join(WORKERS, "flood-worker.sh")));
     repo.write(".review-remote.json", JSON.stringify({ limits: { maxResultBytes: 65536 } }));
-    const before = repoState(repo);
-    const result = repo.run(["--worker", "flood"]);
-    expect(result.status).toBe(4);
+    const result = runUnchanged(repo, ["--worker", "flood"], 4);
     expect(result.stderr).toContain("sent more than 65536 bytes");
-    expect(repoState(repo)).toEqual(before);
   });
 
   it("shows worker stderr as remote: lines with control characters removed, and its last lines on failure", () => {
@@ -317,11 +311,8 @@ describe("review commands", () => {
     expect(dirty.status).toBe(1);
     expect(dirty.stderr).toContain("uncommitted changes");
     repo.commit("conflicting change");
-    const before = repoState(repo);
-    const conflict = repo.run(["merge", id]);
-    expect(conflict.status).toBe(5);
+    const conflict = runUnchanged(repo, ["merge", id], 5);
     expect(conflict.stderr).toContain("conflict: src/app.ts");
-    expect(repoState(repo)).toEqual(before);
   });
 
   it("imports a result fetched out of band through the same validation", () => {

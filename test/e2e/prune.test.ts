@@ -1,7 +1,7 @@
 // Review branches that are done with: merge deletes its own, prune the rest (merged, dropped,
 // superseded), driven as a user drives them, with the local worker proposing whitespace fixes.
 import { describe, expect, it } from "vitest";
-import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 
@@ -76,11 +76,8 @@ describe("merge and prune", () => {
     const repo = fixableRepo();
     const older = review(repo);
     const newer = review(repo, ["--no-cache"]);
-    const before = repoState(repo);
-    const dry = repo.run(["prune", "--dry-run"]);
-    expect(dry.status, dry.stderr).toBe(0);
+    const dry = runUnchanged(repo, ["prune", "--dry-run"], 0);
     expect(dry.stdout).toBe(`Would delete branch ${older.branch} (superseded by ${newer.id})\n`);
-    expect(repoState(repo)).toEqual(before);
     const pruned = repo.run(["prune"]);
     expect(pruned.stdout).toContain(`Deleted branch ${older.branch} (superseded by ${newer.id})`);
     expect(branches(repo)).toBe(`refs/heads/${newer.branch}\n`);

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
-import { BIN, createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { BIN, createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 import { createKeyDir, type KeyPair, signerLine } from "../helpers/ssh-keys.mjs";
 
 const RECEIPT_WORKER = join(FIXTURES, "workers", "receipt-worker.mjs");
@@ -55,12 +55,9 @@ function trustKey(repo: TestRepo, key: KeyPair = workerKey, options = ""): strin
 
 /** The review is refused with exit 4 and `reason`, and the repository is exactly as it was. */
 function expectRefused(repo: TestRepo, reason: string | RegExp): void {
-  const before = repoState(repo);
-  const result = repo.run(["--worker", "box"]);
-  expect(result.status, result.stderr).toBe(4);
+  const result = runUnchanged(repo, ["--worker", "box"], 4);
   expect(result.stderr).toContain("rejected the result of worker 'box': it has no valid receipt");
   expect(result.stderr).toMatch(reason);
-  expect(repoState(repo)).toEqual(before);
   const records = JSON.parse(repo.run(["list", "--json"]).stdout);
   expect(records.at(-1).state).toBe("rejected");
 }
@@ -249,11 +246,8 @@ describe("receipts: a result imported out of band", () => {
       `Good signature from worker "box" with ED25519 key ${workerKey.fingerprint}`,
     );
     writeFileSync(held, readFileSync(held, "utf8").replace("Unresolved", "Resolved"));
-    const before = repoState(repo);
-    const refused = repo.run(["import", held, "--request", second]);
-    expect(refused.status).toBe(4);
+    const refused = runUnchanged(repo, ["import", held, "--request", second], 4);
     expect(refused.stderr).toContain("it was changed after signing");
-    expect(repoState(repo)).toEqual(before);
   });
 });
 

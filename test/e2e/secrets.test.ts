@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
-import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 function newRepo(init = true): TestRepo {
@@ -155,12 +155,9 @@ describe("ranges and work-tree snapshots", () => {
     repo.git("rm", "-q", "docs/database");
     repo.commit("unlink");
     repo.git("config", "review-remote.echo.command", "cat > /dev/null; exit 1");
-    const before = repoState(repo);
-    const result = repo.run(["HEAD~1..HEAD", "--worker", "echo"]);
-    expect(result.status, result.stderr).toBe(6);
+    const result = runUnchanged(repo, ["HEAD~1..HEAD", "--worker", "echo"], 6);
     expect(result.stderr).toMatch(/docs\/database:1: url-credentials/);
     expect(result.stderr).not.toContain("vK2pW7");
-    expect(repoState(repo)).toEqual(before);
   });
 
   it("keeps an export-ignored file of the range's base out of its patch", () => {

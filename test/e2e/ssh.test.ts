@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { shellWords } from "../helpers/fixtures.js";
-import { BIN, createTestRepo, repoState, repoTracker } from "../helpers/repo.js";
+import { BIN, createTestRepo, repoState, repoTracker, runUnchanged } from "../helpers/repo.js";
 import { createKeyDir, signerLine } from "../helpers/ssh-keys.mjs";
 
 const sshd = inject("sshd");
@@ -82,10 +82,7 @@ describe.skipIf(!sshd)("ssh transport", () => {
       "review-remote.gone.command",
       `ssh -F ${shellWords(sshd?.config as string)} -p 1 worker true`,
     );
-    const before = repoState(repo);
-    const result = repo.run(["--worker", "gone"]);
-    expect(result.status).toBe(3);
+    const result = runUnchanged(repo, ["--worker", "gone"], 3);
     expect(result.stderr).toMatch(/remote: .*(refused|Connection)/);
-    expect(repoState(repo)).toEqual(before);
   });
 });

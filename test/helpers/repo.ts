@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, "..", "..");
 export const BIN = join(PROJECT_ROOT, "bin", "git-review-remote.js");
@@ -144,6 +144,23 @@ export function repoState(repo: TestRepo): Record<string, string> {
     ),
     objects: `${count("count")} loose, ${count("in-pack")} packed`,
   };
+}
+
+/**
+ * Runs `git review-remote args`, which must exit with `status` and leave the repository as it was (a
+ * refusal, a failure, a dry run).
+ */
+export function runUnchanged(
+  repo: TestRepo,
+  args: string[],
+  status: number,
+  options?: Parameters<TestRepo["run"]>[1],
+): RunResult {
+  const before = repoState(repo);
+  const result = repo.run(args, options);
+  expect(result.status, result.stderr).toBe(status);
+  expect(repoState(repo)).toEqual(before);
+  return result;
 }
 
 /** The repos a test file makes, removed after each test. */
