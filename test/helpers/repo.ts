@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { afterEach, expect } from "vitest";
+import { afterAll, afterEach, expect } from "vitest";
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, "..", "..");
 export const BIN = join(PROJECT_ROOT, "bin", "git-review-remote.js");
@@ -50,6 +50,11 @@ interface RunResult {
 }
 
 let binDir: string | undefined;
+// One per test file (each file has its own copy of this module), removed after its tests.
+afterAll(() => {
+  if (binDir) rmSync(binDir, { recursive: true, force: true });
+  binDir = undefined;
+});
 
 /** A PATH entry holding `git-review-remote`, so `git review-remote` finds the built CLI. */
 function binPath(): string {

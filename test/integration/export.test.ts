@@ -6,13 +6,14 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
@@ -48,8 +49,15 @@ function listJson(repo: TestRepo, args: string[] = [], cwd?: string): ListJson {
   return JSON.parse(result.stdout) as ListJson;
 }
 
+/** Temporary directories outside any test repo, removed after the file's tests. */
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
 function unpack(bundle: string): string {
   const dir = mkdtempSync(join(tmpdir(), "rr-unpack-"));
+  scratch.push(dir);
   execFileSync("tar", ["-xzf", bundle, "-C", dir]);
   return dir;
 }
@@ -376,6 +384,7 @@ describe("export", () => {
 
   it("fails clearly outside a repository and in an empty one", () => {
     const outside = mkdtempSync(join(tmpdir(), "rr-norepo-"));
+    scratch.push(outside);
     const repo = newRepo();
     const notRepo = repo.run(["export"], { cwd: outside, env: { GIT_CEILING_DIRECTORIES: tmpdir() } });
     expect(notRepo.status).toBe(2);
