@@ -25,12 +25,11 @@ function meetsReceiptPolicy(record: ReviewRecord, policy: ReceiptPolicy | undefi
 
 async function readCachedOutcome(
   store: StorePaths,
-  id: string,
+  record: ReviewRecord,
   policy: ReceiptPolicy | undefined,
 ): Promise<ReviewOutcome | undefined> {
-  const record = await readRecord(store, id);
-  if (!record || !REUSABLE.has(record.state) || !meetsReceiptPolicy(record, policy)) return undefined;
-  const text = await readReviewFile(store, id, "result.json");
+  if (!REUSABLE.has(record.state) || !meetsReceiptPolicy(record, policy)) return undefined;
+  const text = await readReviewFile(store, record.id, "result.json");
   if (text === undefined) return undefined;
   // Written only after every validation layer passed, by this tool, into the user's own git dir:
   // no schema library on the pre-push hook's cached path.
@@ -58,9 +57,8 @@ export function cacheKeys(
 }
 
 /** A result rejected for this request before: the same error again, saying where it came from. */
-async function readCachedRejection(store: StorePaths, id: string): Promise<InvalidResultError | undefined> {
-  const record = await readRecord(store, id);
-  if (record?.state !== ReviewState.rejected || !record.rejection) return undefined;
+function cachedRejection(record: ReviewRecord): InvalidResultError | undefined {
+  if (record.state !== ReviewState.rejected || !record.rejection) return undefined;
   const { message, details, hints } = record.rejection;
   return new InvalidResultError(message, { details, hints: [...hints, messages.hintRejectionRemembered] });
 }
@@ -78,11 +76,12 @@ export async function answerFromCache(
   for (const worker of workers) {
     const key = keys.get(worker);
     const id = key === undefined ? undefined : await lookupCache(store, key);
+    const record = id ? await readRecord(store, id) : undefined;
     const policy = receiptPolicies.get(worker.name);
-    const cached = id ? await readCachedOutcome(store, id, policy) : undefined;
+    const cached = record ? await readCachedOutcome(store, record, policy) : undefined;
     // A worker whose receipts are checked is asked again: its allowed signers may have changed since.
-    const remembered = id && !cached && policy?.allowedSigners === undefined;
-    const rejected = remembered ? await readCachedRejection(store, id) : undefined;
+    const remembered = record && !cached && policy?.allowedSigners === undefined;
+    const rejected = remembered ? cachedRejection(record) : undefined;
     if (cached) outcomes.push(cached);
     else if (rejected) failures.push({ worker, error: rejected });
     else pending.push(worker);
