@@ -71,7 +71,6 @@ export const workerMessages = {
   changesMessage: (label: string, n: number, names: string) =>
     `${label}: ${count(n, "file")} changed (${names})`,
   setupFailed: (error: string) => `the setup command failed: ${error}`,
-  setupSummary: "The setup command failed.",
   setupTrackedReverted: "setup changed tracked files; those changes were undone (only what it adds is kept)",
 
   // The sandbox (design §8): said once, when a root worker makes its account.
