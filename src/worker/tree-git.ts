@@ -41,22 +41,14 @@ const SAFE_CONFIG = [
 const TIMEOUT_MS = 120_000;
 const MAX_STDOUT = 16 * 1024 * 1024;
 
-function treeGit(
+/** Git run in the tree confined like the reviewer, without the network or the tools. */
+async function treeGit(
   ctx: TreeGit,
   args: readonly string[],
   readOnly: readonly string[] = [],
 ): Promise<GitOutcome> {
-  return confinedInTree(ctx, ["git", ...SAFE_CONFIG, ...args], readOnly);
-}
-
-/** A system program run in the tree confined like the reviewer, without the network or the tools. */
-async function confinedInTree(
-  ctx: TreeGit,
-  argv: readonly string[],
-  readOnly: readonly string[] = [],
-): Promise<GitOutcome> {
   const command = sandboxCommand(ctx.sandbox, {
-    argv,
+    argv: ["git", ...SAFE_CONFIG, ...args],
     cwd: ctx.tree,
     writable: [ctx.tree],
     readOnly,
