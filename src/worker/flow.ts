@@ -16,6 +16,7 @@ import { subjectsOf } from "../receipt/statement.js";
 import { workerGitEnv, writeWorkerGlobalConfig } from "./baseline.js";
 import { Deadline, DeadlineError } from "./deadline.js";
 import { findSandbox, SandboxUnavailableError } from "./find-sandbox.js";
+import { cut } from "./formats/report-builder.js";
 import type { SetupOptions } from "./host-options.js";
 import { DEFAULT_WORKER_LIMITS, type WorkerLimits } from "./limits.js";
 import { workerMessages } from "./messages.js";
@@ -176,10 +177,7 @@ function signerFor(
 /** What the receipt names as the reviewers: a built-in one's name, or each command (cut to fit). */
 function reviewerNames(reviewer: Reviewer): string[] {
   if (reviewer.kind === "builtin") return [reviewer.name];
-  return reviewer.commands.map(({ command }) => {
-    const words = command.trim();
-    return words.length <= MAX_NAME_LENGTH ? words : `${words.slice(0, MAX_NAME_LENGTH - 1)}\u2026`;
-  });
+  return reviewer.commands.map(({ command }) => cut(command.trim(), MAX_NAME_LENGTH));
 }
 
 /** Unpack and review under the deadline; time running out anywhere is a failed result. */

@@ -123,7 +123,8 @@ export function toComment(finding: Finding): ReviewComment {
   return comment;
 }
 
-function cut(text: string, max: number): string {
+/** `text` in at most `max` UTF-16 units, ending in `…` when cut. */
+export function cut(text: string, max: number): string {
   if (text.length <= max) return text;
   // Never end on half a surrogate pair.
   const end = /[\ud800-\udbff]/.test(text[max - 2] ?? "") ? max - 2 : max - 1;
