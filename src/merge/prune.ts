@@ -4,6 +4,7 @@
 import { findCommit, type GitRun } from "../git/commits.js";
 import { listRefs, type RefUpdate, updateRefs } from "../git/refs.js";
 import { type ReviewRecord, ReviewState } from "../store/records.js";
+import { branchDeletion } from "./branch.js";
 
 export const PruneReason = { merged: "merged", dropped: "dropped", superseded: "superseded" } as const;
 export type PruneReason = (typeof PruneReason)[keyof typeof PruneReason];
@@ -55,10 +56,9 @@ export function pruneCandidates(records: readonly ReviewRecord[]): PruneCandidat
 /** The refs a candidate's pruning deletes; empty when its branch is already gone. */
 async function pruneUpdates(run: GitRun, candidate: PruneCandidate): Promise<RefUpdate[]> {
   const { record } = candidate;
-  const branch = `refs/heads/${record.branch}`;
-  const current = await findCommit(run, branch);
-  if (current === undefined) return [];
-  const updates: RefUpdate[] = [{ op: "delete", ref: branch, oldOid: record.tip ?? current }];
+  const branch = await branchDeletion(run, record);
+  if (branch === undefined) return [];
+  const updates: RefUpdate[] = [branch];
   // A merge keeps its undo point (refs/review-remote/<id>/pre-merge); the others go as with drop.
   if (candidate.reason !== PruneReason.merged) {
     for (const ref of await listRefs(run, `refs/review-remote/${record.id}/`))
