@@ -14,10 +14,15 @@ import type { ReviewRecord } from "../store/records.js";
 import { type MergeHooks, MergeKind, type MergeOutcome } from "./outcome.js";
 import { forgetUndo, recordUndo } from "./undo.js";
 
+/** Whether the index and the tracked files match HEAD (untracked files do not count). */
+async function isCleanWorkTree(run: GitRun): Promise<boolean> {
+  const status = await git(["--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=no"], run);
+  return status.stdout.trim() === "";
+}
+
 /** Refuse a dirty work tree: a merge must never mix the proposals with uncommitted work. */
 async function verifyCleanWorkTree(run: GitRun): Promise<void> {
-  const status = await git(["--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=no"], run);
-  if (status.stdout.trim() !== "") {
+  if (!(await isCleanWorkTree(run))) {
     throw new ReviewRemoteError(messages.dirtyWorkTree, { hints: [messages.hintStash] });
   }
 }
@@ -79,8 +84,7 @@ async function rollBack(run: GitRun, head: string, indexFile: string, index: Buf
     return false;
   }
   if (index) await restoreIndexFile(indexFile, index);
-  const status = await git(["--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=no"], run);
-  return status.stdout.trim() === "";
+  return isCleanWorkTree(run);
 }
 
 export async function mergeCommitSnapshot(
