@@ -6,7 +6,7 @@ import { debug } from "../debug.js";
 import { InvalidResultError, WorkerError } from "../errors.js";
 import { messages } from "../messages.js";
 import { requestForbiddenPaths } from "../paths/forbidden.js";
-import { limitOfRule } from "../protocol/limits.js";
+import { overLimitNote } from "../protocol/limits.js";
 import { type Dropped, parseResult } from "../protocol/parse-result.js";
 import type { Result } from "../protocol/result.js";
 import { matchSecretName } from "../secrets/names.js";
@@ -70,7 +70,7 @@ async function parseAndCheck(context: AcceptContext, worker: Worker, record: Rev
 function droppedByWorker(result: Result): Dropped[] {
   if (result.commits.length > 0) return [];
   return result.comments.flatMap((comment) => {
-    const limit = comment.path === undefined ? limitOfRule(comment.rule) : undefined;
+    const limit = overLimitNote(comment);
     return limit ? [{ part: "proposals" as const, problems: [comment.message], limit }] : [];
   });
 }

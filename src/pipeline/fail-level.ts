@@ -1,6 +1,6 @@
 // `--fail-level`, as reviewdog's: the review exits non-zero (7) when a finding it reported (after the
 // filter stage) is at or above a severity, so CI and scripts can gate on what the review found.
-import { limitOfRule } from "../protocol/limits.js";
+import { overLimitNote } from "../protocol/limits.js";
 import type { ReviewComment, Severity } from "../protocol/result.js";
 
 export const FailLevel = { none: "none", error: "error", warning: "warning", info: "info" } as const;
@@ -32,7 +32,6 @@ const THRESHOLD: Readonly<Record<FailLevel, number>> = {
  */
 export function countAtFailLevel(comments: readonly ReviewComment[], level: FailLevel): number {
   const threshold = THRESHOLD[level];
-  const isFinding = (comment: ReviewComment) =>
-    comment.path !== undefined || limitOfRule(comment.rule) === undefined;
+  const isFinding = (comment: ReviewComment) => overLimitNote(comment) === undefined;
   return comments.filter((comment) => RANK[comment.severity] >= threshold && isFinding(comment)).length;
 }

@@ -45,6 +45,17 @@ export function limitOfRule(rule: string | undefined): RaisableLimit | undefined
 }
 
 /**
+ * The limit a worker's note names when the comment is one: about the whole change (no path), with
+ * an over-limit rule. Such a note is about the review, not the code.
+ */
+export function overLimitNote(comment: {
+  path?: string | undefined;
+  rule?: string | undefined;
+}): RaisableLimit | undefined {
+  return comment.path === undefined ? limitOfRule(comment.rule) : undefined;
+}
+
+/**
  * How far git config may raise each limit. The whole result is read into memory and every patch is
  * applied in quarantine: past these a result costs the machine that reads it more than any review
  * is worth, whatever a user asks for.
