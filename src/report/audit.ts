@@ -1,6 +1,6 @@
 // What `audit` shows: every send recorded in audit.jsonl, or the verdict of `--verify`.
 import type { AuditEntry } from "../store/audit.js";
-import { formatSize, type Output } from "./output.js";
+import { formatSize, type Output, plural } from "./output.js";
 
 export function printAudit(entries: readonly AuditEntry[], json: boolean, output: Output): void {
   if (json) {
@@ -17,6 +17,5 @@ export function printAudit(entries: readonly AuditEntry[], json: boolean, output
 
 export function printAuditVerified(sends: number, receipts: number, output: Output): void {
   output.out(`All stored bundles hash to their names (${sends} sends recorded).`);
-  if (receipts > 0)
-    output.out(`All stored receipts verify (${receipts} signed review${receipts === 1 ? "" : "s"}).`);
+  if (receipts > 0) output.out(`All stored receipts verify (${plural(receipts, "signed review")}).`);
 }

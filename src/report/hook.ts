@@ -5,15 +5,11 @@ import { type PushPlan, PushSkip } from "../hooks/pre-push.js";
 import type { TargetReview } from "../hooks/review-push.js";
 import type { ReviewOutcome } from "../pipeline/outcome.js";
 import { formatComment } from "./comment.js";
-import type { Output } from "./output.js";
+import { type Output, plural } from "./output.js";
 
 const SAY = "review-remote:";
 
 const short = (oid: string) => oid.slice(0, 7);
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
 
 function refLine(plan: PushPlan, outcome: string): string {
   const { update } = plan;

@@ -3,14 +3,10 @@ import type { FilteredComments } from "../pipeline/filter.js";
 import type { Result } from "../protocol/result.js";
 import type { ReviewRecord } from "../store/records.js";
 import { formatComment } from "./comment.js";
-import { type Output, paint } from "./output.js";
+import { type Output, paint, plural } from "./output.js";
 import { describeReceipt, receiptJson } from "./receipt.js";
 import { toSarif } from "./sarif.js";
 import { describeHidden, describeScope } from "./target.js";
-
-function count(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
 
 export function printRecords(
   records: readonly ReviewRecord[],
@@ -36,7 +32,7 @@ export function printRecords(
         snapshot.padEnd(19),
         describeScope(record).padEnd(22),
         (record.branch && branchExists(record.branch) ? record.branch : "-").padEnd(20),
-        `${count(record.comments, "comment")} (${count(record.errors, "error")}), ${count(record.commits, "commit")}`,
+        `${plural(record.comments, "comment")} (${plural(record.errors, "error")}), ${plural(record.commits, "commit")}`,
       ].join("  "),
     );
   }

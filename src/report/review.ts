@@ -6,13 +6,9 @@ import type { PipelineReport, ReviewOutcome, WorkerFailure } from "../pipeline/o
 import type { ReviewComment } from "../protocol/result.js";
 import { formatComment } from "./comment.js";
 import { printDropped } from "./dropped.js";
-import { type Output, paint } from "./output.js";
+import { type Output, paint, plural } from "./output.js";
 import { describeReceipt, isSigned, receiptJson } from "./receipt.js";
 import { describeHidden, describeTarget } from "./target.js";
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
 
 function printOutcome(outcome: ReviewOutcome, cached: boolean, output: Output): void {
   const { record } = outcome;

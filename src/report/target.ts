@@ -2,12 +2,9 @@
 // tree; the same words for the run's report and for `list` and `show`.
 import type { Target } from "../pipeline/target.js";
 import type { ReviewRecord } from "../store/records.js";
+import { plural } from "./output.js";
 
 const short = (oid: string | undefined) => (oid ?? "").slice(0, 10);
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
 
 /** The run's target, after `Reviewing `. */
 export function describeTarget(target: Target): string {
