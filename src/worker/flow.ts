@@ -95,9 +95,6 @@ function selectReviewer(options: WorkerOptions): Reviewer {
     throw new UsageError("--reviewer and --reviewer-command cannot be used together");
   }
   if (commands.length > 0) {
-    for (const { command } of commands) {
-      if (command.trim() === "") throw new UsageError("--reviewer-command is empty");
-    }
     return {
       kind: "commands",
       commands,
