@@ -131,23 +131,22 @@ async function journalFiles(
 
 /** The directories a new file needs that are not there yet: the undo removes them again. */
 async function missingDirs(top: string, steps: readonly Step[]): Promise<string[]> {
-  const dirs = new Set<string>();
-  for (const step of steps.filter((step) => step.before === undefined)) {
+  /** Each directory looked at once: whether it is missing. */
+  const missing = new Map<string, boolean>();
+  for (const step of steps) {
+    if (step.before !== undefined) continue;
     const parts = step.change.path.split("/").slice(0, -1);
     for (let depth = 1; depth <= parts.length; depth++) {
       const dir = parts.slice(0, depth).join("/");
-      if (
-        dirs.has(dir) ||
-        !(await lstat(join(top, dir)).then(
-          () => false,
-          () => true,
-        ))
-      )
-        continue;
-      dirs.add(dir);
+      if (missing.has(dir)) continue;
+      const absent = await lstat(join(top, dir)).then(
+        () => false,
+        () => true,
+      );
+      missing.set(dir, absent);
     }
   }
-  return [...dirs];
+  return [...missing].filter(([, absent]) => absent).map(([dir]) => dir);
 }
 
 /**
