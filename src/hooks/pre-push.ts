@@ -80,9 +80,13 @@ async function remoteDefault(repo: Repo, remote: string): Promise<string | undef
 }
 
 /** Where the reviewed change starts: the remote's commit, or a new branch's merge base. */
-async function baseOf(repo: Repo, remote: string, update: PushUpdate): Promise<string | undefined> {
+async function baseOf(
+  repo: Repo,
+  defaultBranch: () => Promise<string | undefined>,
+  update: PushUpdate,
+): Promise<string | undefined> {
   if (!ZERO.test(update.remoteOid)) return resolves(repo, update.remoteOid);
-  const main = await remoteDefault(repo, remote);
+  const main = await defaultBranch();
   if (!main) return undefined;
   const mergeBase = await git(["merge-base", main, update.localOid], {
     cwd: repo.cwd,
@@ -102,13 +106,19 @@ export async function planPush(
   remote: string,
   updates: readonly PushUpdate[],
 ): Promise<PushPlan[]> {
+  // Looked up once per push, not once per new branch (`git push --all` sends many).
+  let main: Promise<string | undefined> | undefined;
+  const defaultBranch = () => {
+    main ??= remoteDefault(repo, remote);
+    return main;
+  };
   const plans: PushPlan[] = [];
   for (const update of updates) {
     if (isDeletion(update)) {
       plans.push({ update, skip: PushSkip.deletion });
       continue;
     }
-    const base = await baseOf(repo, remote, update);
+    const base = await baseOf(repo, defaultBranch, update);
     if (base === update.localOid) plans.push({ update, skip: PushSkip.nothingNew });
     else plans.push({ update, target: base ? `${base}..${update.localOid}` : update.localOid });
   }
