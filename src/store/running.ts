@@ -20,14 +20,20 @@ export async function clearRunning(store: StorePaths, id: string): Promise<void>
   await rm(runningPath(store, id), { force: true });
 }
 
-/** The process a review is waiting in, if it still waits. */
-export async function readRunning(store: StorePaths, id: string): Promise<ProcessOwner | undefined> {
+/** Who a marker names; undefined when there is none or it is torn (killed while writing it). */
+async function readMarker(store: StorePaths, id: string): Promise<ProcessOwner | undefined> {
   try {
     const owner: unknown = JSON.parse(await readFile(runningPath(store, id), "utf8"));
-    return isProcessOwner(owner) && hasEnded(owner) !== true ? owner : undefined;
+    return isProcessOwner(owner) ? owner : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The process a review is waiting in, if it still waits. */
+export async function readRunning(store: StorePaths, id: string): Promise<ProcessOwner | undefined> {
+  const owner = await readMarker(store, id);
+  return owner && hasEnded(owner) !== true ? owner : undefined;
 }
 
 /**
@@ -39,14 +45,10 @@ export async function recoverInterrupted(store: StorePaths): Promise<string[]> {
   const ids = await readdir(join(store.root, "running")).catch(() => [] as string[]);
   const recovered: string[] = [];
   for (const id of ids.filter((name) => /^[0-9a-f]{12}$/.test(name))) {
-    const text = await readFile(runningPath(store, id), "utf8").catch(() => "");
-    let owner: unknown;
-    try {
-      owner = JSON.parse(text);
-    } catch {}
     // A torn marker (killed while writing it) has no live owner to wait for.
-    if (isProcessOwner(owner) && hasEnded(owner) !== true) continue;
-    const pid = isProcessOwner(owner) ? owner.pid : 0;
+    const owner = await readMarker(store, id);
+    if (owner && hasEnded(owner) !== true) continue;
+    const pid = owner?.pid ?? 0;
     const done = await tryStoreLock(store, "recover", async () => {
       const record = await readRecord(store, id);
       if (record?.state === ReviewState.sent) {
