@@ -62,9 +62,14 @@ function isSameBoot(a: string, b: string): boolean {
   return a === b;
 }
 
-export function currentOwner(): ProcessOwner {
+/** This host and boot: what a pid is only meaningful within. */
+function currentMachine(): Pick<ProcessOwner, "host" | "boot"> {
   ownBoot ??= readBoot();
-  return { pid: process.pid, host: hostname(), boot: ownBoot, start: readStart(process.pid) };
+  return { host: hostname(), boot: ownBoot };
+}
+
+export function currentOwner(): ProcessOwner {
+  return { pid: process.pid, ...currentMachine(), start: readStart(process.pid) };
 }
 
 /**
@@ -73,7 +78,7 @@ export function currentOwner(): ProcessOwner {
  * checked: undefined.
  */
 export function hasEnded(owner: ProcessOwner): boolean | undefined {
-  const self = currentOwner();
+  const self = currentMachine();
   if (owner.host !== self.host) return undefined;
   if (!isSameBoot(owner.boot, self.boot)) return true;
   if (!isAlive(owner.pid)) return true;
