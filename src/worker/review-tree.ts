@@ -69,7 +69,11 @@ interface ReviewerResult {
   head: string;
   /** Known to have left the tree as it was (a built-in reviewer that changed nothing). */
   unchanged?: boolean;
-  leftoverMessage: string;
+  /**
+   * The commit message for what the built-in reviewer left uncommitted. External reviewers' work is
+   * committed reviewer by reviewer: what is left was not theirs, and is not collected.
+   */
+  leftoverMessage?: string;
   comments: ReviewComment[];
   summary?: string;
   /** What ran, for the summary (external reviewers). */
@@ -106,7 +110,7 @@ async function runSelectedReviewer(
     { ...ctx, reviewer: ctx.reviewer, io, resourceLimits: resourceLimitsFor(ctx.listing, ctx.limits) },
     baseline,
   );
-  return { ...reviewed, leftoverMessage: LEFTOVER_MESSAGE };
+  return reviewed;
 }
 
 function summarize(commits: number, comments: number, ran?: string): string {
@@ -132,7 +136,6 @@ async function runUnderDeadline(
     if (error instanceof DeadlineError || error instanceof BundleRefusedError) throw error;
     return {
       head: baseline,
-      leftoverMessage: LEFTOVER_MESSAGE,
       comments: [],
       error: (error as Error).message,
     };
@@ -182,8 +185,7 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
         baselineIndex,
         missingBlobs: !allBlobs,
         head: reviewed.head,
-        // External reviewers' work is committed reviewer by reviewer; what is left was not theirs.
-        leftoverMessage: ctx.reviewer.kind === "builtin" ? reviewed.leftoverMessage : undefined,
+        leftoverMessage: reviewed.leftoverMessage,
         forbiddenPaths: request.forbiddenPaths,
         limits: request.limits,
         signal: deadline.signal,
