@@ -67,12 +67,14 @@ function lockfileKey(tree: string): { name: string; sha256: string } | undefined
 
 const CP = ["-R", "-P", "--preserve=mode,timestamps,links", "--"];
 
-function cp(args: string[], cwd: string, signal: AbortSignal) {
+/** cp or chmod on the cache, run by the worker itself, bounded in time and output. */
+function coreutil(file: string, args: string[], cwd: string, signal: AbortSignal) {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C" };
-  return runProcess(
-    { file: "cp", args: [...CP, ...args], env },
-    { cwd, timeoutMs: 600_000, signal, maxOutputBytes: 0 },
-  );
+  return runProcess({ file, args, env }, { cwd, timeoutMs: 600_000, signal, maxOutputBytes: 0 });
+}
+
+function cp(args: string[], cwd: string, signal: AbortSignal) {
+  return coreutil("cp", [...CP, ...args], cwd, signal);
 }
 
 /**
@@ -105,14 +107,7 @@ async function save(
     const paths = added.map((path) => join(tree, path.replace(/\/$/, "")));
     if ((await cp([...paths, temporary], tree, signal)).exitCode !== 0) return false;
     // The copies belong to whoever runs the worker: no set-user-ID or set-group-ID file may stay.
-    const strip = await runProcess(
-      {
-        file: "chmod",
-        args: ["-R", "ug-s", "--", temporary],
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      },
-      { cwd: cacheDir, timeoutMs: 600_000, signal, maxOutputBytes: 0 },
-    );
+    const strip = await coreutil("chmod", ["-R", "ug-s", "--", temporary], cacheDir, signal);
     if (strip.exitCode !== 0) return false;
     try {
       renameSync(temporary, join(cacheDir, key));
