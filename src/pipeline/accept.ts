@@ -66,12 +66,15 @@ async function parseAndCheck(context: AcceptContext, worker: Worker, record: Rev
   return { received: parsed.document, result: storedResult(parsed.result) };
 }
 
-/** Proposals the worker itself left out for a limit, as its comment about the whole change says. */
+/**
+ * Proposals the worker itself left out for a limit, as its comment about the whole change says. The
+ * comment is imported and shown with the others, so the warning does not repeat its text.
+ */
 function droppedByWorker(result: Result): Dropped[] {
   if (result.commits.length > 0) return [];
   return result.comments.flatMap((comment) => {
     const limit = overLimitNote(comment);
-    return limit ? [{ part: "proposals" as const, problems: [comment.message], limit }] : [];
+    return limit ? [{ part: "proposals" as const, problems: [], limit }] : [];
   });
 }
 

@@ -82,7 +82,9 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
   for (const problem of record.problems ?? []) output.out(`problem  ${problem}`);
   for (const part of record.dropped ?? []) {
     const what = part.count === undefined ? part.part : `${part.count} ${part.part}`;
-    output.out(`dropped  ${what}: ${part.problems.join("; ")}`);
+    // The worker's own note about proposals it left out is among the comments below.
+    const why = part.problems.length > 0 ? part.problems.join("; ") : "over a limit (see the comments)";
+    output.out(`dropped  ${what}: ${why}`);
   }
   if (result?.summary) output.out(`\n${result.summary}`);
   printComments(shown, output);

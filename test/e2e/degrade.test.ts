@@ -148,6 +148,11 @@ describe("proposals over a limit", () => {
     expect(json.summary).toMatch(/^The proposed changes were left out: .*over the limit of 200 bytes\.\n\n/);
     expect(result.stderr).toContain("warning: dropped the proposals of worker 'local' over a limit");
     expect(result.stderr).toContain("hint: or raise the limit: git config review-remote.maxPatchBytes <n>");
+    // The reason is said by the imported comment, not repeated by the warning.
+    expect(result.stderr).not.toContain("The proposed changes were left out");
+    const shown = repo.run(["show", json.id]);
+    expect(shown.stdout).toContain("dropped  proposals: over a limit (see the comments)");
+    expect(shown.stdout).toContain("warning The proposed changes were left out");
     expect(repo.git("branch", "--list", "review/*")).toBe("");
     // The note is about the review, not the code: no finding for --fail-level.
     expect(repo.run(["--fail-level", "warning"]).status).toBe(7);
