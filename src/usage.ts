@@ -135,10 +135,16 @@ A branch with commits the review did not make is kept.
 
 Delete the branch and refs of review <id>; the record stays in the store.`,
   import: `usage: git review-remote import <result.json> --request <id>
+                                [--fail-level <level>] [--json]
 
 Validate and import a result document fetched out of band for review <id>, against
 the forbidden paths and limits of the request as sent, not the policy file as it is
-now. Only a review whose worker was not reached or timed out takes an answer.`,
+now. Only a review whose worker was not reached or timed out takes an answer.
+
+    --fail-level <level>
+                      exit 7 when a finding shown is at or above <level>, as
+                      for a review (review-remote.failLevel)
+    --json            print one JSON document on stdout`,
   audit: `usage: git review-remote audit [--json] [--verify]
 
 Show every send recorded in audit.jsonl: time, worker and command, request,

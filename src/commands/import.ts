@@ -3,8 +3,9 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { readSettings } from "../config/settings.js";
-import { UsageError } from "../errors.js";
+import { type ReviewRemoteError, UsageError } from "../errors.js";
 import { messages } from "../messages.js";
+import type { FailLevel } from "../pipeline/fail-level.js";
 import { acceptOutOfBand } from "../pipeline/out-of-band.js";
 import { resolveWorkTreeRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
@@ -12,11 +13,12 @@ import { printRecovered } from "../report/recovery.js";
 import { printReview } from "../report/review.js";
 import { storePaths } from "../store/layout.js";
 import { recoverStore } from "../store/recover.js";
+import { findingsAtFailLevel } from "./findings.js";
 
 export async function runImport(
-  args: { file: string; request: string | undefined; json: boolean },
+  args: { file: string; request: string | undefined; json: boolean; failLevel: FailLevel | undefined },
   output: Output,
-): Promise<void> {
+): Promise<readonly ReviewRemoteError[]> {
   if (!args.request) throw new UsageError(messages.importNeedsRequest);
   const repo = await resolveWorkTreeRepo();
   const settings = await readSettings(repo);
@@ -25,5 +27,8 @@ export async function runImport(
     readFile(resolve(repo.cwd, args.file)).catch((error: NodeJS.ErrnoException) => {
       throw new UsageError(messages.cannotRead(args.file, error.code ?? error.message));
     });
-  printReview(await acceptOutOfBand(repo, settings, args.request, readResult), args.json, output);
+  const report = await acceptOutOfBand(repo, settings, args.request, readResult);
+  printReview(report, args.json, output);
+  const findings = findingsAtFailLevel(report, args.failLevel, settings, output);
+  return findings ? [findings] : [];
 }

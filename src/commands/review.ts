@@ -1,17 +1,17 @@
 // `git review-remote [<rev>|<base>..<head>]`: the pipeline (src/pipeline/), then its report.
 import { readSettings } from "../config/settings.js";
-import { FindingsError, type ReviewRemoteError } from "../errors.js";
-import { messages } from "../messages.js";
-import { chooseFailLevel, countAtFailLevel, type FailLevel } from "../pipeline/fail-level.js";
+import type { ReviewRemoteError } from "../errors.js";
+import type { FailLevel } from "../pipeline/fail-level.js";
 import type { PipelineOptions } from "../pipeline/outcome.js";
 import { runPipeline } from "../pipeline/pipeline.js";
 import { resolveWorkTreeRepo } from "../repo.js";
 import { createPipelineEvents } from "../report/events.js";
 import { type Output, useColor } from "../report/output.js";
 import { printRecovered } from "../report/recovery.js";
-import { printFindings, printReview } from "../report/review.js";
+import { printReview } from "../report/review.js";
 import { storePaths } from "../store/layout.js";
 import { recoverStore } from "../store/recover.js";
+import { findingsAtFailLevel } from "./findings.js";
 
 export async function runReviewCommand(
   options: PipelineOptions & { json: boolean; failLevel?: FailLevel | undefined },
@@ -28,13 +28,6 @@ export async function runReviewCommand(
   if (only && report.failures.length === 1 && report.outcomes.length === 0) throw only.error;
   printReview(report, options.json, output);
   const failures = report.failures.map((failure) => failure.error);
-  const level = chooseFailLevel(options.failLevel, settings.failLevel);
-  const found = countAtFailLevel(
-    report.outcomes.flatMap((outcome) => outcome.comments),
-    level,
-  );
-  if (found === 0) return failures;
-  const error = new FindingsError(messages.findingsAtFailLevel(found, level));
-  printFindings(error, output);
-  return [...failures, error];
+  const findings = findingsAtFailLevel(report, options.failLevel, settings, output);
+  return findings ? [...failures, findings] : failures;
 }

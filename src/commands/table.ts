@@ -222,13 +222,15 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   import: {
-    options: { ...common, request: { type: "string" } },
+    options: { ...common, request: { type: "string" }, "fail-level": { type: "string" } },
     positionals: 1,
     async run(parsed, output) {
       const { runImport } = await import("./import.js");
       const file = single(parsed, "import");
       if (!file) throw new UsageError(messages.importNeedsFile);
-      return runImport({ file, request: text(parsed, "request"), json: Boolean(parsed.values.json) }, output);
+      const request = text(parsed, "request");
+      const json = Boolean(parsed.values.json);
+      return runImport({ file, request, json, failLevel: failLevel(parsed) }, output);
     },
   },
   worker: {

@@ -100,6 +100,50 @@ describe("import --request", () => {
     expect({ ...after, refs: "", objects: "" }).toEqual({ ...before, refs: "", objects: "" });
   });
 
+  it("gates the imported findings with --fail-level as a review does (exit 7, imported as usual)", () => {
+    const repo = repoWithPolicy({});
+    const result = JSON.parse(readFileSync(BENIGN, "utf8"));
+    // On the line the reviewed commit added: a finding the filter shows.
+    result.comments = [
+      { path: ".review-remote.json", line: 1, severity: "warning", message: "Empty policy." },
+    ];
+    const template = JSON.stringify(result);
+    const gated = failedReview(repo);
+    const found = repo.run([
+      "import",
+      resultFor(repo, gated, template),
+      "--request",
+      gated,
+      "--fail-level",
+      "warning",
+    ]);
+    expect(found.status, found.stderr).toBe(7);
+    expect(found.stderr).toContain("git-review-remote: 1 finding at or above warning (fail level warning)");
+    expect(repo.git("for-each-ref", "--format=%(refname)", `refs/heads/review/${gated}`).trim()).toBe(
+      `refs/heads/review/${gated}`,
+    );
+    const below = failedReview(repo);
+    const passed = repo.run([
+      "import",
+      resultFor(repo, below, template),
+      "--request",
+      below,
+      "--fail-level",
+      "error",
+    ]);
+    expect(passed.status, passed.stderr).toBe(0);
+    const bad = repo.run([
+      "import",
+      resultFor(repo, below, template),
+      "--request",
+      below,
+      "--fail-level",
+      "high",
+    ]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("--fail-level");
+  });
+
   it("refuses to import over a review whose result was rejected, leaving the repo unchanged", () => {
     const repo = repoWithPolicy({});
     const bad = join(repo.home, "bad.diff");
