@@ -120,7 +120,7 @@ function triageComments(
 }
 
 /** At most `max` comments, the most severe first, in the order the worker gave them. */
-function mostSevere(comments: ReviewComment[], max: number): ReviewComment[] {
+export function mostSevere(comments: ReviewComment[], max: number): ReviewComment[] {
   if (comments.length <= max) return comments;
   const order = comments
     .map((comment, index) => ({ rank: SEVERITY_RANK[comment.severity], index }))

@@ -29,6 +29,8 @@ export const workerMessages = {
     `${format}: ${count(dropped, "comment")} over the limit of ${max} dropped`,
   fixesOverLimit: (format: string, dropped: number, max: number) =>
     `${format}: ${count(dropped, "fix", "fixes")} over the limit of ${max} dropped`,
+  commentsLeftOut: (dropped: number, max: number) =>
+    `${count(dropped, "comment")} over the limit of ${max} left out; the most severe are kept.`,
   badFix: (format: string, reason: string) => `${format}: a fix was dropped: ${reason}`,
   skippedText: (format: string, line: number) => `${format}: line ${line}: text outside the diff ignored`,
   filesOverPatchLimit: (n: number, max: number) =>

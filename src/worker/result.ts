@@ -4,6 +4,7 @@
 // document the client would reject as invalid.
 
 import { overLimitRule, type RaisableLimit } from "../protocol/limits.js";
+import { mostSevere } from "../protocol/parse-result.js";
 import type { Request } from "../protocol/request.js";
 import {
   MAX_TEXT_LENGTH,
@@ -16,6 +17,7 @@ import {
   type ReviewComment,
 } from "../protocol/result.js";
 import { readVersion } from "../version.js";
+import { workerMessages } from "./messages.js";
 import type { SandboxKind } from "./sandbox.js";
 
 const WORKER_NAME = "git-review-remote";
@@ -44,23 +46,45 @@ export function withoutProposals(output: ReviewOutput, limit: RaisableLimit, rea
     message: `The proposed changes were left out: ${reason}. Review a narrower change, or raise the limit.`,
   };
   // The reviewer's summary says what it changed; its first line, the one shown, says it was left out.
-  const summary = `The proposed changes were left out: ${reason}.\n\n${output.summary}`
-    .trim()
-    .slice(0, MAX_TEXT_LENGTH)
-    .replace(/[\uD800-\uDBFF]$/, "");
+  const summary = withParagraph(`The proposed changes were left out: ${reason}.`, output.summary);
   return { ...output, summary, commits: [], comments: [note, ...output.comments] };
 }
 
+/** The summary with a paragraph added, cut to the length the schema allows. */
+function withParagraph(summary: string, paragraph: string): string {
+  return `${summary}\n\n${paragraph}`
+    .trim()
+    .slice(0, MAX_TEXT_LENGTH)
+    .replace(/[\uD800-\uDBFF]$/, "");
+}
+
+/** The comments the request allows: the most severe, as the client keeps, and the summary says so. */
+function keptComments(
+  request: Request,
+  output: ReviewOutput,
+): { comments: ReviewComment[]; summary: string } {
+  // A worker answers only what it was asked (the client checks this too).
+  if (!request.actions.includes("comment")) return { comments: [], summary: output.summary };
+  const { maxComments } = request.limits;
+  const comments = mostSevere(output.comments, maxComments);
+  const left = output.comments.length - comments.length;
+  if (left === 0) return { comments, summary: output.summary };
+  return {
+    comments,
+    summary: withParagraph(output.summary, workerMessages.commentsLeftOut(left, maxComments)),
+  };
+}
+
 function assemble(request: Request, sandbox: SandboxKind, output: ReviewOutput): Result {
+  const { comments, summary } = keptComments(request, output);
   return {
     schema: RESULT_SCHEMA,
     requestId: request.id,
     bundleSha256: request.bundle.sha256,
     status: output.status,
-    summary: output.summary,
+    summary,
     worker: { name: WORKER_NAME, version: readVersion(), sandbox },
-    // A worker answers only what it was asked (the client checks this too).
-    comments: request.actions.includes("comment") ? output.comments.slice(0, request.limits.maxComments) : [],
+    comments,
     commits: output.status === "ok" && request.actions.includes("propose") ? output.commits : [],
     ...(output.status === "failed" ? { error: output.error ?? "the review failed" } : {}),
   };

@@ -77,6 +77,27 @@ describe("reviewers with report formats", () => {
     expect(result.summary).toMatch(/- report\.sh \(`.*quote\.diff output 0`, diff, exit 0, /);
   });
 
+  it("keeps the most severe comments of all reviewers within maxComments, and says how many were left out", async () => {
+    const reviewers = [
+      { command: `${REPORT} lint.rdjson`, format: "rdjson" },
+      { command: `${REPORT} lint.rdjson`, format: "rdjson" },
+    ] as const;
+    const all = (await review([...reviewers])).result.comments;
+    const max = all.length - 3;
+    const { result } = await review([...reviewers], { maxComments: max });
+    expect(result.comments).toHaveLength(max);
+    const rank = { error: 0, warning: 1, info: 2 } as const;
+    const worst = [...all]
+      .sort((a, b) => rank[a.severity as keyof typeof rank] - rank[b.severity as keyof typeof rank])
+      .slice(0, max);
+    expect(result.comments.map((comment) => comment.severity).sort()).toEqual(
+      worst.map((comment) => comment.severity).sort(),
+    );
+    expect(result.summary).toContain(
+      `3 comments over the limit of ${max} left out; the most severe are kept.`,
+    );
+  });
+
   it("fails one reviewer without a valid report, undoes its edits, and returns the others'", async () => {
     const { result, stderr } = await review([
       { command: `echo junk >> src/a.js; ${REPORT} broken.sarif`, format: "sarif" },
