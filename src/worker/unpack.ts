@@ -18,13 +18,15 @@ import { removeTree } from "./workspace.js";
 
 /**
  * GNU tar flags for a hostile archive: never restore owners, setuid bits, ACLs, SELinux labels or
- * xattrs; never replace an existing file or directory's metadata; refuse to overwrite.
+ * xattrs; refuse to overwrite. A directory's mode and mtime are set as tar leaves it (its default), not
+ * with `--delay-directory-restore`, which keeps every directory pending to the end and walks that list
+ * for each entry: 1.5 s of a 2 s extraction of 27k files in 13k directories. Either way, in the
+ * sandbox a directory whose listed mode denies writing cannot take its entries: the bundle is refused.
  */
 const TAR_EXTRACT_FLAGS = [
   "--extract",
   "--no-same-owner", // files belong to us, not to the uid in the archive
   "--no-same-permissions", // apply our umask; mode bits beyond rwx were refused anyway
-  "--delay-directory-restore",
   "--keep-old-files", // a second entry of the same name is an error, never a replacement
   "--no-acls",
   "--no-selinux",
