@@ -127,6 +127,14 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
       "**/.config/mise.toml",
       "**/.config/mise/**",
       ".tool-versions",
+      // Version files that shell hooks (nvm, fnm, nodenv, pyenv, rbenv, jenv, sdkman, mise) read on
+      // entering the directory, from it upwards: they pick, and may download, the binary that runs.
+      ".nvmrc",
+      ".node-version",
+      ".python-version",
+      ".ruby-version",
+      ".java-version",
+      ".sdkmanrc",
     ],
   },
   {

@@ -114,6 +114,12 @@ export const FORBIDDEN_EXAMPLES: Record<string, readonly string[]> = {
     ".config/mise.toml",
     ".config/mise/config.toml",
     "apps/web/.tool-versions",
+    ".nvmrc",
+    "packages/site/.node-version",
+    ".python-version",
+    "tools/.ruby-version",
+    ".java-version",
+    ".sdkmanrc",
   ],
   "editors and dev environments": [
     ".vscode/settings.json",
