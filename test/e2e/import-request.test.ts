@@ -108,38 +108,19 @@ describe("import --request", () => {
       { path: ".review-remote.json", line: 1, severity: "warning", message: "Empty policy." },
     ];
     const template = JSON.stringify(result);
+    const importAt = (id: string, level: string) =>
+      repo.run(["import", resultFor(repo, id, template), "--request", id, "--fail-level", level]);
     const gated = failedReview(repo);
-    const found = repo.run([
-      "import",
-      resultFor(repo, gated, template),
-      "--request",
-      gated,
-      "--fail-level",
-      "warning",
-    ]);
+    const found = importAt(gated, "warning");
     expect(found.status, found.stderr).toBe(7);
     expect(found.stderr).toContain("git-review-remote: 1 finding at or above warning (fail level warning)");
     expect(repo.git("for-each-ref", "--format=%(refname)", `refs/heads/review/${gated}`).trim()).toBe(
       `refs/heads/review/${gated}`,
     );
     const below = failedReview(repo);
-    const passed = repo.run([
-      "import",
-      resultFor(repo, below, template),
-      "--request",
-      below,
-      "--fail-level",
-      "error",
-    ]);
+    const passed = importAt(below, "error");
     expect(passed.status, passed.stderr).toBe(0);
-    const bad = repo.run([
-      "import",
-      resultFor(repo, below, template),
-      "--request",
-      below,
-      "--fail-level",
-      "high",
-    ]);
+    const bad = importAt(below, "high");
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("--fail-level");
   });
