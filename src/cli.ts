@@ -15,6 +15,7 @@ import {
 import { debugExit } from "./debug.js";
 import { ExitCode, ReviewRemoteError, UsageError } from "./errors.js";
 import { messages } from "./messages.js";
+import { packageFile } from "./package-files.js";
 import { createOutput, type Output } from "./report/output.js";
 import { commandUsage, USAGE } from "./usage.js";
 import { readVersion } from "./version.js";
@@ -107,7 +108,7 @@ function report(error: unknown, output: Output): number {
 async function openManual(output: Output): Promise<number> {
   if (process.stdout.isTTY) {
     const { spawnSync } = await import("node:child_process");
-    const page = new URL("../man/git-review-remote.1", import.meta.url).pathname;
+    const page = packageFile("man/git-review-remote.1");
     const shown = spawnSync("man", [page], { stdio: "inherit" });
     if (shown.status === 0) return 0;
   }

@@ -5,6 +5,7 @@ import { isAbsolute, join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
 import { git } from "../git/run.js";
 import { messages } from "../messages.js";
+import { packageFile } from "../package-files.js";
 import type { Repo } from "../repo.js";
 import { writeFileAtomic } from "../store/layout.js";
 
@@ -12,7 +13,7 @@ const BEGIN_MARKER = "# >>> git-review-remote >>>";
 const END_MARKER = "# <<< git-review-remote <<<";
 
 async function shim(): Promise<string> {
-  return readFile(new URL("../../hooks/pre-push", import.meta.url), "utf8");
+  return readFile(packageFile("hooks/pre-push"), "utf8");
 }
 
 function block(text: string): string {

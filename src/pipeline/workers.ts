@@ -1,10 +1,10 @@
 // Which command reaches a worker: git config only (flags name it), never a file in the repo.
-import { fileURLToPath } from "node:url";
 import type { Settings } from "../config/settings.js";
 import { ConfigError } from "../errors.js";
 import { messages } from "../messages.js";
 import { NODE_FLAGS } from "../os/node-flags.js";
 import { shellQuote } from "../os/shell.js";
+import { packageFile } from "../package-files.js";
 
 export interface Worker {
   name: string;
@@ -18,7 +18,7 @@ const LOCAL_WORKER = "local";
  * user's machine, so it is told the user's core.whitespace, which no worker can read (design §8).
  */
 function localWorkerCommand(coreWhitespace: string | undefined): string {
-  const bin = fileURLToPath(new URL("../../bin/git-review-remote.js", import.meta.url));
+  const bin = packageFile("bin/git-review-remote.js");
   const whitespace = coreWhitespace === undefined ? "" : ` --core-whitespace=${shellQuote(coreWhitespace)}`;
   const node = [process.execPath, ...NODE_FLAGS].map(shellQuote).join(" ");
   return `${node} ${shellQuote(bin)} worker --sandbox=auto${whitespace}`;

@@ -5,11 +5,11 @@
 
 import { spawn, spawnSync } from "node:child_process";
 import { constants } from "node:os";
-import { fileURLToPath } from "node:url";
 import { ExitCode } from "../errors.js";
 import { NODE_FLAGS } from "../os/node-flags.js";
 import { killGroup } from "../os/process.js";
 import { isHostRoot } from "../os/user-namespace.js";
+import { packageFile } from "../package-files.js";
 import type { WorkerOptions } from "./flow.js";
 import { hasProgram } from "./sandbox.js";
 import { sayTo } from "./say.js";
@@ -22,7 +22,7 @@ export type WorkerConfig = Omit<WorkerOptions, "stdin" | "stdout" | "stderr" | "
 const CONFINED_ENV = "REVIEW_REMOTE_WORKER_CONFINED";
 
 /** This package's command line, run again inside the namespaces. */
-const CLI = fileURLToPath(new URL("../../bin/git-review-remote.js", import.meta.url));
+const CLI = packageFile("bin/git-review-remote.js");
 
 /** This process's streams, touched only where this process serves the request itself. */
 function streams() {

@@ -1,0 +1,68 @@
+// `npm run build`: bundles src/ into dist/ with esbuild, one ESM entry (dist/cli.js) and a chunk per
+// lazily imported part, so each process parses only what it runs. The chunks land directly in dist/:
+// src/package-files.ts finds the package's own files one level above itself, which holds for src/ and
+// for a chunk in dist/ alike (checked below). Type checking is `npm run typecheck`.
+import { rmSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { build } from "esbuild";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const DIST = resolve(ROOT, "dist");
+/** Finds the package's files relative to itself: it must land one level below the root. */
+const PACKAGE_FILES = "src/package-files.ts";
+
+/**
+ * zod's namespace carries all its 60-odd message locales; only English is ever used (its default),
+ * and the others would be parsed by every process.
+ */
+const englishOnly = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes("/node_modules/zod/")
+        ? { path: "zod-locales", namespace: "zod-locales" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, () => ({
+      contents: 'export { default as en } from "zod/v4/locales/en.js";',
+      resolveDir: ROOT,
+    }));
+  },
+};
+
+rmSync(DIST, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: ROOT,
+  entryPoints: [
+    "src/cli.ts",
+    // Loaded on their own by the tests (a fixture worker that signs receipts, the check that the glob
+    // library loads lazily), the JSON schema generator and the bench; they share the CLI's chunks.
+    "src/receipt/sign.ts",
+    "src/paths/glob.ts",
+    "src/protocol/json-schema.ts",
+    "src/protocol/limits.ts",
+    "src/protocol/request.ts",
+    "src/secrets/content-rules.ts",
+    "src/secrets/scanner.ts",
+  ],
+  outbase: "src",
+  outdir: DIST,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.15",
+  // zod is bundled (node would otherwise open some 70 of its files in every process); the glob library
+  // stays a package, loaded with require() the first time a glob is matched.
+  external: ["ignore"],
+  chunkNames: "chunk-[hash]",
+  logLevel: "warning",
+  metafile: true,
+  plugins: [englishOnly],
+});
+const [holder, ...others] = Object.entries(result.metafile.outputs).filter(
+  ([, output]) => PACKAGE_FILES in output.inputs,
+);
+if (!holder || others.length > 0 || dirname(resolve(ROOT, holder[0])) !== DIST) {
+  throw new Error(`build: ${PACKAGE_FILES} must be bundled once, into a file directly in dist/`);
+}
