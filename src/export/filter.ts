@@ -3,7 +3,7 @@
 // worker would refuse: a name a checkout could misread, a symlink that leaves the tree or reaches a
 // `.git` look-alike, a name that folds onto another one.
 import { Mode, type TreeEntry } from "../git/trees.js";
-import { checkEntryPath, checkSymlink, FoldedNames, type RuleViolation } from "../paths/bundle.js";
+import { checkEntryPath, checkSymlink, FoldedTree, type RuleViolation } from "../paths/bundle.js";
 import { matchGlobList } from "../paths/glob.js";
 import { matchSecretName } from "../secrets/names.js";
 
@@ -44,7 +44,7 @@ function bundleViolation(entry: TreeEntry, rules: FilterRules): RuleViolation | 
   return checkSymlink(entry.path, rules.symlinkTargets.get(entry.path) ?? "", rules.symlinkTargets);
 }
 
-function exclusionReason(entry: TreeEntry, rules: FilterRules, names: FoldedNames): string | undefined {
+function exclusionReason(entry: TreeEntry, rules: FilterRules, names: FoldedTree): string | undefined {
   const ruled = ruleExclusion(entry, rules);
   if (ruled !== undefined) return ruled;
   const violation = bundleViolation(entry, rules) ?? names.claimWithParents(entry.path);
@@ -58,7 +58,7 @@ export function filterEntries(
   const kept: TreeEntry[] = [];
   const excluded: Exclusion[] = [];
   // In tree order, as git archive writes them: of two names that fold together, the first stays.
-  const names = new FoldedNames();
+  const names = new FoldedTree();
   for (const entry of entries) {
     const reason = exclusionReason(entry, rules, names);
     if (reason === undefined) kept.push(entry);

@@ -14,13 +14,18 @@ export interface RuleViolation {
 
 const violation = (rule: string, reason: string): RuleViolation => ({ rule, reason });
 
+/** More than `limit` bytes in UTF-8; a UTF-16 code unit is at most 3 of them. */
+function exceedsBytes(text: string, limit: number): boolean {
+  return text.length * 3 > limit && Buffer.byteLength(text, "utf8") > limit;
+}
+
 function checkCharacters(text: string, what: string): RuleViolation | undefined {
   if (text.includes("\0")) return violation("nul-in-path", `NUL byte in the ${what}`);
   if (text.includes("\uFFFD")) return violation("invalid-utf8", `the ${what} is not valid UTF-8`);
   if (text.includes("\\")) return violation("backslash", `backslash in the ${what} (a separator on Windows)`);
   if (text.startsWith("/")) return violation("absolute-path", `the ${what} is absolute`);
   if (/^[A-Za-z]:/.test(text)) return violation("drive-path", `the ${what} starts with a drive letter`);
-  if (Buffer.byteLength(text, "utf8") > MAX_PATH_BYTES) {
+  if (exceedsBytes(text, MAX_PATH_BYTES)) {
     return violation("path-too-long", `the ${what} is over ${MAX_PATH_BYTES} bytes`);
   }
   return undefined;
@@ -47,7 +52,7 @@ export function checkEntryPath(raw: string, isDirectory: boolean): RuleViolation
       return violation("non-canonical-path", "empty or '.' path component");
     if (isDotGitLike(component))
       return violation("dotgit", `".git" look-alike component ${JSON.stringify(component)}`);
-    if (Buffer.byteLength(component, "utf8") > MAX_COMPONENT_BYTES) {
+    if (exceedsBytes(component, MAX_COMPONENT_BYTES)) {
       return violation("path-too-long", `a path component is over ${MAX_COMPONENT_BYTES} bytes`);
     }
   }
@@ -115,20 +120,65 @@ export class FoldedNames {
     this.keys.set(path, key);
     return undefined;
   }
+}
+
+/** A directory claimed by FoldedTree: each name in it by its collisionKey, with what is below it. */
+type FoldedDirectory = Map<string, { path: string; children?: FoldedDirectory }>;
+
+/**
+ * FoldedNames for a listing of paths without their directories (a tree's blobs, in tree order):
+ * each path is claimed with every directory above it, all or none. The same keys as FoldedNames,
+ * kept per directory, so that a path costs a lookup by name for each of its directories and one
+ * folding of its last part.
+ */
+export class FoldedTree {
+  private readonly root: FoldedDirectory = new Map();
+  /** The directory of the last path claimed (in tree order, most paths share the one before). */
+  private lastPrefix: string | undefined;
+  private lastDirectory = this.root;
 
   /** Claims `path` and its directories, all or none; returns the first collision. */
   claimWithParents(path: string): RuleViolation | undefined {
-    const prefixes: string[] = [];
-    for (let slash = path.indexOf("/"); slash !== -1; slash = path.indexOf("/", slash + 1)) {
-      prefixes.push(path.slice(0, slash));
+    const slash = path.lastIndexOf("/");
+    const prefix = this.lastPrefix;
+    const sameDirectory = prefix !== undefined && slash === prefix.length && path.startsWith(prefix);
+    const directory = sameDirectory ? this.lastDirectory : this.directoryOf(path, slash);
+    if (!(directory instanceof Map)) return directory;
+    const key = collisionKey(path.slice(slash + 1));
+    const other = directory.get(key)?.path;
+    if (other !== undefined && other !== path) return collision(other);
+    if (other === undefined) directory.set(key, { path });
+    if (!sameDirectory) {
+      this.lastPrefix = slash === -1 ? undefined : path.slice(0, slash);
+      this.lastDirectory = directory;
     }
-    prefixes.push(path);
-    for (const prefix of prefixes) {
-      const other = this.names.get(this.keyOf(prefix));
-      if (other !== undefined && other !== prefix) return collision(other);
-    }
-    for (const prefix of prefixes) this.claim(prefix);
     return undefined;
+  }
+
+  /**
+   * The directory `path.slice(0, slash)`, claimed with the directories above it, or the collision
+   * that keeps it out. A collision is only found before the first new directory (a new one is
+   * empty), so then nothing was claimed.
+   */
+  private directoryOf(path: string, slash: number): FoldedDirectory | RuleViolation {
+    let directory = this.root;
+    let fresh = false;
+    for (let start = 0; start <= slash; ) {
+      const end = path.indexOf("/", start);
+      const key = collisionKey(path.slice(start, end));
+      let claimed = fresh ? undefined : directory.get(key);
+      if (claimed === undefined) {
+        claimed = { path: path.slice(0, end) };
+        directory.set(key, claimed);
+        fresh = true;
+      } else if (claimed.path.length !== end || !path.startsWith(claimed.path)) {
+        return collision(claimed.path);
+      }
+      claimed.children ??= new Map();
+      directory = claimed.children;
+      start = end + 1;
+    }
+    return directory;
   }
 }
 

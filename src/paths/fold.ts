@@ -35,6 +35,10 @@ export function foldPath(path: string): string {
 
 /** True for `.git` and every name a checkout could turn into it (`.GIT`, `.git.`, `.g\u200cit`, `git~1`). */
 export function isDotGitLike(component: string): boolean {
+  // Printable ASCII only changes case, loses a ":" suffix and trailing dots and spaces: a name that
+  // does not start with "." or "g" cannot become ".git" or "git~1".
+  const first = component.charCodeAt(0);
+  if (first !== 0x2e && (first | 0x20) !== 0x67 && PRINTABLE_ASCII.test(component)) return false;
   const folded = foldComponent(component);
   return folded === ".git" || (folded.startsWith("git~") && /^git~[0-9]+$/.test(folded));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkEntryPath, checkLinkTarget, FoldedNames } from "../../src/paths/bundle.js";
+import { checkEntryPath, checkLinkTarget, FoldedNames, FoldedTree } from "../../src/paths/bundle.js";
 import { collisionKey as foldName, isDotGitLike } from "../../src/paths/fold.js";
 import { resolveLink } from "../../src/paths/symlink.js";
 
@@ -62,7 +62,7 @@ describe("worker path rules", () => {
   });
 });
 
-describe("FoldedNames", () => {
+describe("FoldedNames and FoldedTree", () => {
   it("finds the same collisions whether or not a name's directories were claimed first", () => {
     const pairs = [
       ["Docs/Read.md", "docs/read.MD"],
@@ -71,7 +71,7 @@ describe("FoldedNames", () => {
       ["x/\uff27it/y", "x/git/y"],
     ];
     for (const [first, second] of pairs as [string, string][]) {
-      const withParents = new FoldedNames();
+      const withParents = new FoldedTree();
       expect(withParents.claimWithParents(first)).toBeUndefined();
       expect(withParents.claimWithParents(second)?.rule).toBe("case-collision");
       const alone = new FoldedNames();
@@ -79,8 +79,55 @@ describe("FoldedNames", () => {
       expect(alone.claim(second)).toBe(first);
       expect(foldName(second)).toBe(foldName(first));
     }
-    const distinct = new FoldedNames();
+    const distinct = new FoldedTree();
     for (const path of ["a/b", "a/c", "ab/c", "a.b/c", "a/b.c"])
       expect(distinct.claimWithParents(path)).toBeUndefined();
+  });
+
+  it("FoldedTree refuses what FoldedNames refuses when each directory is claimed before its files", () => {
+    const claimedSoFar: string[] = [];
+    // Tree order, with directories left and re-entered, collisions at every depth, a file and a
+    // directory that fold together, and NFC/NFD and full-width names.
+    const listing = [
+      "README.md",
+      "docs/a.md",
+      "docs/sub/x.md",
+      "docs/b.md",
+      "Docs/c.md",
+      "docs/SUB/y.md",
+      "docs/sub/X.md",
+      "docs/sub/z.md",
+      "readme.md",
+      "caf\u00e9/menu",
+      "cafe\u0301/menu",
+      "caf\u00e9/Menu",
+      "src/index.ts",
+      "src/lib/a.ts",
+      "src/index.ts.",
+      "src/lib.ts",
+      "src/LIB/b.ts",
+      "x/\uff27it/y",
+      "x/git/y",
+      "x/git",
+      "top",
+      "TOP/inner",
+    ];
+    const tree = new FoldedTree();
+    for (const path of listing) {
+      const parts = path.split("/");
+      const prefixes = parts.map((_, index) => parts.slice(0, index + 1).join("/"));
+      // The reference: every prefix checked, then all claimed (FoldedNames remembers claims only).
+      const probe = new FoldedNames();
+      for (const claimed of claimedSoFar) probe.claim(claimed);
+      const refused = prefixes.find((prefix) => probe.claim(prefix) !== undefined);
+      if (refused === undefined) {
+        claimedSoFar.push(...prefixes.filter((prefix) => !claimedSoFar.includes(prefix)));
+      }
+      expect(tree.claimWithParents(path)?.rule, path).toBe(
+        refused === undefined ? undefined : "case-collision",
+      );
+    }
+    expect(claimedSoFar).toContain("docs/sub/z.md");
+    expect(claimedSoFar).not.toContain("Docs/c.md");
   });
 });
