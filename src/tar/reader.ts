@@ -69,15 +69,39 @@ function readString(block: Buffer, offset: number, length: number): string {
 
 /** Octal, or base-256 when the high bit of the first byte is set (negative values refused). */
 function readNumber(block: Buffer, offset: number, length: number, name: string): number {
-  const field = block.subarray(offset, offset + length);
-  const first = field[0] ?? 0;
+  const first = block[offset] ?? 0;
   if (first & 0x80) {
     if (first & 0x40) throw new TarFormatError(`negative ${name} in a tar header`);
     let value = first & 0x3f;
-    for (let i = 1; i < field.length; i++) value = value * 256 + (field[i] as number);
+    for (let i = offset + 1; i < offset + length; i++) value = value * 256 + (block[i] as number);
     if (!Number.isSafeInteger(value)) throw new TarFormatError(`${name} too large in a tar header`);
     return value;
   }
+  return readOctal(block, offset, length) ?? readOctalText(block, offset, length, name);
+}
+
+/**
+ * The common field: octal digits between ASCII spaces, up to a NUL or the field's end. Anything else
+ * (undefined) goes through readOctalText, which reads the field as text.
+ */
+function readOctal(block: Buffer, offset: number, length: number): number | undefined {
+  const limit = offset + length;
+  let at = offset;
+  while (at < limit && block[at] === 0x20) at++;
+  let value = 0;
+  let digits = 0;
+  for (; at < limit; at++, digits++) {
+    const byte = block[at] as number;
+    if (byte < 0x30 || byte > 0x37) break;
+    value = value * 8 + (byte - 0x30);
+  }
+  while (at < limit && block[at] === 0x20) at++;
+  if (at < limit && block[at] !== 0) return undefined;
+  // Up to 17 octal digits are exact in a double, which is all a 12-byte field holds.
+  return digits > 0 && digits <= 17 ? value : undefined;
+}
+
+function readOctalText(block: Buffer, offset: number, length: number, name: string): number {
   const text = readString(block, offset, length).trim();
   if (text === "") return 0;
   if (!/^[0-7]+$/.test(text))
@@ -100,8 +124,10 @@ function readMtime(block: Buffer, pax: string | undefined): number {
 
 function verifyChecksum(block: Buffer): void {
   const stored = readNumber(block, 148, 8, "checksum");
-  let sum = 0;
-  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : (block[i] as number);
+  // The checksum field itself counts as eight spaces.
+  let sum = 8 * 0x20;
+  for (let i = 0; i < 148; i++) sum += block[i] as number;
+  for (let i = 156; i < BLOCK; i++) sum += block[i] as number;
   if (sum !== stored) throw new TarFormatError("tar header checksum mismatch");
 }
 
@@ -279,8 +305,14 @@ export class TarReader {
 
   private entryHeader(block: Buffer, typeflag: string, headerSize: number): void {
     if (typeflag === SPARSE) throw new TarFormatError("GNU sparse tar entry (type S) refused");
-    const magic = block.toString("latin1", 257, 262);
-    const prefix = magic === "ustar" ? readString(block, 345, 155) : "";
+    // "ustar" at 257: the name has a prefix field.
+    const ustar =
+      block[257] === 0x75 &&
+      block[258] === 0x73 &&
+      block[259] === 0x74 &&
+      block[260] === 0x61 &&
+      block[261] === 0x72;
+    const prefix = ustar ? readString(block, 345, 155) : "";
     const nameEnd = fieldEnd(block, 0, 100);
     const name = block.toString("utf8", 0, nameEnd);
     // Bytes after the name's NUL must all be NUL: a reader that stops at the NUL and one that does not
@@ -310,7 +342,7 @@ export class TarReader {
       size,
       index: this.count++,
     };
-    this.pax = new Map();
+    if (this.pax.size > 0) this.pax = new Map();
     this.longName = undefined;
     this.longLink = undefined;
     this.current = entry;
