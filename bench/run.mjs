@@ -278,7 +278,7 @@ function benchWorkerUnpack(label, dir, e) {
     return report("worker unpack", "not measured (bench/worker-unpack.mjs missing)", "<= 1.3x tar xzf");
   const out = JSON.parse(execFileSync("node", [script, json.path, "--runs=5"], { encoding: "utf8" }));
   report(
-    `worker unpack (${label}, sandbox ${out.sandbox}) vs tar xzf to tmpfs`,
+    `worker unpack (${label}) vs tar xzf to tmpfs`,
     `${x(out.workerMs / out.tarMs)} (${out.workerMs} vs ${out.tarMs} ms)`,
     "<= 1.3x",
   );

@@ -1,23 +1,21 @@
-// Worker unpack benchmark: validate the whole listing and extract it (one gunzip pass; GNU tar in
-// bwrap) and check what landed on disk, against a bare `tar xzf` of the same bundle into tmpfs. Usage:
-//   node bench/worker-unpack.mjs <bundle.tar.gz> [--runs=N] [--sandbox=auto|off]
+// Worker unpack benchmark: validate the whole listing and write the tree in the same pass (one gunzip
+// pass), against a bare `tar xzf` of the same bundle into tmpfs. Usage:
+//   node bench/worker-unpack.mjs <bundle.tar.gz> [--runs=N]
 // Needs `npm run build` (imports ../dist/worker/...). Prints one JSON line of medians in milliseconds.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findSandbox } from "../dist/worker/find-sandbox.js";
 import { verifyAndUnpack } from "../dist/worker/unpack.js";
 
 const [bundle, ...flags] = process.argv.slice(2);
 if (!bundle) {
-  console.error("usage: node bench/worker-unpack.mjs <bundle.tar.gz> [--runs=N] [--sandbox=auto|off]");
+  console.error("usage: node bench/worker-unpack.mjs <bundle.tar.gz> [--runs=N]");
   process.exit(2);
 }
 const option = (name, fallback) =>
   flags.find((flag) => flag.startsWith(`--${name}=`))?.split("=")[1] ?? fallback;
 const runs = Number(option("runs", "5"));
-const mode = option("sandbox", "auto");
 const parent = statSync("/dev/shm", { throwIfNoEntry: false })?.isDirectory() ? "/dev/shm" : tmpdir();
 const size = statSync(bundle).size;
 
@@ -33,12 +31,11 @@ const files = Number(
 );
 const scratch = mkdtempSync(join(parent, "rr-bench-unpack-"));
 execFileSync("chmod", ["711", scratch]);
-const sandbox = findSandbox(mode, scratch, (line) => console.error(line));
 const samples = { worker: [], tar: [] };
 try {
   for (let run = 0; run < runs; run++) {
     const tree = join(scratch, `tree-${run}`);
-    samples.worker.push(await time(() => verifyAndUnpack(bundle, size, files, tree, sandbox)));
+    samples.worker.push(await time(() => verifyAndUnpack(bundle, size, files, tree)));
     rmSync(tree, { recursive: true, force: true });
     const plain = join(scratch, `plain-${run}`);
     samples.tar.push(
@@ -52,6 +49,6 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
-const result = { bundle, bytes: size, files, sandbox: sandbox.kind, on: parent, runs };
+const result = { bundle, bytes: size, files, on: parent, runs };
 for (const [name, values] of Object.entries(samples)) result[`${name}Ms`] = Math.round(median(values));
 console.log(JSON.stringify(result));

@@ -32,29 +32,43 @@ function checkCharacters(text: string, what: string): RuleViolation | undefined 
 }
 
 /**
+ * Checks an entry name as a whole (characters, length, a trailing "/" only on a directory) and returns
+ * it without that "/"; its components are checkComponent's.
+ */
+export function checkEntryText(raw: string, isDirectory: boolean): RuleViolation | string {
+  if (raw === "") return violation("empty-path", "empty name");
+  const bad = checkCharacters(raw, "name");
+  if (bad) return bad;
+  if (!raw.endsWith("/")) return raw;
+  if (!isDirectory) return violation("trailing-slash", "a name ending in / that is not a directory");
+  return raw.slice(0, -1);
+}
+
+/** One component of an entry name: not empty, `.`, `..`, a `.git` look-alike or too long. */
+export function checkComponent(component: string): RuleViolation | undefined {
+  if (component === "..") return violation("dotdot", '".." path component');
+  if (component === "" || component === ".")
+    return violation("non-canonical-path", "empty or '.' path component");
+  if (isDotGitLike(component))
+    return violation("dotgit", `".git" look-alike component ${JSON.stringify(component)}`);
+  if (exceedsBytes(component, MAX_COMPONENT_BYTES)) {
+    return violation("path-too-long", `a path component is over ${MAX_COMPONENT_BYTES} bytes`);
+  }
+  return undefined;
+}
+
+/**
  * Checks an entry name and returns its components. Directories may end with one "/" (git archive
  * writes `dir/`); anything else that is not canonical (`a//b`, `./a`, `a/.`) is refused, because GNU tar
  * and our listing could disagree on what it names.
  */
 export function checkEntryPath(raw: string, isDirectory: boolean): RuleViolation | string[] {
-  if (raw === "") return violation("empty-path", "empty name");
-  const bad = checkCharacters(raw, "name");
-  if (bad) return bad;
-  let path = raw;
-  if (path.endsWith("/")) {
-    if (!isDirectory) return violation("trailing-slash", "a name ending in / that is not a directory");
-    path = path.slice(0, -1);
-  }
+  const path = checkEntryText(raw, isDirectory);
+  if (typeof path !== "string") return path;
   const components = path.split("/");
   for (const component of components) {
-    if (component === "..") return violation("dotdot", '".." path component');
-    if (component === "" || component === ".")
-      return violation("non-canonical-path", "empty or '.' path component");
-    if (isDotGitLike(component))
-      return violation("dotgit", `".git" look-alike component ${JSON.stringify(component)}`);
-    if (exceedsBytes(component, MAX_COMPONENT_BYTES)) {
-      return violation("path-too-long", `a path component is over ${MAX_COMPONENT_BYTES} bytes`);
-    }
+    const bad = checkComponent(component);
+    if (bad) return bad;
   }
   return components;
 }

@@ -184,7 +184,7 @@ async function review(serving: Serving): Promise<ReviewOutput> {
   try {
     const { bytes, files } = request.bundle;
     const listing = await deadline.run("unpacking the bundle", () =>
-      verifyAndUnpack(workspace.bundle, bytes, files, workspace.tree, sandbox, deadline.signal),
+      verifyAndUnpack(workspace.bundle, bytes, files, workspace.tree, deadline.signal),
     );
     debug(`worker: unpacked (sandbox ${sandbox.kind})`);
     writeWorkerGlobalConfig(workspace.home);

@@ -5,7 +5,8 @@
 import type { Hash } from "node:crypto";
 import { ObjectType, objectHasher, objectId } from "../git/write/objects.js";
 import {
-  checkEntryPath,
+  checkComponent,
+  checkEntryText,
   checkLinkTarget,
   checkSymlink,
   collision,
@@ -84,6 +85,25 @@ const TYPE_RULES: Partial<Record<TarType, RuleViolation>> = {
 interface OpenBlob {
   node: ListedNode;
   hash: Hash;
+  out: FileSink | undefined;
+}
+
+/** Where one file's content goes as it streams by. */
+export interface FileSink {
+  write(chunk: Buffer): void;
+  end(): void;
+}
+
+/**
+ * Receives each entry as soon as it has passed every check that needs only what came before it,
+ * parents first: the unpacked tree written in the same pass. Checks of the whole listing (where
+ * symlinks lead, empty directories, the file count) come after the last entry, so a sink must be
+ * undone when the listing is refused.
+ */
+export interface EntrySink {
+  directory(path: string): void;
+  symlink(path: string, node: ListedNode): void;
+  file(path: string, node: ListedNode): FileSink;
 }
 
 class ListingBuilder {
@@ -99,6 +119,7 @@ class ListingBuilder {
   constructor(
     private readonly expectedFiles: number,
     private readonly limits: BundleLimits,
+    private readonly sink: EntrySink | undefined,
   ) {}
 
   /** Validates `entry` and places it; for a file, returns the consumer of its content. */
@@ -121,11 +142,9 @@ class ListingBuilder {
     }
     if (entry.mode & SPECIAL_MODE_BITS)
       refuse({ rule: "special-mode", reason: "setuid, setgid or sticky mode bits" });
-    const components = checkEntryPath(entry.path, kind === "directory");
-    if (!Array.isArray(components)) {
-      refuse(components);
-      return;
-    }
+    const path = checkEntryText(entry.path, kind === "directory");
+    if (typeof path !== "string") return refuse(path);
+    this.checkNewComponents(path, refuse);
     if (kind === "symlink") {
       const bad = checkLinkTarget(entry.linkpath);
       if (bad) refuse(bad);
@@ -137,21 +156,50 @@ class ListingBuilder {
       });
     }
     this.expandedBytes += entry.size;
-    const node = this.place(components, kind, entry, refuse);
-    return this.hashContent(node, entry);
+    const node = this.place(path, kind, entry, refuse);
+    return this.hashContent(path, node, entry);
   }
 
-  /** A symlink's blob is its target; a file's is hashed as its content streams by. */
-  private hashContent(node: ListedNode, entry: TarEntry): ((chunk: Buffer) => void) | undefined {
+  /**
+   * Checks the components of `path` below its deepest directory already listed: those above were
+   * checked when that directory was placed (git archive lists a directory before what it holds).
+   */
+  private checkNewComponents(path: string, refuse: (v: RuleViolation) => never): void {
+    let from = 0;
+    for (let slash = path.lastIndexOf("/"); slash > 0; slash = path.lastIndexOf("/", slash - 1)) {
+      if (this.nodes.has(path.slice(0, slash))) {
+        from = slash + 1;
+        break;
+      }
+    }
+    for (const component of (from === 0 ? path : path.slice(from)).split("/")) {
+      const bad = checkComponent(component);
+      if (bad) refuse(bad);
+    }
+  }
+
+  /** A symlink's blob is its target; a file's is hashed (and written) as its content streams by. */
+  private hashContent(
+    path: string,
+    node: ListedNode,
+    entry: TarEntry,
+  ): ((chunk: Buffer) => void) | undefined {
     if (node.kind === "symlink") {
       node.oid = objectId(ObjectType.blob, Buffer.from(node.linkpath, "utf8"));
       return undefined;
     }
     if (node.kind !== "file") return undefined;
-    const open: OpenBlob = { node, hash: objectHasher(ObjectType.blob, entry.size) };
+    const open: OpenBlob = {
+      node,
+      hash: objectHasher(ObjectType.blob, entry.size),
+      out: this.sink?.file(path, node),
+    };
     this.open = open;
+    const { hash, out } = open;
+    if (!out) return (chunk) => hash.update(chunk);
     return (chunk) => {
-      open.hash.update(chunk);
+      hash.update(chunk);
+      out.write(chunk);
     };
   }
 
@@ -161,31 +209,17 @@ class ListingBuilder {
     if (!open) return;
     this.open = undefined;
     open.node.oid = open.hash.digest();
+    open.out?.end();
   }
 
   private place(
-    components: string[],
+    path: string,
     kind: NodeKind,
     entry: TarEntry,
     refuse: (v: RuleViolation) => never,
   ): ListedNode {
-    let parent = "";
-    for (let depth = 1; depth < components.length; depth++) {
-      parent = depth === 1 ? (components[0] as string) : `${parent}/${components[depth - 1]}`;
-      if (kind !== "directory") this.filled.add(parent);
-      const existing = this.nodes.get(parent);
-      if (existing === undefined)
-        this.record(
-          parent,
-          { kind: "directory", explicit: false, size: 0, mode: 0o755, linkpath: "", mtime: -1 },
-          refuse,
-        );
-      else if (existing.kind === "symlink")
-        refuse({ rule: "through-symlink", reason: `written through the symlink ${quoteForMessage(parent)}` });
-      else if (existing.kind === "file")
-        refuse({ rule: "under-file", reason: `its parent ${quoteForMessage(parent)} is a file` });
-    }
-    const path = components.join("/");
+    this.placeParents(path, refuse);
+    if (kind !== "directory") this.fill(path);
     const node: ListedNode = {
       kind,
       explicit: true,
@@ -209,10 +243,44 @@ class ListingBuilder {
     return refuse({ rule: "duplicate", reason: "the same name appears twice" });
   }
 
+  /**
+   * Lists the directories above `path` that are not listed yet (implicit ones, top first) and
+   * refuses a parent that is a symlink or a file. A listed directory's own parents were placed with
+   * it, and none of them can become anything else later (that is a duplicate): the walk stops there.
+   */
+  private placeParents(path: string, refuse: (v: RuleViolation) => never): void {
+    const slash = path.lastIndexOf("/");
+    if (slash === -1) return;
+    const parent = path.slice(0, slash);
+    const existing = this.nodes.get(parent);
+    if (existing === undefined) {
+      this.placeParents(parent, refuse);
+      this.record(
+        parent,
+        { kind: "directory", explicit: false, size: 0, mode: 0o755, linkpath: "", mtime: -1 },
+        refuse,
+      );
+    } else if (existing.kind === "symlink")
+      refuse({ rule: "through-symlink", reason: `written through the symlink ${quoteForMessage(parent)}` });
+    else if (existing.kind === "file")
+      refuse({ rule: "under-file", reason: `its parent ${quoteForMessage(parent)} is a file` });
+  }
+
+  /** Marks the directories above a file or symlink as holding one, up to the first already marked. */
+  private fill(path: string): void {
+    for (let slash = path.lastIndexOf("/"); slash !== -1; slash = path.lastIndexOf("/", slash - 1)) {
+      const parent = path.slice(0, slash);
+      if (this.filled.has(parent)) return;
+      this.filled.add(parent);
+    }
+  }
+
   private record(path: string, node: ListedNode, refuse: (v: RuleViolation) => never): void {
     const other = this.folded.claim(path);
     if (other !== undefined) refuse(collision(other));
     this.nodes.set(path, node);
+    if (node.kind === "directory") this.sink?.directory(path);
+    else if (node.kind === "symlink") this.sink?.symlink(path, node);
   }
 
   /**
@@ -246,19 +314,26 @@ class ListingBuilder {
   }
 }
 
+export interface VerifyOptions {
+  limits?: BundleLimits;
+  /** Receives each entry once it passed the checks that need only what came before it. */
+  sink?: EntrySink;
+  /** Called for each decompressed chunk: throwing stops the reading (a deadline). */
+  check?: () => void;
+}
+
 /**
- * Reads the whole bundle (gzip → tar listing) without writing anything and returns the validated
- * listing, with each file's blob id, or throws BundleRefusedError naming the entry and the rule.
+ * Reads the whole bundle (gzip → tar listing) and returns the validated listing, with each file's
+ * blob id, or throws BundleRefusedError naming the entry and the rule. Nothing is written but what
+ * `sink` writes.
  */
 export async function verifyBundle(
   file: string,
   size: number,
   expectedFiles: number,
-  limits: BundleLimits = DEFAULT_BUNDLE_LIMITS,
-  /** Also receives every decompressed tar chunk, after the reader took it (one gunzip pass for both). */
-  tee?: (chunk: Buffer) => void | Promise<void>,
+  { limits = DEFAULT_BUNDLE_LIMITS, sink, check }: VerifyOptions = {},
 ): Promise<BundleListing> {
-  const listing = new ListingBuilder(expectedFiles, limits);
+  const listing = new ListingBuilder(expectedFiles, limits, sink);
   let last: string | undefined;
   const reader = new TarReader({
     entry(entry) {
@@ -283,8 +358,8 @@ export async function verifyBundle(
     last === undefined ? "at the first entry" : `at or after entry ${quoteForMessage(last, 200)}`;
   try {
     await gunzipFile(file, size, { ...limits, maxOutputBytes: limits.maxExpandedBytes }, (chunk) => {
+      check?.();
       reader.write(chunk);
-      return tee?.(chunk);
     });
     reader.end();
   } catch (error) {

@@ -9,6 +9,8 @@ export interface TarSpec {
   /** Size field, when it should differ from the content (e.g. a size on a symlink). */
   size?: number;
   mode?: number;
+  /** Seconds since the epoch (default 0). */
+  mtime?: number;
   linkpath?: string;
   /** A pax 'x' header before this entry. */
   pax?: Record<string, string>;
@@ -25,6 +27,7 @@ export function tarHeader(spec: {
   type: string;
   size: number;
   mode: number;
+  mtime?: number;
   linkpath?: string;
   magic?: string;
 }): Buffer {
@@ -34,7 +37,7 @@ export function tarHeader(spec: {
   block.write(octal(0, 8), 108, "latin1");
   block.write(octal(0, 8), 116, "latin1");
   block.write(octal(spec.size, 12), 124, "latin1");
-  block.write(octal(0, 12), 136, "latin1");
+  block.write(octal(spec.mtime ?? 0, 12), 136, "latin1");
   block.write("        ", 148, "latin1");
   block.write(spec.type, 156, "latin1");
   if (spec.linkpath) block.write(spec.linkpath, 157, 100, "utf8");
@@ -86,6 +89,7 @@ export function makeTar(
         type,
         size,
         mode: entry.mode ?? (type === "5" ? 0o755 : type === "2" ? 0o777 : 0o644),
+        ...(entry.mtime !== undefined ? { mtime: entry.mtime } : {}),
         ...(entry.linkpath !== undefined ? { linkpath: entry.linkpath } : {}),
         ...(entry.magic !== undefined ? { magic: entry.magic } : {}),
       }),

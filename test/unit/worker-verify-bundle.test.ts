@@ -23,7 +23,7 @@ async function refusal(
 ): Promise<BundleRefusedError> {
   const file = save(bundle);
   try {
-    await verifyBundle(file, bundle.length, files ?? 1000, limits);
+    await verifyBundle(file, bundle.length, files ?? 1000, { limits });
   } catch (error) {
     if (error instanceof BundleRefusedError) return error;
     throw error;
