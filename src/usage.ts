@@ -62,7 +62,7 @@ context); the review focuses on the change:
                         (review-remote.failLevel): none (default), error,
                         warning or info
     --no-cache          ask the worker even if this snapshot was reviewed,
-                        and scan again an export refused before
+                        and build and scan the export again
     --json              print one JSON document on stdout
     -q, --quiet         no progress and no remote: lines
     -- <pathspec>...    send only the matching paths`;

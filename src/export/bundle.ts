@@ -19,6 +19,7 @@ import { ensureDir, storeError, storePaths, tempName } from "../store/layout.js"
 import { type ArchiveOptions, inspectArchive, type ManifestFile, writeArchive } from "./archive.js";
 import { type Exclusion, filterEntries } from "./filter.js";
 import { createRange, type RangeInfo } from "./range.js";
+import { currentReuseKey, findReusable, rememberBundle } from "./reuse.js";
 import { type Snapshot, SnapshotKind, snapshotWorktree } from "./snapshot.js";
 import { commitFilteredTree, readSymlinkTargets, selectPathspecs } from "./tree.js";
 
@@ -32,6 +33,8 @@ export interface ExportOptions {
   pathspecs?: readonly string[];
   policy: Policy;
   onProgress?: (tarBytes: number) => void;
+  /** A commit exported before under the same policy and rules: its stored bundle (default true). */
+  reuse?: boolean;
 }
 
 /** What would leave and what stays, and why (`export --list`); nothing is stored. */
@@ -134,6 +137,20 @@ export async function listExport(repo: Repo, options: ExportOptions): Promise<Ex
  */
 export async function createBundle(repo: Repo, options: ExportOptions, own?: Scratch): Promise<StoredBundle> {
   const store = storePaths(repo);
+  let key: string | undefined;
+  if (!options.worktree && options.reuse !== false) {
+    const commit = await commitOf(repo, options.rev, options.resolved);
+    const base =
+      options.base === undefined ? undefined : await commitOf(repo, options.base, options.resolved);
+    options = { ...options, rev: commit, base, resolved: true };
+    key = reuseKeyOf(repo, commit, base, options);
+    const reused = await findReusable(store, key);
+    if (reused) {
+      debug(`export: reused the stored bundle ${reused.sha256}`);
+      const { snapshot, files, excluded, range, sha256, bytes, path } = reused;
+      return { snapshot, files, excluded, findings: [], ...(range ? { range } : {}), sha256, bytes, path };
+    }
+  }
   const scratch = own ?? (await createScratch(repo));
   let tmp: string | undefined;
   try {
@@ -150,7 +167,10 @@ export async function createBundle(repo: Repo, options: ExportOptions, own?: Scr
     if (complete.findings.length > 0) throw new SecretsFoundError(complete.findings);
     const path = await storeBundle(store, tmp, digest.sha256, complete.files);
     tmp = undefined;
-    return { ...complete, sha256: digest.sha256, bytes: digest.bytes, path };
+    const stored = { ...complete, sha256: digest.sha256, bytes: digest.bytes, path };
+    // Not remembered (a full disk, a read-only store): the next export only builds it again.
+    if (key !== undefined) await rememberBundle(store, key, stored).catch(() => undefined);
+    return stored;
   } catch (error) {
     if (error instanceof ReviewRemoteError || !isDiskError(error)) throw error;
     throw storeError(store.root, error);
@@ -158,6 +178,12 @@ export async function createBundle(repo: Repo, options: ExportOptions, own?: Scr
     if (tmp) await rm(tmp, { force: true });
     if (!own) await scratch.dispose();
   }
+}
+
+/** Pathspecs are relative to the current directory: the same words elsewhere select other files. */
+function reuseKeyOf(repo: Repo, commit: string, base: string | undefined, options: ExportOptions): string {
+  const pathspecs = options.pathspecs?.length ? [repo.prefix, ...options.pathspecs] : [];
+  return currentReuseKey({ commit, base, pathspecs, policy: options.policy });
 }
 
 function isDiskError(error: unknown): boolean {

@@ -69,6 +69,8 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       pathspecs: options.pathspecs,
       policy,
       onProgress: (bytes: number) => events.progress("export", bytes),
+      // --no-cache asks the workers again and builds the bundle again.
+      reuse: !options.noCache,
     };
     const bundle = await createBundle(repo, exportOptions, scratch).catch(async (error: unknown) => {
       if (error instanceof ExportRefusedError && fan.refusalKey) {

@@ -5,11 +5,11 @@ import { ReviewRemoteError } from "../errors.js";
 import type { ManifestFile } from "../export/archive.js";
 import { ensureDir, type StorePaths, storeError, writeFileAtomic } from "./layout.js";
 
-function bundlePath(store: StorePaths, sha256: string): string {
+export function bundlePath(store: StorePaths, sha256: string): string {
   return join(store.bundles, `${sha256}.tar.gz`);
 }
 
-function manifestPath(bundle: string): string {
+export function manifestPath(bundle: string): string {
   return bundle.replace(/\.tar\.gz$/, ".manifest.json");
 }
 
@@ -45,8 +45,16 @@ export async function storeBundle(
   }
 }
 
-/** The manifest of a stored bundle: the files that were sent. Throws when it cannot be read. */
-export async function readManifest(store: StorePaths, sha256: string): Promise<ManifestFile[]> {
+/** The manifest of a stored bundle: the sha256 it names and the files that were sent. Throws when it cannot be read. */
+export async function readStoredManifest(
+  store: StorePaths,
+  sha256: string,
+): Promise<{ sha256: string; files: ManifestFile[] }> {
   const text = await readFile(manifestPath(bundlePath(store, sha256)), "utf8");
-  return (JSON.parse(text) as { files: ManifestFile[] }).files;
+  return JSON.parse(text) as { sha256: string; files: ManifestFile[] };
+}
+
+/** The files a stored bundle sent. Throws when its manifest cannot be read. */
+export async function readManifest(store: StorePaths, sha256: string): Promise<ManifestFile[]> {
+  return (await readStoredManifest(store, sha256)).files;
 }
