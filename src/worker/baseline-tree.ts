@@ -1,86 +1,146 @@
 // The baseline's trees and index entries, from the validated listing and the blob ids computed while
 // it streamed by: the tree git would write for the unpacked directory, with no git run over it.
-import { type CacheTreeNode, type IndexEntry, sortIndexEntries } from "../git/write/index-file.js";
-import { encodeTree, ObjectType, objectId, type TreeItem } from "../git/write/objects.js";
-import type { BundleListing } from "./verify-bundle.js";
+// One pass over the files in index order builds every tree: a directory is complete when the next
+// file is outside it, and its entries arrive in git's tree order (which index order is).
+import type { CacheTreeNode, IndexEntry } from "../git/write/index-file.js";
+import { ObjectType, objectId } from "../git/write/objects.js";
+import type { BundleListing, ListedNode } from "./verify-bundle.js";
 
 export interface BaselineTrees {
   /** Every file and symlink, in index order. */
   entries: IndexEntry[];
-  /** Every tree object, the root last. */
+  /** Every tree object, each after its subtrees, the root last. */
   trees: { oid: Buffer; body: Buffer }[];
   /** The cache-tree of the index: the root and, below it, every directory. */
   root: CacheTreeNode;
-}
-
-interface Directory {
-  items: TreeItem[];
-  node: CacheTreeNode;
 }
 
 const MODES = {
   file: { tree: "100644", index: 0o100644 },
   executable: { tree: "100755", index: 0o100755 },
   symlink: { tree: "120000", index: 0o120000 },
+  directory: { tree: "40000" },
 } as const;
 
-function parentOf(path: string): string {
-  const slash = path.lastIndexOf("/");
-  return slash === -1 ? "" : path.slice(0, slash);
+interface TreeItem {
+  name: string;
+  mode: string;
+  oid: Buffer;
 }
 
-function baseName(path: string): Buffer {
-  return Buffer.from(path.slice(path.lastIndexOf("/") + 1), "utf8");
+interface OpenDirectory {
+  path: string;
+  items: TreeItem[];
+  /** Bytes of the tree body so far. */
+  bytes: number;
+  node: CacheTreeNode;
 }
 
-function directory(directories: Map<string, Directory>, path: string): Directory {
-  let dir = directories.get(path);
-  if (!dir) {
-    dir = { items: [], node: { name: baseName(path), oid: Buffer.alloc(0), entries: 0, children: [] } };
-    directories.set(path, dir);
+/**
+ * UTF-8 byte order (git's memcmp) of two strings: UTF-16 code units compare the same way, except
+ * that a surrogate (a code point above U+FFFF) must sort after U+E000-U+FFFF.
+ */
+function compareUtf8(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x += x >= 0xe000 ? -0x800 : 0x2000;
+      y += y >= 0xe000 ? -0x800 : 0x2000;
+    }
+    return x - y;
   }
-  return dir;
+  return a.length - b.length;
+}
+
+function isSorted(paths: readonly string[]): boolean {
+  for (let i = 1; i < paths.length; i++)
+    if (compareUtf8(paths[i - 1] as string, paths[i] as string) >= 0) return false;
+  return true;
+}
+
+function encodeTree(dir: OpenDirectory): Buffer {
+  const body = Buffer.allocUnsafe(dir.bytes);
+  let at = 0;
+  for (const item of dir.items) {
+    at += body.write(item.mode, at, "latin1");
+    body[at++] = 0x20;
+    at += body.write(item.name, at, "utf8");
+    body[at++] = 0;
+    at += item.oid.copy(body, at);
+  }
+  return body;
+}
+
+function open(path: string): OpenDirectory {
+  const name = Buffer.from(path.slice(path.lastIndexOf("/") + 1), "utf8");
+  return { path, items: [], bytes: 0, node: { name, oid: Buffer.alloc(0), entries: 0, children: [] } };
+}
+
+function addItem(dir: OpenDirectory, name: string, mode: string, oid: Buffer): void {
+  dir.items.push({ name, mode, oid });
+  dir.bytes += mode.length + 2 + Buffer.byteLength(name, "utf8") + oid.length;
 }
 
 export function buildBaselineTrees(listing: BundleListing): BaselineTrees {
-  const directories = new Map<string, Directory>();
-  directory(directories, "");
-  const entries: IndexEntry[] = [];
+  const paths: string[] = [];
+  const nodes: ListedNode[] = [];
   for (const [path, node] of listing.nodes) {
-    if (node.kind === "directory") {
-      directory(directories, path);
-      continue;
-    }
+    if (node.kind === "directory") continue;
     if (!node.oid) throw new Error(`baseline: no blob id for ${path}`);
-    const mode = node.kind === "symlink" ? MODES.symlink : node.mode & 0o100 ? MODES.executable : MODES.file;
-    directory(directories, parentOf(path)).items.push({
-      name: baseName(path),
-      mode: mode.tree,
-      oid: node.oid,
-    });
-    // A symlink's size on disk is its target's length.
-    const size = node.kind === "symlink" ? Buffer.byteLength(node.linkpath, "utf8") : node.size;
-    const mtime = Math.max(0, node.mtime);
-    entries.push({ path: Buffer.from(path, "utf8"), mode: mode.index, oid: node.oid, size, mtime });
+    paths.push(path);
+    nodes.push(node);
   }
-  // Deepest first, so that each directory's subtrees are written before it.
-  const depth = new Map(
-    [...directories.keys()].map((path) => [path, path === "" ? 0 : path.split("/").length]),
-  );
-  const order = [...directories.keys()].sort((a, b) => (depth.get(b) ?? 0) - (depth.get(a) ?? 0));
+  // git archive lists files in index order already; any other order is sorted.
+  let order: number[] | undefined;
+  if (!isSorted(paths)) {
+    order = paths.map((_, i) => i).sort((i, j) => compareUtf8(paths[i] as string, paths[j] as string));
+  }
   const trees: BaselineTrees["trees"] = [];
-  for (const path of order) {
-    const dir = directories.get(path) as Directory;
-    const body = encodeTree(dir.items);
+  const entries: IndexEntry[] = [];
+  const stack: OpenDirectory[] = [open("")];
+  const close = () => {
+    const dir = stack.pop() as OpenDirectory;
+    const body = encodeTree(dir);
     dir.node.oid = objectId(ObjectType.tree, body);
-    dir.node.entries += dir.items.filter((item) => item.mode !== "40000").length;
     trees.push({ oid: dir.node.oid, body });
-    if (path === "") continue;
-    const parent = directory(directories, parentOf(path));
-    parent.items.push({ name: dir.node.name, mode: "40000", oid: dir.node.oid });
+    const parent = stack[stack.length - 1];
+    if (!parent) return dir;
+    addItem(parent, dir.path.slice(dir.path.lastIndexOf("/") + 1), MODES.directory.tree, dir.node.oid);
     parent.node.children.push(dir.node);
     parent.node.entries += dir.node.entries;
+    return dir;
+  };
+  for (let k = 0; k < paths.length; k++) {
+    const i = order ? (order[k] as number) : k;
+    const path = paths[i] as string;
+    const node = nodes[i] as ListedNode;
+    const slash = path.lastIndexOf("/");
+    const parent = slash === -1 ? "" : path.slice(0, slash);
+    // Close what the file is not in, then open what it is in, down from the deepest still open.
+    let top = stack[stack.length - 1] as OpenDirectory;
+    while (top.path !== "" && !(parent === top.path || parent.startsWith(`${top.path}/`))) {
+      close();
+      top = stack[stack.length - 1] as OpenDirectory;
+    }
+    for (let at = top.path === "" ? 0 : top.path.length + 1; at < parent.length; ) {
+      const next = parent.indexOf("/", at);
+      const end = next === -1 ? parent.length : next;
+      stack.push(open(parent.slice(0, end)));
+      at = end + 1;
+    }
+    top = stack[stack.length - 1] as OpenDirectory;
+    const mode = node.kind === "symlink" ? MODES.symlink : node.mode & 0o100 ? MODES.executable : MODES.file;
+    addItem(top, path.slice(slash + 1), mode.tree, node.oid as Buffer);
+    top.node.entries++;
+    // A symlink's size on disk is its target's length.
+    const size = node.kind === "symlink" ? Buffer.byteLength(node.linkpath, "utf8") : node.size;
+    entries.push({ path, mode: mode.index, oid: node.oid as Buffer, size, mtime: Math.max(0, node.mtime) });
   }
-  const root = (directories.get("") as Directory).node;
-  return { entries: sortIndexEntries(entries), trees, root };
+  let root: OpenDirectory;
+  do root = close();
+  while (stack.length > 0);
+  return { entries, trees, root: root.node };
 }

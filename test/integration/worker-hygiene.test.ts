@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { createBaseline, workerGitEnv, writeWorkerGlobalConfig } from "../../src/worker/baseline.js";
 import { keepOriginalBlob } from "../../src/worker/baseline-blobs.js";
@@ -15,6 +16,7 @@ import {
   useBundledRepo,
   useWorkspaceRoot,
 } from "./worker-helpers.js";
+import { makeTar } from "./worker-tar.js";
 
 const workspaces = useWorkspaceRoot();
 
@@ -142,6 +144,57 @@ describe("worker baseline written from the listing", () => {
         encoding: "utf8",
       });
       expect(shown).toBe(original.toString());
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("worker baseline of a bundle in any order", () => {
+  it("is git's own tree, index and cache-tree, whatever the order and the names' code points", async () => {
+    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
+    try {
+      // Out of git's order, with names UTF-16 and UTF-8 order differently (U+1F600 and U+E000), and
+      // names around "/" in byte order ("a-b", "a.c", "a0" beside the directory "a").
+      const names = [
+        "z/y/x.txt",
+        "a0",
+        "\u{1F600}.txt",
+        "a/x",
+        "a-b",
+        "\uE000.txt",
+        "é/b",
+        "a.c",
+        "a/b/c/d",
+        "b",
+      ];
+      const bundle = gzipSync(
+        makeTar([
+          ...names.map((name, i) => ({ name, content: `${name}\n`, mode: i % 3 ? 0o644 : 0o755 })),
+          { name: "a/b/link", type: "2", linkpath: "../x" },
+        ]),
+      );
+      const file = join(root, "bundle.tar.gz");
+      writeFileSync(file, bundle);
+      const tree = join(root, "tree");
+      const listing = await verifyAndUnpack(file, bundle.length, names.length + 1, tree);
+      const baseline = createBaseline(tree, listing, "0".repeat(40), { allBlobs: true });
+      writeWorkerGlobalConfig(root);
+      const env = workerGitEnv(root) as NodeJS.ProcessEnv;
+      const git = (args: string[], index?: string) =>
+        execFileSync("git", args, {
+          cwd: tree,
+          env: index ? { ...env, GIT_INDEX_FILE: index } : env,
+          encoding: "utf8",
+        });
+      expect(git(["status", "--porcelain", "--untracked-files=all"])).toBe("");
+      // git's own index of the same files: the same tree, entries and cache-tree.
+      const theirs = join(root, "git-index");
+      git(["add", "-A"], theirs);
+      expect(git(["write-tree"], theirs).trim()).toBe(baseline.tree);
+      expect(git(["ls-files", "-s"])).toBe(git(["ls-files", "-s"], theirs));
+      expect(cacheTreeOf(baseline.index)).toEqual(cacheTreeOf(readFileSync(theirs)));
+      expect(git(["fsck", "--full", "--strict", "--no-dangling", "--no-progress"])).toBe("");
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

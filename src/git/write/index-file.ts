@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { OBJECT_HASH } from "./objects.js";
 
 export interface IndexEntry {
-  /** The path as bytes (UTF-8), `/`-separated. */
-  path: Buffer;
+  /** `/`-separated; written as UTF-8. */
+  path: string;
   /** 0o100644, 0o100755 or 0o120000. */
   mode: number;
   oid: Buffer;
@@ -27,25 +27,21 @@ export interface CacheTreeNode {
 const ENTRY_FIXED_BYTES = 62;
 const NAME_MASK = 0xfff;
 
-/** Index order: the path bytes as memcmp() compares them (gitformat-index(5), "Index entry"). */
-export function sortIndexEntries(entries: IndexEntry[]): IndexEntry[] {
-  return entries.sort((a, b) => Buffer.compare(a.path, b.path));
+/** An entry's bytes for a path of `pathBytes`: NUL-padded to a multiple of eight, with at least one NUL. */
+function entryBytes(pathBytes: number): number {
+  return (ENTRY_FIXED_BYTES + pathBytes + 8) & ~7;
 }
 
-function entryBytes(entry: IndexEntry): number {
-  // NUL-padded to a multiple of eight, with at least one NUL.
-  return (ENTRY_FIXED_BYTES + entry.path.length + 8) & ~7;
-}
-
+/** Writes `entry` (into zeroed bytes) at `at`; where the next one goes. */
 function writeEntry(out: Buffer, at: number, entry: IndexEntry): number {
   // ctime (s, ns), mtime (s, ns), dev, ino, mode, uid, gid, size: zero unless git compares it.
   out.writeUInt32BE(entry.mtime >>> 0, at + 8);
   out.writeUInt32BE(entry.mode, at + 24);
   out.writeUInt32BE(entry.size >>> 0, at + 36);
   entry.oid.copy(out, at + 40);
-  out.writeUInt16BE(Math.min(entry.path.length, NAME_MASK), at + 60);
-  entry.path.copy(out, at + ENTRY_FIXED_BYTES);
-  return at + entryBytes(entry);
+  const pathBytes = out.write(entry.path, at + ENTRY_FIXED_BYTES, "utf8");
+  out.writeUInt16BE(Math.min(pathBytes, NAME_MASK), at + 60);
+  return at + entryBytes(pathBytes);
 }
 
 /** Subdirectories in git's cache-tree order: shorter names first, then bytes (subtree_name_cmp). */
@@ -59,13 +55,16 @@ function encodeCacheTree(node: CacheTreeNode, parts: Buffer[]): void {
   for (const child of [...node.children].sort(cacheTreeOrder)) encodeCacheTree(child, parts);
 }
 
-/** The whole index file: header, `entries` (already in index order), the TREE extension, checksum. */
+/**
+ * The whole index file: header, `entries` (already in index order: their UTF-8 paths as memcmp()
+ * orders them, gitformat-index(5)), the TREE extension, checksum.
+ */
 export function encodeIndexFile(entries: readonly IndexEntry[], cacheTree?: CacheTreeNode): Buffer {
   const extension: Buffer[] = [];
   if (cacheTree) encodeCacheTree(cacheTree, extension);
   const extensionBytes = extension.reduce((sum, part) => sum + part.length, 0);
   let size = 12 + (cacheTree ? 8 + extensionBytes : 0) + 20;
-  for (const entry of entries) size += entryBytes(entry);
+  for (const entry of entries) size += entryBytes(Buffer.byteLength(entry.path, "utf8"));
   const out = Buffer.alloc(size);
   out.write("DIRC", 0, "latin1");
   out.writeUInt32BE(2, 4);
