@@ -56,20 +56,37 @@ export class RuleMatcher {
    * `bytes` and `text` are the same window (latin1: one character per byte).
    */
   findMatches(bytes: Uint8Array, text: string, from: number, to: number): WindowMatches {
-    const starts: number[][] = this.compiled.map(() => []);
-    const markers: number[] = [];
     const { ids, offsets } = this.index.scan(bytes);
+    const markers: number[] = [];
+    const hits: RuleHit[] = [];
+    if (ids.length === 0) return { hits, markers };
+    // Keyword offsets of the rules that have one here (most windows: none, or a few rules).
+    const starts: number[][] = [];
+    const rules: number[] = [];
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k] as number;
       const offset = offsets[k] as number;
       if (id === this.markerId && offset >= from && offset < to) markers.push(offset);
-      for (const ruleIndex of this.rulesOf[id] as number[]) starts[ruleIndex]?.push(offset);
+      for (const ruleIndex of this.rulesOf[id] as number[]) {
+        const list = starts[ruleIndex];
+        if (list === undefined) {
+          starts[ruleIndex] = [offset];
+          rules.push(ruleIndex);
+        } else list.push(offset);
+      }
     }
-    const hits: RuleHit[] = [];
-    this.compiled.forEach((compiled, ruleIndex) => {
-      const offsets = starts[ruleIndex] as number[];
-      if (offsets.length > 0) collectHits(compiled, text, offsets, from, to, hits);
-    });
+    // In rule order, as the sort below keeps the order of hits at one offset.
+    rules.sort((a, b) => a - b);
+    for (const ruleIndex of rules) {
+      collectHits(
+        this.compiled[ruleIndex] as CompiledRule,
+        text,
+        starts[ruleIndex] as number[],
+        from,
+        to,
+        hits,
+      );
+    }
     return { hits: hits.sort((a, b) => a.index - b.index), markers };
   }
 }
