@@ -3,17 +3,20 @@
 // started outlives it and the workspace goes with it, SIGKILL included. Root makes them directly; an
 // unprivileged worker first makes a user namespace and is root only inside it.
 
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { constants } from "node:os";
+import type { Readable } from "node:stream";
 import { ExitCode } from "../errors.js";
 import { NODE_FLAGS } from "../os/node-flags.js";
 import { killGroup } from "../os/process.js";
 import { isHostRoot } from "../os/user-namespace.js";
 import { packageFile } from "../package-files.js";
 import type { WorkerOptions } from "./flow.js";
+import { DEFAULT_WORKER_LIMITS } from "./limits.js";
 import { hasProgram } from "./sandbox.js";
 import { sayTo } from "./say.js";
 import { createWorkspaceRoot, removeStaleWorkspaces, removeTree } from "./workspace.js";
+import { mountWorkspaceScript } from "./workspace-tmpfs.js";
 
 /** The worker's configuration: its options without the streams. */
 export type WorkerConfig = Omit<WorkerOptions, "stdin" | "stdout" | "stderr" | "workspaceRoot">;
@@ -46,15 +49,6 @@ function unshareCommand(argv: readonly string[]): string[] {
     "--mount-proc",
   ];
   return ["setpriv", "--pdeathsig=KILL", "--", "unshare", ...user, ...namespaces, "--", ...argv];
-}
-
-/** Why the namespaces or a tmpfs mount do not work here, or undefined when they do. */
-function probe(root: string): string | undefined {
-  if (!hasProgram("unshare") || !hasProgram("setpriv")) return "unshare or setpriv (util-linux) is missing";
-  const [file, ...args] = unshareCommand(["mount", "-t", "tmpfs", "-o", "size=1m", "review-remote", root]);
-  const result = spawnSync(file as string, args, { encoding: "utf8", timeout: 20_000 });
-  if (result.status === 0) return undefined;
-  return (result.stderr || result.error?.message || `exit ${result.status}`).trim().split("\n")[0];
 }
 
 const EXIT_ON_SIGNAL: Record<string, number> = {
@@ -97,13 +91,39 @@ class SignalTrap {
   }
 }
 
-/** Runs the worker inside the namespaces on our stdin and stdout; resolves with its exit code. */
-function runInside(root: string, config: WorkerConfig, trap: SignalTrap): Promise<number> {
-  // sh stays as the namespace's first process: it reaps orphans while the worker runs.
+/**
+ * The namespace's first process, `sh` (it also reaps orphans while the worker runs): mounts the
+ * workspace, says `started` on fd 3, then runs the worker with the real stderr (fd 4) and says its
+ * exit code on fd 3 the moment it has it. Until `started`, fd 2 is a pipe: what failed, if anything.
+ */
+function firstProcessScript(mounts: string): string {
+  return [
+    `${mounts} || exit 125`,
+    "echo started >&3",
+    "exec 2>&4 4>&-",
+    '"$@" 3>&-',
+    "code=$?",
+    'echo "exit $code" >&3',
+    "exit $code",
+  ].join("\n");
+}
+
+/** How the run inside the namespaces ended: the worker's exit code, or why it never started. */
+type Inside = { code: number } | { reason: string };
+
+/**
+ * Runs the worker inside the namespaces on our stdin and stdout. When the namespaces or the tmpfs
+ * cannot be made, the worker never started and our stdin is untouched: resolves with the reason.
+ * Once the worker has exited, resolves with its code without waiting for the namespace to end: the
+ * kernel drops its tmpfs in the context of the processes this one's exit kills (--pdeathsig), and
+ * the client need not wait for that (0.19 s for a 27k-file tree).
+ */
+function runInside(root: string, config: WorkerConfig, trap: SignalTrap): Promise<Inside> {
+  const mounts = mountWorkspaceScript(root, config.limits ?? DEFAULT_WORKER_LIMITS);
   const [file, ...args] = unshareCommand([
     "sh",
     "-c",
-    '"$@"; exit $?',
+    firstProcessScript(mounts),
     "sh",
     process.execPath,
     ...NODE_FLAGS,
@@ -111,16 +131,44 @@ function runInside(root: string, config: WorkerConfig, trap: SignalTrap): Promis
     "worker",
   ]);
   const child = spawn(file as string, args, {
-    stdio: "inherit",
+    stdio: ["inherit", "inherit", "pipe", "pipe", process.stderr],
     detached: true,
     env: { ...process.env, [CONFINED_ENV]: JSON.stringify({ root, config }) },
   });
   trap.watch(child.pid);
+  const setupErrors = child.stdio[2] as Readable;
+  const status = child.stdio[3] as Readable;
   return new Promise((resolve) => {
-    child.on("error", () => resolve(trap.exitCode(ExitCode.internal)));
-    child.on("close", (code, signal) =>
-      resolve(trap.exitCode(code ?? 128 + (signal ? constants.signals[signal] : 0))),
-    );
+    let started = false;
+    let errors = "";
+    let said = "";
+    const finish = (inside: Inside) => {
+      setupErrors.destroy();
+      status.destroy();
+      child.unref();
+      resolve(inside);
+    };
+    setupErrors.setEncoding("utf8");
+    setupErrors.on("data", (text: string) => {
+      if (started) process.stderr.write(text);
+      else errors += text;
+    });
+    status.setEncoding("utf8");
+    status.on("data", (text: string) => {
+      said += text;
+      if (!started && said.startsWith("started\n")) {
+        started = true;
+        process.stderr.write(errors);
+      }
+      const code = /^exit (\d+)$/m.exec(said)?.[1];
+      if (code !== undefined) finish({ code: trap.exitCode(Number(code)) });
+    });
+    child.on("error", (error) => finish({ reason: error.message }));
+    child.on("close", (code, signal) => {
+      const exit = code ?? 128 + (signal ? constants.signals[signal] : 0);
+      if (started || trap.received) finish({ code: trap.exitCode(exit) });
+      else finish({ reason: errors.trim().split("\n")[0] || `exit ${exit}` });
+    });
   });
 }
 
@@ -141,9 +189,12 @@ export async function runConfinedWorker(config: WorkerConfig): Promise<number> {
   removeStaleWorkspaces();
   const root = createWorkspaceRoot();
   try {
-    const reason = probe(root);
-    if (trap.received) return trap.exitCode(ExitCode.interrupted);
-    if (reason === undefined) return await runInside(root, config, trap);
+    const inside =
+      hasProgram("unshare") && hasProgram("setpriv")
+        ? await runInside(root, config, trap)
+        : { reason: "unshare or setpriv (util-linux) is missing" };
+    if ("code" in inside) return inside.code;
+    const { reason } = inside;
     const say = sayTo(process.stderr);
     if (config.sandbox === "require") {
       say(`no working sandbox: cannot confine the workspace: ${reason}`);

@@ -28,7 +28,7 @@ import { type Say, sayTo } from "./say.js";
 import { verifyAndUnpack } from "./unpack.js";
 import { BundleRefusedError } from "./verify-bundle.js";
 import { createWorkspace, removeStaleWorkspaces, type Workspace } from "./workspace.js";
-import { createMountedWorkspace, MAX_BUNDLE_BYTES } from "./workspace-tmpfs.js";
+import { MAX_BUNDLE_BYTES, mountedWorkspace } from "./workspace-tmpfs.js";
 
 export interface WorkerOptions {
   /** A built-in reviewer by name (`hygiene` when neither is given)... */
@@ -54,7 +54,7 @@ export interface WorkerOptions {
   limits?: WorkerLimits;
   /** When the worker started (ms since the epoch): the request's deadline counts from here. */
   startedAt?: number;
-  /** Where to mount the workspace as a tmpfs of its own (inside the namespaces of confine.ts). */
+  /** Where the workspace tmpfs is mounted (inside the namespaces of confine.ts). */
   workspaceRoot?: string;
   stdin: Readable;
   stdout: Writable;
@@ -238,9 +238,7 @@ async function serve(
   const limits = options.limits ?? DEFAULT_WORKER_LIMITS;
   if (options.signKey !== undefined) await verifySigningKey(options.signKey);
   if (options.workspaceRoot === undefined) removeStaleWorkspaces();
-  const workspace = options.workspaceRoot
-    ? await createMountedWorkspace(options.workspaceRoot, limits)
-    : createWorkspace();
+  const workspace = options.workspaceRoot ? mountedWorkspace(options.workspaceRoot) : createWorkspace();
   let killReviewer = () => {};
   const uninstall = installSignalCleanup(workspace, () => killReviewer());
   let deadline: Deadline | undefined;

@@ -15,22 +15,8 @@ import {
 } from "../paths/bundle.js";
 import { quoteForMessage } from "../protocol/quote.js";
 import { type TarEntry, TarFormatError, TarReader, TarType } from "../tar/reader.js";
+import { type BundleLimits, DEFAULT_BUNDLE_LIMITS } from "./bundle-limits.js";
 import { GzipError, gunzipFile } from "./gunzip.js";
-
-export interface BundleLimits {
-  maxEntries: number;
-  /** Bytes of the uncompressed tar stream. */
-  maxExpandedBytes: number;
-  maxRatio: number;
-  ratioFloorBytes: number;
-}
-
-export const DEFAULT_BUNDLE_LIMITS: Readonly<BundleLimits> = Object.freeze({
-  maxEntries: 200_000,
-  maxExpandedBytes: 2 * 1024 ** 3,
-  maxRatio: 200,
-  ratioFloorBytes: 4 * 1024 * 1024,
-});
 
 type NodeKind = "file" | "directory" | "symlink";
 

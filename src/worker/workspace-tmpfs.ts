@@ -1,17 +1,19 @@
-// The workspace as a tmpfs of its own (design §8), mounted by the worker inside the mount namespace it
-// runs in (confine.ts): first sized for what the bundle caps allow while it is unpacked, then for what
-// the baseline uses plus what the reviewer may add (--max-tree-bytes, --max-files). The reviewer's
+// The workspace as a tmpfs of its own (design §8), mounted inside the worker's mount namespace by the
+// namespace's first process before the worker starts (confine.ts): first sized for what the bundle
+// caps allow while it is unpacked, then by the worker for what the baseline uses plus what the
+// reviewer may add (--max-tree-bytes, --max-files). The reviewer's
 // /tmp (--max-tmp-bytes) and /dev/shm (64 MiB) are two more tmpfs inside it. Nothing needs removing:
 // the mounts go with the namespace.
 
 import { execFile } from "node:child_process";
-import { chmodSync, mkdirSync, statfsSync } from "node:fs";
+import { statfsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { shellQuote } from "../os/shell.js";
+import { DEFAULT_BUNDLE_LIMITS } from "./bundle-limits.js";
 import { formatBytes, type WorkerLimits } from "./limits.js";
 import { workerMessages } from "./messages.js";
 import { SHM_ROOM } from "./sandbox.js";
-import { DEFAULT_BUNDLE_LIMITS } from "./verify-bundle.js";
 import { type Workspace, workspaceAt } from "./workspace.js";
 
 const run = promisify(execFile);
@@ -50,13 +52,14 @@ function readUsage(dir: string): { used: Room; free: Room } {
   };
 }
 
-async function mountTmpfs(dir: string, room: Room, remount: boolean): Promise<void> {
-  const options = `size=${room.bytes},nr_inodes=${room.files}`;
+function tmpfsOptions(room: Room): string {
+  return `size=${room.bytes},nr_inodes=${room.files}`;
+}
+
+async function remountTmpfs(dir: string, room: Room): Promise<void> {
   // --options-source=disable: mount(8) must not re-read the current options (in a user namespace it
   // would pass back uid= and gid= values the kernel then refuses).
-  const args = remount
-    ? ["--options-source=disable", "-o", `remount,${options}`, dir]
-    : ["-t", "tmpfs", "-o", `${options},mode=0711`, "review-remote", dir];
+  const args = ["--options-source=disable", "-o", `remount,${tmpfsOptions(room)}`, dir];
   try {
     await run("mount", args, { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C" } });
   } catch (error) {
@@ -66,28 +69,34 @@ async function mountTmpfs(dir: string, room: Room, remount: boolean): Promise<vo
 }
 
 /**
- * Mounts the workspace tmpfs on `root`, and in it the reviewer's /tmp on `root/scratch/tmp` and its
- * /dev/shm on `root/scratch/shm`, each a tmpfs of its own; both world-writable with the sticky bit, as
- * /tmp is, so that a sandbox user can write there.
+ * The shell commands that mount the workspace tmpfs on `root`, and in it the reviewer's /tmp on
+ * `root/scratch/tmp` and its /dev/shm on `root/scratch/shm`, each a tmpfs of its own; both
+ * world-writable with the sticky bit, as /tmp is, so that a sandbox user can write there. The
+ * namespace's first process runs them before the worker starts (confine.ts): one shell, and their
+ * success is the proof that the namespaces and a tmpfs work here.
  */
-export async function createMountedWorkspace(root: string, limits: WorkerLimits): Promise<Workspace> {
-  await mountTmpfs(root, UNPACK_ROOM, false);
+export function mountWorkspaceScript(root: string, limits: WorkerLimits): string {
   const scratch = join(root, "scratch");
-  const rooms: [string, Room][] = [
-    ["tmp", { bytes: limits.tmpBytes, files: limits.files }],
-    ["shm", SHM_ROOM],
-  ];
-  mkdirSync(scratch, { mode: 0o711 });
-  for (const [name, room] of rooms) {
-    const dir = join(scratch, name);
-    mkdirSync(dir);
-    await mountTmpfs(dir, room, false);
-    chmodSync(dir, 0o1777);
-  }
+  const tmp = join(scratch, "tmp");
+  const shm = join(scratch, "shm");
+  const mount = (dir: string, options: string) =>
+    `mount -t tmpfs -o ${shellQuote(options)} review-remote ${shellQuote(dir)}`;
+  return [
+    mount(root, `${tmpfsOptions(UNPACK_ROOM)},mode=0711`),
+    `mkdir -m 0711 ${shellQuote(scratch)}`,
+    `mkdir ${shellQuote(tmp)} ${shellQuote(shm)}`,
+    mount(tmp, tmpfsOptions({ bytes: limits.tmpBytes, files: limits.files })),
+    mount(shm, tmpfsOptions(SHM_ROOM)),
+    `chmod 1777 ${shellQuote(tmp)} ${shellQuote(shm)}`,
+  ].join(" && ");
+}
+
+/** The workspace on the tmpfs that mountWorkspaceScript mounted on `root`. */
+export function mountedWorkspace(root: string): Workspace {
   // Nothing to remove: the mounts, and all in them, go with the worker's mount namespace (measured:
   // the kernel drops a tmpfs of 20k files in about 0.1 s as the namespace ends).
   const removal = { remove: () => undefined, removeInBackground: () => Promise.resolve() };
-  return { ...workspaceAt(root, removal), scratch };
+  return { ...workspaceAt(root, removal), scratch: join(root, "scratch") };
 }
 
 /**
@@ -98,7 +107,7 @@ export async function limitWorkspace(workspace: Workspace, room: Room): Promise<
   if (!workspace.scratch) return;
   const { used } = readUsage(workspace.root);
   const size = { bytes: used.bytes + room.bytes, files: used.files + room.files };
-  await mountTmpfs(workspace.root, size, true);
+  await remountTmpfs(workspace.root, size);
 }
 
 /**

@@ -173,6 +173,50 @@ describe.skipIf(!built)("worker as a subprocess (node bin/git-review-remote.js w
     });
   });
 
+  describe("where the namespaces are made but a tmpfs cannot be mounted in them", () => {
+    // A `mount` that refuses: the worker learns it from its real run in the namespaces, before the
+    // worker inside them started, so the request on stdin is still unread for the fallback.
+    const refusing = () => {
+      const bin = mkdtempSync(join(tmpdir(), "rr-no-tmpfs-"));
+      writeFileSync(
+        join(bin, "mount"),
+        "#!/bin/sh\necho 'mount: permission denied (fixture)' >&2\nexit 32\n",
+        {
+          mode: 0o755,
+        },
+      );
+      afterAll(() => rmSync(bin, { recursive: true, force: true }));
+      return `${bin}:${process.env.PATH}`;
+    };
+    const path = refusing();
+
+    it("--sandbox=require refuses with mount's reason", async () => {
+      const { child, done } = startWorkerHere(["--sandbox=require"], { PATH: path });
+      child.stdin?.end(envelope(makeRequest(bundle), bundle));
+      const run = await done;
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toBe(
+        "git-review-remote worker: no working sandbox: cannot confine the workspace: mount: permission denied (fixture)\n",
+      );
+      expect(await workspaces.settled()).toEqual([]);
+    });
+
+    it("--sandbox=auto warns and answers the request it had not read yet", async () => {
+      const { child, done } = startWorkerHere(["--sandbox=auto", "--reviewer-command", "true"], {
+        PATH: path,
+      });
+      child.stdin?.end(envelope(makeRequest(bundle), bundle));
+      const run = await done;
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(
+        "warning: the workspace has no size or file limit: mount: permission denied (fixture)",
+      );
+      expect(parseResult(run.stdout)).toMatchObject({ status: "ok" });
+      expect(await workspaces.settled()).toEqual([]);
+    });
+  });
+
   it("counts the request's time limit from its arrival: a worker started early is not out of time", async () => {
     // A client may start its worker before the bundle is ready (the local worker starts while the
     // export runs): idle longer than the whole limit, it still has the whole limit once the request comes.
