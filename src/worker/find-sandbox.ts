@@ -34,7 +34,7 @@ function probe(
   try {
     if (sandbox.user) chownSync(dir, sandbox.user.uid, sandbox.user.gid);
     const command = sandboxCommand(sandbox, {
-      argv: ["sh", "-c", "touch probe && test ! -w /usr"],
+      argv: ["sh", "-c", ": > probe && test ! -w /usr"],
       cwd: dir,
       writable: [dir],
       readOnly: [],

@@ -4,7 +4,7 @@
 // itself runs as an unprivileged user through setpriv.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Identity } from "../os/user-namespace.js";
 import { workerMessages } from "./messages.js";
@@ -187,6 +187,17 @@ export function hasProgram(name: string): boolean {
   return found;
 }
 
+/** `account`'s line in /etc/passwd, if it has one there. */
+function localAccount(account: string): string | undefined {
+  try {
+    return readFileSync("/etc/passwd", "utf8")
+      .split("\n")
+      .find((line) => line.startsWith(`${account}:`));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The account a root worker runs its sandboxes as (design §8). */
 const SANDBOX_ACCOUNT = "review-remote";
 
@@ -198,10 +209,16 @@ export function sandboxUser(
   say: (line: string) => void,
   account: string = SANDBOX_ACCOUNT,
 ): { uid: number; gid: number } {
-  const lookup = () => {
-    const result = spawnSync("getent", ["passwd", account], { encoding: "utf8" });
-    const fields = result.status === 0 ? result.stdout.trim().split(":") : [];
+  const fromLine = (line: string | undefined) => {
+    const fields = line?.trim().split(":") ?? [];
     return fields.length >= 4 ? { uid: Number(fields[2]), gid: Number(fields[3]) } : undefined;
+  };
+  // /etc/passwd first (where useradd puts a system account), then NSS for a directory's accounts.
+  const lookup = () => {
+    const line = localAccount(account);
+    if (line) return fromLine(line);
+    const result = spawnSync("getent", ["passwd", account], { encoding: "utf8" });
+    return result.status === 0 ? fromLine(result.stdout) : undefined;
   };
   let user = lookup();
   if (!user && hasProgram("useradd")) {
