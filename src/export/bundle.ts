@@ -80,33 +80,95 @@ async function filterSnapshot(repo: Repo, scratch: Scratch, options: ExportOptio
   return { snapshot, kept, excluded, commit, rules };
 }
 
+type Filtered = Awaited<ReturnType<typeof filterSnapshot>>;
+type Ranged = Awaited<ReturnType<typeof createRange>>;
+type Settled<T> = { value: T } | { error: unknown };
+
+function rangeOf(
+  repo: Repo,
+  scratch: Scratch,
+  options: ExportOptions,
+  filtered: Filtered,
+  headRemoved: string[],
+) {
+  return commitOf(repo, options.base, options.resolved).then((base) =>
+    createRange({
+      scratch,
+      base,
+      head: filtered.snapshot.commit,
+      headRemoved,
+      rules: filtered.rules,
+      scanner: scannerFor(options.policy),
+    }),
+  );
+}
+
+/**
+ * A range review's range, started beside the archive pass (its git calls and the base's listing
+ * overlap the archive) from what the filter left out. Settled, not thrown: the archive's own failure
+ * is the one to report, and completeListing uses it only if the archive left out nothing more.
+ */
+function startRange(
+  repo: Repo,
+  scratch: Scratch,
+  options: ExportOptions,
+  filtered: Filtered,
+): Promise<Settled<Ranged>> | undefined {
+  if (options.base === undefined) return undefined;
+  const headRemoved = filtered.excluded.map((entry) => entry.path);
+  return rangeOf(repo, scratch, options, filtered, headRemoved).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+}
+
 /** The listing of one archive pass, with the range of a range review. */
 async function completeListing(
   repo: Repo,
   scratch: Scratch,
   options: ExportOptions,
-  filtered: Awaited<ReturnType<typeof filterSnapshot>>,
+  filtered: Filtered,
   archived: { files: ManifestFile[]; findings: Finding[] },
+  early: Promise<Settled<Ranged>> | undefined,
 ): Promise<ExportListing> {
-  const { snapshot, kept, excluded, rules } = filtered;
+  const { snapshot, kept, excluded } = filtered;
   // export-ignore (from the tree's .gitattributes) is applied by git archive itself.
   const inBundle = new Set(archived.files.map((file) => file.path));
+  let ignored = 0;
   for (const entry of kept) {
-    if (!inBundle.has(entry.path)) excluded.push({ path: entry.path, reason: "export-ignore attribute" });
+    if (inBundle.has(entry.path)) continue;
+    excluded.push({ path: entry.path, reason: "export-ignore attribute" });
+    ignored++;
   }
   excluded.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const listing: ExportListing = { snapshot, files: archived.files, excluded, findings: archived.findings };
   if (options.base === undefined) return listing;
-  const ranged = await createRange({
-    scratch,
-    base: await commitOf(repo, options.base, options.resolved),
-    head: snapshot.commit,
-    headRemoved: excluded.map((entry) => entry.path),
-    rules,
-    scanner: scannerFor(options.policy),
-  });
+  // The range started early left out what the filter did: still right if git archive left out nothing more.
+  const settled = await early;
+  if (settled && "error" in settled && ignored === 0) throw settled.error;
+  const ranged =
+    settled && "value" in settled && ignored === 0
+      ? settled.value
+      : await rangeOf(
+          repo,
+          scratch,
+          options,
+          filtered,
+          excluded.map((entry) => entry.path),
+        );
   listing.findings.push(...ranged.findings);
+  debug(`export: range of ${ranged.range.paths.length} changed paths`);
   return { ...listing, range: ranged.range };
+}
+
+/** `work`'s value; when it fails, the early range is waited for first (its git calls use the scratch dir). */
+async function settleFirst<T>(work: Promise<T>, early: Promise<unknown> | undefined): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    await early;
+    throw error;
+  }
 }
 
 /** The content scanner with the policy's known false positives allowed. */
@@ -123,8 +185,12 @@ export async function listExport(repo: Repo, options: ExportOptions): Promise<Ex
   const scratch = await createScratch(repo);
   try {
     const filtered = await filterSnapshot(repo, scratch, options);
-    const archived = await inspectArchive(archiveOptions(scratch, filtered.commit, options));
-    return await completeListing(repo, scratch, options, filtered, archived);
+    const early = startRange(repo, scratch, options, filtered);
+    const archived = await settleFirst(
+      inspectArchive(archiveOptions(scratch, filtered.commit, options)),
+      early,
+    );
+    return await completeListing(repo, scratch, options, filtered, archived, early);
   } finally {
     await scratch.dispose();
   }
@@ -161,9 +227,13 @@ export async function createBundle(repo: Repo, options: ExportOptions, own?: Scr
     await ensureDir(store.tmp);
     await removeStale([`${BUNDLE_TEMP}.tmp-`], store.tmp);
     tmp = tempName(join(store.tmp, BUNDLE_TEMP));
-    const { listing, digest } = await writeArchive(archiveOptions(scratch, filtered.commit, options), tmp);
+    const early = startRange(repo, scratch, options, filtered);
+    const { listing, digest } = await settleFirst(
+      writeArchive(archiveOptions(scratch, filtered.commit, options), tmp),
+      early,
+    );
     debug(`export: archived ${listing.tarBytes} tar bytes`);
-    const complete = await completeListing(repo, scratch, options, filtered, listing);
+    const complete = await completeListing(repo, scratch, options, filtered, listing, early);
     if (complete.findings.length > 0) throw new SecretsFoundError(complete.findings);
     const path = await storeBundle(store, tmp, digest.sha256, complete.files);
     tmp = undefined;

@@ -177,6 +177,24 @@ describe("ranges and work-tree snapshots", () => {
     expect(seen.range.patch).not.toContain("internal");
   });
 
+  it("keeps a file the head's export-ignore leaves out of the bundle out of the range too", () => {
+    const repo = newRepo();
+    repo.write(".gitattributes", "internal/ export-ignore\n");
+    repo.write("internal/plans.txt", "first plans\n");
+    repo.write("a.txt", "a\n");
+    repo.commit("base");
+    repo.write("internal/plans.txt", "second plans\n");
+    repo.write("internal/more.txt", "more plans\n");
+    repo.write("a.txt", "b\n");
+    repo.commit("head");
+    configureWorker(repo, "echo", shellWords("node", join(FIXTURES, "workers", "echo-worker.mjs")));
+    const result = repo.run(["HEAD~1..HEAD", "--worker", "echo", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const seen = JSON.parse(JSON.parse(result.stdout).summary);
+    expect(seen.range.paths).toEqual(["a.txt"]);
+    expect(seen.range.patch).not.toContain("plans");
+  });
+
   it("keeps uncommitted secret files out of a work-tree snapshot and so off the review branch", () => {
     const repo = newRepo();
     repo.write("src/app.ts", "export const a = 1;\n");
