@@ -6,7 +6,7 @@ import { closeSync, constants, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { ObjectType, objectHasher, objectId, writeLooseObject } from "../git/write/objects.js";
 import { PackWriter } from "../git/write/pack.js";
-import { type BundleListing, BundleRefusedError, type ListedNode } from "./verify-bundle.js";
+import { type BundleListing, BundleRefusedError } from "./verify-bundle.js";
 
 const READ_BYTES = 1024 * 1024;
 
@@ -39,18 +39,21 @@ function packFile(pack: PackWriter, file: string, path: string, size: number, oi
 
 /** Every distinct blob of the listing, read from `tree`, as one pack in `packDir`. */
 export function packBlobs(tree: string, listing: BundleListing, packDir: string): void {
-  const distinct = new Map<string, [string, ListedNode]>();
-  for (const [path, node] of listing.nodes) {
-    if (node.oid && !distinct.has(node.oid.toString("hex")))
-      distinct.set(node.oid.toString("hex"), [path, node]);
+  const { nodes } = listing;
+  const distinct = new Map<string, number>();
+  for (let index = 0; index < nodes.size; index++) {
+    const oid = nodes.oidAt(index)?.toString("latin1");
+    if (oid !== undefined && !distinct.has(oid)) distinct.set(oid, index);
   }
   const pack = new PackWriter(join(packDir, "tmp_blobs_pack"), distinct.size);
   try {
-    for (const [path, node] of distinct.values()) {
-      const oid = node.oid as Buffer;
-      // A symlink's target was compared with the listing when the tree was checked.
-      if (node.kind === "symlink") pack.addWhole(ObjectType.blob, Buffer.from(node.linkpath, "utf8"), oid);
-      else packFile(pack, join(tree, path), path, node.size, oid);
+    for (const index of distinct.values()) {
+      const oid = nodes.oidAt(index) as Buffer;
+      const path = nodes.pathAt(index);
+      // A symlink was written from the listing: its target is the blob.
+      if (nodes.kindAt(index) === "symlink")
+        pack.addWhole(ObjectType.blob, Buffer.from(nodes.linkpathAt(index), "utf8"), oid);
+      else packFile(pack, join(tree, path), path, nodes.sizeAt(index), oid);
     }
     pack.finish(packDir);
   } finally {

@@ -4,7 +4,7 @@
 // file is outside it, and its entries arrive in git's tree order (which index order is).
 import type { CacheTreeNode, IndexEntry } from "../git/write/index-file.js";
 import { ObjectType, objectId } from "../git/write/objects.js";
-import type { BundleListing, ListedNode } from "./verify-bundle.js";
+import type { BundleListing } from "./verify-bundle.js";
 
 export interface BaselineTrees {
   /** Every file and symlink, in index order. */
@@ -85,13 +85,13 @@ function addItem(dir: OpenDirectory, name: string, mode: string, oid: Buffer): v
 }
 
 export function buildBaselineTrees(listing: BundleListing): BaselineTrees {
+  const { nodes } = listing;
   const paths: string[] = [];
-  const nodes: ListedNode[] = [];
-  for (const [path, node] of listing.nodes) {
-    if (node.kind === "directory") continue;
-    if (!node.oid) throw new Error(`baseline: no blob id for ${path}`);
-    paths.push(path);
-    nodes.push(node);
+  const indexes: number[] = [];
+  for (let index = 0; index < nodes.size; index++) {
+    if (nodes.kindAt(index) === "directory") continue;
+    paths.push(nodes.pathAt(index));
+    indexes.push(index);
   }
   // git archive lists files in index order already; any other order is sorted.
   let order: number[] | undefined;
@@ -116,7 +116,10 @@ export function buildBaselineTrees(listing: BundleListing): BaselineTrees {
   for (let k = 0; k < paths.length; k++) {
     const i = order ? (order[k] as number) : k;
     const path = paths[i] as string;
-    const node = nodes[i] as ListedNode;
+    const index = indexes[i] as number;
+    const oid = nodes.oidAt(index);
+    if (!oid) throw new Error(`baseline: no blob id for ${path}`);
+    const kind = nodes.kindAt(index);
     const slash = path.lastIndexOf("/");
     const parent = slash === -1 ? "" : path.slice(0, slash);
     // Close what the file is not in, then open what it is in, down from the deepest still open.
@@ -132,12 +135,14 @@ export function buildBaselineTrees(listing: BundleListing): BaselineTrees {
       at = end + 1;
     }
     top = stack[stack.length - 1] as OpenDirectory;
-    const mode = node.kind === "symlink" ? MODES.symlink : node.mode & 0o100 ? MODES.executable : MODES.file;
-    addItem(top, path.slice(slash + 1), mode.tree, node.oid as Buffer);
+    const mode =
+      kind === "symlink" ? MODES.symlink : nodes.modeAt(index) & 0o100 ? MODES.executable : MODES.file;
+    addItem(top, path.slice(slash + 1), mode.tree, oid);
     top.node.entries++;
     // A symlink's size on disk is its target's length.
-    const size = node.kind === "symlink" ? Buffer.byteLength(node.linkpath, "utf8") : node.size;
-    entries.push({ path, mode: mode.index, oid: node.oid as Buffer, size, mtime: Math.max(0, node.mtime) });
+    const size =
+      kind === "symlink" ? Buffer.byteLength(nodes.linkpathAt(index), "utf8") : nodes.sizeAt(index);
+    entries.push({ path, mode: mode.index, oid, size, mtime: Math.max(0, nodes.mtimeAt(index)) });
   }
   let root: OpenDirectory;
   do root = close();

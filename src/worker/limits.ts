@@ -74,7 +74,8 @@ const MAX_FILE_SIZE_CAP = 1024 * 1024 * 1024;
  */
 export function resourceLimitsFor(listing: BundleListing, limits: WorkerLimits): ResourceLimits {
   let largest = 0;
-  for (const node of listing.nodes.values()) largest = Math.max(largest, node.size);
+  for (let index = 0; index < listing.nodes.size; index++)
+    largest = Math.max(largest, listing.nodes.sizeAt(index));
   return {
     fileSizeBytes: Math.min(MAX_FILE_SIZE_CAP, Math.max(MIN_FILE_SIZE_CAP, 2 * largest)),
     openFiles: 1024,

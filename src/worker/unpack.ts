@@ -19,7 +19,6 @@ import {
   BundleRefusedError,
   type EntrySink,
   type FileSink,
-  type ListedNode,
   verifyBundle,
 } from "./verify-bundle.js";
 import { removeTree } from "./workspace.js";
@@ -35,8 +34,8 @@ const DIRECTORY_MODE = 0o755;
  * The tar header's mtime on each file and symlink, as the baseline's index records it: git then
  * takes the tree as clean without reading it back (and the time is in the past, so not "racy").
  */
-function mtimeOf(node: ListedNode): number {
-  return Math.max(0, node.mtime);
+function mtimeOf(mtime: number): number {
+  return Math.max(0, mtime);
 }
 
 function failed(path: string, error: unknown): BundleRefusedError {
@@ -59,20 +58,20 @@ class TreeWriter implements EntrySink {
     }
   }
 
-  symlink(path: string, node: ListedNode): void {
+  symlink(path: string, target: string, mtime: number): void {
     const full = `${this.root}/${path}`;
     try {
-      symlinkSync(node.linkpath, full);
-      lutimesSync(full, mtimeOf(node), mtimeOf(node));
+      symlinkSync(target, full);
+      lutimesSync(full, mtimeOf(mtime), mtimeOf(mtime));
     } catch (error) {
       throw failed(path, error);
     }
   }
 
-  file(path: string, node: ListedNode): FileSink {
+  file(path: string, mode: number, mtime: number): FileSink {
     let fd: number;
     try {
-      fd = openSync(`${this.root}/${path}`, CREATE, node.mode & 0o100 ? EXECUTABLE_MODE : FILE_MODE);
+      fd = openSync(`${this.root}/${path}`, CREATE, mode & 0o100 ? EXECUTABLE_MODE : FILE_MODE);
     } catch (error) {
       throw failed(path, error);
     }
@@ -88,7 +87,7 @@ class TreeWriter implements EntrySink {
       end: () => {
         this.fd = undefined;
         try {
-          futimesSync(fd, mtimeOf(node), mtimeOf(node));
+          futimesSync(fd, mtimeOf(mtime), mtimeOf(mtime));
         } catch (error) {
           throw failed(path, error);
         } finally {

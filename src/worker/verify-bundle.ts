@@ -17,26 +17,11 @@ import { quoteForMessage } from "../protocol/quote.js";
 import { type TarEntry, TarFormatError, TarReader, TarType } from "../tar/reader.js";
 import { type BundleLimits, DEFAULT_BUNDLE_LIMITS } from "./bundle-limits.js";
 import { GzipError, gunzipFile } from "./gunzip.js";
-
-type NodeKind = "file" | "directory" | "symlink";
-
-export interface ListedNode {
-  kind: NodeKind;
-  /** False for a directory that only appears as the parent of an entry. */
-  explicit: boolean;
-  size: number;
-  /** Permission bits as stored (files: only the executable bit matters to git). */
-  mode: number;
-  linkpath: string;
-  /** Whole seconds, as GNU tar sets it on the extracted file; -1 when unknown. */
-  mtime: number;
-  /** Files and symlinks: the git blob id of the content (or target), computed as it streamed by. */
-  oid?: Buffer;
-}
+import { ListedNodes, type NodeKind } from "./listed-nodes.js";
 
 /** What the bundle holds once validated: the exact expected state of the extracted tree. */
 export interface BundleListing {
-  nodes: Map<string, ListedNode>;
+  nodes: ListedNodes;
   /** Regular files and symlinks (the request's bundle.files). */
   files: number;
   expandedBytes: number;
@@ -69,7 +54,7 @@ const TYPE_RULES: Partial<Record<TarType, RuleViolation>> = {
 
 /** A file whose content is streaming by, its blob id being computed. */
 interface OpenBlob {
-  node: ListedNode;
+  index: number;
   hash: Hash;
   out: FileSink | undefined;
 }
@@ -84,21 +69,23 @@ export interface FileSink {
  * Receives each entry as soon as it has passed every check that needs only what came before it,
  * parents first: the unpacked tree written in the same pass. Checks of the whole listing (where
  * symlinks lead, empty directories, the file count) come after the last entry, so a sink must be
- * undone when the listing is refused.
+ * undone when the listing is refused. `mtime` is the header's, -1 when unknown.
  */
 export interface EntrySink {
   directory(path: string): void;
-  symlink(path: string, node: ListedNode): void;
-  file(path: string, node: ListedNode): FileSink;
+  symlink(path: string, target: string, mtime: number): void;
+  file(path: string, mode: number, mtime: number): FileSink;
 }
 
+type Refuse = (v: RuleViolation) => never;
+
 class ListingBuilder {
-  readonly nodes = new Map<string, ListedNode>();
+  readonly nodes = new ListedNodes();
   private readonly folded = new FoldedNames();
   private entries = 0;
   private open: OpenBlob | undefined;
-  /** Directories with a file or symlink somewhere below them. */
-  private readonly filled = new Set<string>();
+  /** By index: directories with a file or symlink somewhere below them. */
+  private readonly filled: boolean[] = [];
   files = 0;
   expandedBytes = 0;
 
@@ -110,7 +97,7 @@ class ListingBuilder {
 
   /** Validates `entry` and places it; for a file, returns the consumer of its content. */
   add(entry: TarEntry): ((chunk: Buffer) => void) | undefined {
-    const refuse = (v: RuleViolation): never => {
+    const refuse: Refuse = (v) => {
       throw new BundleRefusedError(v.rule, v.reason, entry.path);
     };
     if (++this.entries > this.limits.maxEntries)
@@ -142,15 +129,15 @@ class ListingBuilder {
       });
     }
     this.expandedBytes += entry.size;
-    const node = this.place(path, kind, entry, refuse);
-    return this.hashContent(path, node, entry);
+    const index = this.place(path, kind, entry, refuse);
+    return this.hashContent(path, index, kind, entry);
   }
 
   /**
    * Checks the components of `path` below its deepest directory already listed: those above were
    * checked when that directory was placed (git archive lists a directory before what it holds).
    */
-  private checkNewComponents(path: string, refuse: (v: RuleViolation) => never): void {
+  private checkNewComponents(path: string, refuse: Refuse): void {
     let from = 0;
     for (let slash = path.lastIndexOf("/"); slash > 0; slash = path.lastIndexOf("/", slash - 1)) {
       if (this.nodes.has(path.slice(0, slash))) {
@@ -167,18 +154,19 @@ class ListingBuilder {
   /** A symlink's blob is its target; a file's is hashed (and written) as its content streams by. */
   private hashContent(
     path: string,
-    node: ListedNode,
+    index: number,
+    kind: NodeKind,
     entry: TarEntry,
   ): ((chunk: Buffer) => void) | undefined {
-    if (node.kind === "symlink") {
-      node.oid = objectId(ObjectType.blob, Buffer.from(node.linkpath, "utf8"));
+    if (kind === "symlink") {
+      this.nodes.setOid(index, objectId(ObjectType.blob, Buffer.from(entry.linkpath, "utf8")));
       return undefined;
     }
-    if (node.kind !== "file") return undefined;
+    if (kind !== "file") return undefined;
     const open: OpenBlob = {
-      node,
+      index,
       hash: objectHasher(ObjectType.blob, entry.size),
-      out: this.sink?.file(path, node),
+      out: this.sink?.file(path, entry.mode, entry.mtime),
     };
     this.open = open;
     const { hash, out } = open;
@@ -194,36 +182,28 @@ class ListingBuilder {
     const open = this.open;
     if (!open) return;
     this.open = undefined;
-    open.node.oid = open.hash.digest();
+    this.nodes.setOid(open.index, open.hash.digest());
     open.out?.end();
   }
 
-  private place(
-    path: string,
-    kind: NodeKind,
-    entry: TarEntry,
-    refuse: (v: RuleViolation) => never,
-  ): ListedNode {
+  private place(path: string, kind: NodeKind, entry: TarEntry, refuse: Refuse): number {
     this.placeParents(path, refuse);
     if (kind !== "directory") this.fill(path);
-    const node: ListedNode = {
-      kind,
-      explicit: true,
-      size: entry.size,
-      mode: entry.mode & 0o777,
-      linkpath: entry.linkpath,
-      mtime: entry.mtime,
-    };
-    const existing = this.nodes.get(path);
+    const mode = entry.mode & 0o777;
+    const existing = this.nodes.indexOf(path);
     if (existing === undefined) {
-      this.record(path, node, refuse);
-      return node;
+      return this.record(
+        path,
+        { kind, explicit: true, size: entry.size, mode, linkpath: entry.linkpath, mtime: entry.mtime },
+        refuse,
+      );
     }
-    if (existing.kind === "directory" && kind === "directory" && !existing.explicit) {
-      this.nodes.set(path, node);
-      return node;
+    const existingKind = this.nodes.kindAt(existing);
+    if (existingKind === "directory" && kind === "directory" && !this.nodes.at(existing).explicit) {
+      this.nodes.makeExplicit(existing, mode, entry.mtime);
+      return existing;
     }
-    if (existing.kind === "directory" && kind !== "directory") {
+    if (existingKind === "directory" && kind !== "directory") {
       refuse({ rule: "replaces-directory", reason: `a ${kind} replacing a directory of the same name` });
     }
     return refuse({ rule: "duplicate", reason: "the same name appears twice" });
@@ -234,11 +214,11 @@ class ListingBuilder {
    * refuses a parent that is a symlink or a file. A listed directory's own parents were placed with
    * it, and none of them can become anything else later (that is a duplicate): the walk stops there.
    */
-  private placeParents(path: string, refuse: (v: RuleViolation) => never): void {
+  private placeParents(path: string, refuse: Refuse): void {
     const slash = path.lastIndexOf("/");
     if (slash === -1) return;
     const parent = path.slice(0, slash);
-    const existing = this.nodes.get(parent);
+    const existing = this.nodes.indexOf(parent);
     if (existing === undefined) {
       this.placeParents(parent, refuse);
       this.record(
@@ -246,27 +226,35 @@ class ListingBuilder {
         { kind: "directory", explicit: false, size: 0, mode: 0o755, linkpath: "", mtime: -1 },
         refuse,
       );
-    } else if (existing.kind === "symlink")
+      return;
+    }
+    const kind = this.nodes.kindAt(existing);
+    if (kind === "symlink")
       refuse({ rule: "through-symlink", reason: `written through the symlink ${quoteForMessage(parent)}` });
-    else if (existing.kind === "file")
+    else if (kind === "file")
       refuse({ rule: "under-file", reason: `its parent ${quoteForMessage(parent)} is a file` });
   }
 
   /** Marks the directories above a file or symlink as holding one, up to the first already marked. */
   private fill(path: string): void {
     for (let slash = path.lastIndexOf("/"); slash !== -1; slash = path.lastIndexOf("/", slash - 1)) {
-      const parent = path.slice(0, slash);
-      if (this.filled.has(parent)) return;
-      this.filled.add(parent);
+      const parent = this.nodes.indexOf(path.slice(0, slash)) as number;
+      if (this.filled[parent]) return;
+      this.filled[parent] = true;
     }
   }
 
-  private record(path: string, node: ListedNode, refuse: (v: RuleViolation) => never): void {
+  private record(
+    path: string,
+    node: { kind: NodeKind; explicit: boolean; size: number; mode: number; linkpath: string; mtime: number },
+    refuse: Refuse,
+  ): number {
     const other = this.folded.claim(path);
     if (other !== undefined) refuse(collision(other));
-    this.nodes.set(path, node);
+    const index = this.nodes.add(path, node);
     if (node.kind === "directory") this.sink?.directory(path);
-    else if (node.kind === "symlink") this.sink?.symlink(path, node);
+    else if (node.kind === "symlink") this.sink?.symlink(path, node.linkpath, node.mtime);
+    return index;
   }
 
   /**
@@ -274,8 +262,9 @@ class ListingBuilder {
    * no part of a snapshot (and would let a bundle hold any number of entries for free).
    */
   private verifyNoEmptyDirectories(): void {
-    for (const [path, node] of this.nodes) {
-      if (node.kind === "directory" && !this.filled.has(path)) {
+    for (let index = 0; index < this.nodes.size; index++) {
+      if (this.nodes.kindAt(index) === "directory" && !this.filled[index]) {
+        const path = this.nodes.pathAt(index);
         throw new BundleRefusedError("empty-directory", "a directory with no file below it", path);
       }
     }
@@ -284,7 +273,10 @@ class ListingBuilder {
   /** Checks that need the whole listing: where each symlink really points. */
   finish(): BundleListing {
     const links = new Map<string, string>();
-    for (const [path, node] of this.nodes) if (node.kind === "symlink") links.set(path, node.linkpath);
+    for (let index = 0; index < this.nodes.size; index++) {
+      if (this.nodes.kindAt(index) === "symlink")
+        links.set(this.nodes.pathAt(index), this.nodes.linkpathAt(index));
+    }
     for (const [path, target] of links) {
       const bad = checkSymlink(path, target, links);
       if (bad) throw new BundleRefusedError(bad.rule, bad.reason, path);

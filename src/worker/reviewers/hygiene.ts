@@ -88,10 +88,13 @@ function describe(outcome: HygieneOutcome, counts: Counts, unknown: LinesUnknown
 function selectFiles(listing: BundleListing, changes: ChangedLines | undefined): string[] {
   const changed = changes ? new Set(changes.files.map((file) => file.path)) : undefined;
   const snapshotInputs = snapshotInputDirs(listing.nodes.keys());
-  const paths = [...listing.nodes]
-    .filter(([path, node]) => node.kind === "file" && (!changed || changed.has(path)))
-    .map(([path]) => path)
-    .filter((path) => leftAloneReason(path, snapshotInputs) === undefined);
+  const { nodes } = listing;
+  const paths: string[] = [];
+  for (let index = 0; index < nodes.size; index++) {
+    const path = nodes.pathAt(index);
+    if (nodes.kindAt(index) !== "file" || (changed && !changed.has(path))) continue;
+    if (leftAloneReason(path, snapshotInputs) === undefined) paths.push(path);
+  }
   return paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
