@@ -8,10 +8,8 @@ import { resolveWorkTreeRepo } from "../repo.js";
 import { createPipelineEvents } from "../report/events.js";
 import { type Output, useColor } from "../report/output.js";
 import { printRecovered } from "../report/recovery.js";
-import { printReview } from "../report/review.js";
 import { storePaths } from "../store/layout.js";
 import { recoverStore } from "../store/recover.js";
-import { findingsAtFailLevel } from "./findings.js";
 
 export async function runReviewCommand(
   options: PipelineOptions & { json: boolean; failLevel?: FailLevel | undefined },
@@ -26,6 +24,12 @@ export async function runReviewCommand(
   // One worker and nothing else: its failure is the command's, with its hints.
   const [only] = report.failures;
   if (only && report.failures.length === 1 && report.outcomes.length === 0) throw only.error;
+  // The report's modules (receipts and their schemas among them) load only now: nothing before the
+  // worker starts waits for them.
+  const [{ printReview }, { findingsAtFailLevel }] = await Promise.all([
+    import("../report/review.js"),
+    import("./findings.js"),
+  ]);
   printReview(report, options.json, output);
   const failures = report.failures.map((failure) => failure.error);
   const findings = findingsAtFailLevel(report, options.failLevel, settings, output);
