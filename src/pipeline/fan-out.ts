@@ -17,8 +17,8 @@ import { changesOf } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, ReviewOutcome, WorkerFailure } from "./outcome.js";
 import type { SendContext } from "./send.js";
 import type { Target } from "./target.js";
-import { startWorker } from "./transport.js";
-import { isBuiltinWorker, type Worker } from "./workers.js";
+import type { StartedWorker } from "./transport.js";
+import type { Worker } from "./workers.js";
 
 export interface FanOutOptions {
   repo: Repo;
@@ -37,13 +37,15 @@ export interface FanOutOptions {
   /** Where a refused export of this snapshot and policy is remembered (commit snapshots only). */
   refusalKey: string | undefined;
   events: PipelineEvents;
+  /** The built-in workers already started, to be sent their envelope (the caller stops them after). */
+  early: ReadonlyMap<Worker, StartedWorker>;
 }
 
 export async function exportAndFanOut(fan: FanOutOptions): Promise<{
   outcomes: ReviewOutcome[];
   failures: WorkerFailure[];
 }> {
-  const { repo, settings, policy, options, events } = fan;
+  const { repo, settings, policy, options, events, early } = fan;
   // A missing allowed-signers file is the user's setup: say so before anything leaves.
   for (const worker of fan.pending) {
     const signers = fan.receiptPolicies.get(worker.name)?.allowedSigners;
@@ -51,11 +53,6 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
   }
   // A work-tree snapshot's objects live in the export's scratch dir until the import is done.
   const scratch = options.worktree ? await createScratch(repo) : undefined;
-  // The built-in worker starts now: its node start-up and namespaces overlap the export. It is sent
-  // nothing until the bundle is scanned and stored, and is stopped if it never is.
-  const early = new Map(
-    fan.pending.filter((worker) => isBuiltinWorker(worker, settings)).map((w) => [w, startWorker(repo, w)]),
-  );
   // Loaded while the export runs, whose git calls leave this thread idle on a small repo: the request
   // (its schema) and the stages after it. Awaited once the bundle is stored.
   const stages = Promise.all([import("./request.js"), import("./send.js")]);
@@ -107,7 +104,6 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
     );
     return collect(settled, fan.pending);
   } finally {
-    await Promise.all([...early.values()].map((started) => started.cancel()));
     await scratch?.dispose();
   }
 }

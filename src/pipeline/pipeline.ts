@@ -18,7 +18,8 @@ import { chooseFilterMode, type FilterMode } from "./filter.js";
 import { focusOutcome } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, PipelineReport } from "./outcome.js";
 import { resolveTarget } from "./target.js";
-import { resolveWorker, type Worker } from "./workers.js";
+import { startWorker } from "./transport.js";
+import { isBuiltinWorker, resolveWorker, type Worker } from "./workers.js";
 
 /** The filter stage on every outcome, cached or fresh; then identical proposals of a fan-out marked. */
 async function focusReport(
@@ -94,25 +95,36 @@ export async function runPipeline(
     });
   }
 
-  // Only now the heavy stages: a fully cached run (a re-push) never loads them.
-  const { exportAndFanOut } = await import("./fan-out.js");
-  const sent = await exportAndFanOut({
-    repo,
-    store,
-    settings,
-    policy,
-    target,
-    question,
-    limits,
-    options,
-    workers,
-    pending,
-    keys,
-    receiptPolicies,
-    refusalKey,
-    events,
-  });
-  report.outcomes.push(...sent.outcomes);
-  report.failures.push(...sent.failures);
+  // The built-in worker starts now, before the heavy stages load: its node start-up and namespaces
+  // overlap them and the export. It is sent nothing until the bundle is scanned and stored, and is
+  // stopped if it never is.
+  const early = new Map(
+    pending.filter((worker) => isBuiltinWorker(worker, settings)).map((w) => [w, startWorker(repo, w)]),
+  );
+  try {
+    // Only now the heavy stages: a fully cached run (a re-push) never loads them.
+    const { exportAndFanOut } = await import("./fan-out.js");
+    const sent = await exportAndFanOut({
+      repo,
+      store,
+      settings,
+      policy,
+      target,
+      question,
+      limits,
+      options,
+      workers,
+      pending,
+      keys,
+      receiptPolicies,
+      refusalKey,
+      events,
+      early,
+    });
+    report.outcomes.push(...sent.outcomes);
+    report.failures.push(...sent.failures);
+  } finally {
+    await Promise.all([...early.values()].map((started) => started.cancel()));
+  }
   return focusReport(repo, store, report, chooseFilterMode(options.filterMode, settings.filterMode));
 }
