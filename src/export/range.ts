@@ -5,13 +5,13 @@
 // caught as surely as one added.
 import { join } from "node:path";
 import { readAttributes } from "../git/attributes.js";
-import { git, gitBuffer, splitNul } from "../git/run.js";
+import { git, splitNul } from "../git/run.js";
 import type { Scratch } from "../git/scratch.js";
 import { listTree, Mode, readTree, type TreeEntry } from "../git/trees.js";
 import type { Finding } from "../secrets/finding.js";
 import type { FileScanner } from "./archive.js";
 import { type FilterRules, filterEntries } from "./filter.js";
-import { readSymlinkTargets, writeFilteredTree } from "./tree.js";
+import { readBlobs, readSymlinkTargets, writeFilteredTree } from "./tree.js";
 
 export interface RangeInfo {
   base: string;
@@ -54,8 +54,9 @@ async function scanBaseBlobs(
   scanner: FileScanner,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
-  for (const entry of entries) {
-    const content = await gitBuffer(["cat-file", "blob", entry.oid], { cwd: scratch.dir, env: scratch.env });
+  const blobs = await readBlobs(scratch, entries);
+  for (const [index, entry] of entries.entries()) {
+    const content = blobs[index] as Buffer;
     if (entry.mode === Mode.symlink) {
       findings.push(...scanner.scanLinkTarget(entry.path, content.toString("utf8")));
       continue;

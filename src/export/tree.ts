@@ -9,28 +9,34 @@ import { Mode, readTree, type TreeEntry, updateIndex, writeTree } from "../git/t
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
 
+/** The content of each blob of `entries`, in order, read with one `cat-file --batch`. */
+export async function readBlobs(scratch: Scratch, entries: readonly TreeEntry[]): Promise<Buffer[]> {
+  if (entries.length === 0) return [];
+  const output = await gitBuffer(["cat-file", "--batch"], {
+    cwd: scratch.dir,
+    env: scratch.env,
+    input: entries.map((entry) => `${entry.oid}\n`).join(""),
+  });
+  // Each answer is `<oid> blob <size>\n<content>\n`, in the order asked.
+  const blobs: Buffer[] = [];
+  let offset = 0;
+  for (let count = 0; count < entries.length; count++) {
+    const newline = output.indexOf(0x0a, offset);
+    const size = Number(output.subarray(offset, newline).toString().split(" ")[2]);
+    blobs.push(output.subarray(newline + 1, newline + 1 + size));
+    offset = newline + 1 + size + 1;
+  }
+  return blobs;
+}
+
 /** Symlink targets, read with one `cat-file --batch` for all links. */
 export async function readSymlinkTargets(
   scratch: Scratch,
   entries: readonly TreeEntry[],
 ): Promise<Map<string, string>> {
   const links = entries.filter((entry) => entry.mode === Mode.symlink);
-  const targets = new Map<string, string>();
-  if (links.length === 0) return targets;
-  const output = await gitBuffer(["cat-file", "--batch"], {
-    cwd: scratch.dir,
-    env: scratch.env,
-    input: links.map((link) => `${link.oid}\n`).join(""),
-  });
-  // Each answer is `<oid> blob <size>\n<content>\n`, in the order asked.
-  let offset = 0;
-  for (const link of links) {
-    const newline = output.indexOf(0x0a, offset);
-    const size = Number(output.subarray(offset, newline).toString().split(" ")[2]);
-    targets.set(link.path, output.subarray(newline + 1, newline + 1 + size).toString("utf8"));
-    offset = newline + 1 + size + 1;
-  }
-  return targets;
+  const blobs = await readBlobs(scratch, links);
+  return new Map(links.map((link, index) => [link.path, (blobs[index] as Buffer).toString("utf8")]));
 }
 
 /** The paths the command-line pathspecs select, with git's own pathspec rules (globs, magic). */
