@@ -55,11 +55,11 @@ export interface ArchiveOptions {
 const GZIP_LEVEL = 4;
 
 /**
- * What each stage may hold before it asks the one before it to wait: enough that git archive, the
- * tar inspection on this thread and gzip on the thread pool all keep working while another one
- * does (node's 16 KB default makes them take turns).
+ * What each stage may hold before it asks the one before it to wait: one gathered block, so that
+ * git archive, the tar inspection on this thread and gzip on the thread pool can each work on one
+ * while another does. 1 MB cost 8-12 MB of peak RSS on the 20k-file bench repo for no time won.
  */
-const STAGE_BUFFER = 1024 * 1024;
+const STAGE_BUFFER = 256 * 1024;
 
 /** Tree modes of tar entries as `git archive` writes them (tar.umask = 0022). */
 function treeMode(type: string, mode: number): string {
