@@ -1,6 +1,6 @@
 // The worker signing its results (design §12): `--sign-key` or REVIEW_REMOTE_SIGN_KEY, real ssh-keygen
 // keys made here, the receipt checked as the local side checks it.
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
@@ -9,12 +9,8 @@ import { createReceipt } from "../../src/receipt/sign.js";
 import { parseStatement, subjectsOf } from "../../src/receipt/statement.js";
 import { checkReceipt, ReceiptStatus } from "../../src/receipt/verify.js";
 import { renderResult } from "../../src/worker/result.js";
-import { BIN, PROJECT_ROOT } from "../helpers/repo.js";
 import { createKeyDir, signerLine } from "../helpers/ssh-keys.mjs";
 import { envelope, makeRequest, runWorkerOn, startWorker, TARS, useWorkspaceRoot } from "./worker-helpers.js";
-
-const built = existsSync(BIN) && existsSync(join(PROJECT_ROOT, "dist", "commands", "worker.js"));
-if (!built) console.warn("worker subprocess tests skipped: run `npm run build` first");
 
 const workspaces = useWorkspaceRoot();
 const keys = createKeyDir();
@@ -85,7 +81,7 @@ describe("worker: signed results", () => {
   });
 });
 
-describe.skipIf(!built)("worker as a subprocess: --sign-key and REVIEW_REMOTE_SIGN_KEY", () => {
+describe("worker as a subprocess: --sign-key and REVIEW_REMOTE_SIGN_KEY", () => {
   it("signs with the key REVIEW_REMOTE_SIGN_KEY names", async () => {
     const { child, done } = startWorker([], {
       root: workspaces.root,
