@@ -244,8 +244,11 @@ async function serve(
   let deadline: Deadline | undefined;
   try {
     // The sandbox is tried (a bwrap run) before the request is read: a worker started early, as the
-    // local one is while its client exports, has it ready when the bundle comes.
-    const sandbox = findSandbox(mode, workspace.root, say);
+    // local one is while its client exports, has it ready when the bundle comes. The built-in
+    // reviewer runs in this process and nothing else runs in a sandbox then (the unpack is ours):
+    // it looks for none unless --sandbox=require asks for the proof.
+    const needed = reviewer.kind === "commands" || mode === "require";
+    const sandbox = findSandbox(needed ? mode : "off", workspace.root, say);
     // The time limit counts from the request's arrival: a client may start its worker before the
     // bundle is ready (the local one does, while it exports), and its own clock starts as it sends.
     const arrivedAt = await inputArrival(options.stdin);

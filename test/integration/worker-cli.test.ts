@@ -140,6 +140,30 @@ describe("worker as a subprocess (node bin/git-review-remote.js worker)", () => 
     });
   });
 
+  describe("with the built-in reviewer, which runs in the worker's own process", () => {
+    const noBwrap = pathWithout("bwrap");
+
+    it("--sandbox=auto looks for no sandbox: no warning, and the result says none", async () => {
+      const { child, done } = startWorkerHere(["--sandbox=auto"], { PATH: noBwrap });
+      child.stdin?.end(envelope(makeRequest(bundle), bundle));
+      const run = await done;
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).not.toContain("without a sandbox");
+      expect(parseResult(run.stdout)).toMatchObject({ status: "ok", worker: { sandbox: "none" } });
+      expect(await workspaces.settled()).toEqual([]);
+    });
+
+    it("--sandbox=require still refuses where no sandbox works", async () => {
+      const { child, done } = startWorkerHere(["--sandbox=require"], { PATH: noBwrap });
+      child.stdin?.end(envelope(makeRequest(bundle), bundle));
+      const run = await done;
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain("no working sandbox: bwrap (bubblewrap) is not installed");
+      expect(await workspaces.settled()).toEqual([]);
+    });
+  });
+
   describe("on a machine where the worker cannot make namespaces", () => {
     it("--sandbox=require refuses before reading the request, and says why", async () => {
       const { child, done } = startWorkerHere(["--sandbox=require"], { PATH: noUnshare });
