@@ -296,8 +296,11 @@ export interface VerifyOptions {
   limits?: BundleLimits;
   /** Receives each entry once it passed the checks that need only what came before it. */
   sink?: EntrySink;
-  /** Called for each decompressed chunk: throwing stops the reading (a deadline). */
-  check?: () => void;
+  /**
+   * Called after each decompressed chunk went through: throwing stops the reading (a deadline, a
+   * sink's failure), a promise holds it until it settles (a sink's flow control).
+   */
+  afterChunk?: () => void | Promise<void>;
 }
 
 /**
@@ -309,7 +312,7 @@ export async function verifyBundle(
   file: string,
   size: number,
   expectedFiles: number,
-  { limits = DEFAULT_BUNDLE_LIMITS, sink, check }: VerifyOptions = {},
+  { limits = DEFAULT_BUNDLE_LIMITS, sink, afterChunk }: VerifyOptions = {},
 ): Promise<BundleListing> {
   const listing = new ListingBuilder(expectedFiles, limits, sink);
   let last: string | undefined;
@@ -336,8 +339,8 @@ export async function verifyBundle(
     last === undefined ? "at the first entry" : `at or after entry ${quoteForMessage(last, 200)}`;
   try {
     await gunzipFile(file, size, { ...limits, maxOutputBytes: limits.maxExpandedBytes }, (chunk) => {
-      check?.();
       reader.write(chunk);
+      return afterChunk?.();
     });
     reader.end();
   } catch (error) {

@@ -94,6 +94,20 @@ describe("unpacking in the validating pass", () => {
     expect(existsSync(tree)).toBe(false);
   });
 
+  it("refuses, and leaves no tree behind, an entry the kernel will not write", async () => {
+    // A 4096-byte target passes the listing's length rule; symlink(2) takes at most 4095.
+    const { tree, listed } = unpack(
+      [
+        { name: "a.txt", content: "a" },
+        { name: "long", type: "2", pax: { linkpath: "x/".repeat(2048) } },
+        { name: "b.txt", content: "b" },
+      ],
+      3,
+    );
+    await expect(listed).rejects.toMatchObject({ rule: "extract-failed", entry: "long" });
+    expect(existsSync(tree)).toBe(false);
+  });
+
   it("stops at the deadline and leaves no tree behind", async () => {
     const controller = new AbortController();
     controller.abort(new Error("out of time"));
