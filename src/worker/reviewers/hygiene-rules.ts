@@ -50,15 +50,18 @@ export function fixRulesFor(file: FileFacts): FixRules {
   const rule = whitespaceRuleFor(file.whitespace, file.core);
   const trimAllowed = rule.blankAtEol && file.editor.trimTrailingWhitespace !== false;
   const markdown = isMarkdownPath(file.path);
-  // A lexer that lost track protects every line (undefined below means "all").
-  const templates = isScriptPath(file.path) ? templateLiteralLines(file.text) : new Set<number>();
+  // Lexed only for the first line that would be trimmed: most files have none, and the lexer walks
+  // every character. A lexer that lost track protects every line (undefined means "all").
+  let templates: Set<number> | undefined | null = null;
+  const inTemplate = (line: number) => {
+    if (templates === null) {
+      templates = isScriptPath(file.path) ? templateLiteralLines(file.text) : new Set<number>();
+    }
+    return templates === undefined || templates.has(line);
+  };
   return {
     trims: (line, body) =>
-      trimAllowed &&
-      isAdded(line) &&
-      templates !== undefined &&
-      !templates.has(line) &&
-      !(markdown && isMarkdownBreak(body)),
+      trimAllowed && isAdded(line) && !inTemplate(line) && !(markdown && isMarkdownBreak(body)),
     // Only when the change wrote the last line: a file kept without one on purpose stays so.
     finalNewline: file.editor.insertFinalNewline !== false && isAdded(lastLineNumber(file.text)),
   };
