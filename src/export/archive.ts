@@ -46,6 +46,8 @@ export interface ArchiveOptions {
   commit: string;
   scanner: FileScanner;
   onProgress?: (tarBytes: number) => void;
+  /** Stops the pass (its promise rejects). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -198,12 +200,17 @@ async function archiveInto(
     cwd: options.scratch.dir,
     env: options.scratch.env,
   });
+  const stop = () => archive.stdout.destroy(new Error("archive pass stopped"));
+  options.signal?.addEventListener("abort", stop, { once: true });
   try {
+    if (options.signal?.aborted) stop();
     await pipeline(archive.stdout, coalesce(), inspectTar(options, listing), ...(sinks as [Writable]));
   } catch (error) {
     archive.kill();
     await archive.exited.catch(() => undefined);
     throw error;
+  } finally {
+    options.signal?.removeEventListener("abort", stop);
   }
   const exit = await archive.exited;
   if (exit.exitCode !== 0) throw new GitError(["archive"], exit.exitCode, exit.stderr);

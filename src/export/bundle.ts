@@ -59,12 +59,17 @@ function commitOf(repo: Repo, rev: string | undefined, resolved = false): Promis
   return resolved && rev !== undefined ? Promise.resolve(rev) : resolveCommit(repo, rev ?? "HEAD");
 }
 
-/** The filtered tree as a commit in the scratch dir, and the entries it keeps and leaves out. */
-async function filterSnapshot(repo: Repo, scratch: Scratch, options: ExportOptions) {
+/** The snapshot: a commit, or a synthetic commit of the work tree in the scratch dir. */
+async function takeSnapshot(repo: Repo, scratch: Scratch, options: ExportOptions): Promise<Snapshot> {
   const snapshot: Snapshot = options.worktree
     ? await snapshotWorktree(repo, scratch, options.policy.exclude ?? [])
     : { kind: SnapshotKind.commit, commit: await commitOf(repo, options.rev, options.resolved) };
   debug(`export: snapshot ${snapshot.commit}`);
+  return snapshot;
+}
+
+/** The entries of the snapshot the filtered tree keeps and leaves out, and the rules that chose them. */
+async function filterSnapshot(repo: Repo, scratch: Scratch, options: ExportOptions, snapshot: Snapshot) {
   const entries = await listTree({ cwd: scratch.dir, env: scratch.env }, snapshot.commit);
   debug(`export: listed ${entries.length} entries`);
   const pathspecs = options.pathspecs ?? [];
@@ -74,10 +79,14 @@ async function filterSnapshot(repo: Repo, scratch: Scratch, options: ExportOptio
   const rules = { exclude: options.policy.exclude ?? [], include: options.policy.include ?? [], selected };
   const symlinkTargets = await readSymlinkTargets(scratch, entries);
   const { kept, excluded } = filterEntries(entries, { ...rules, symlinkTargets });
-  const removed = excluded.map((entry) => entry.path);
-  const commit = await commitFilteredTree(scratch, snapshot.commit, removed);
-  debug(`export: filtered tree committed (${kept.length} kept, ${excluded.length} excluded)`);
-  return { snapshot, kept, excluded, commit, rules };
+  debug(`export: filtered (${kept.length} kept, ${excluded.length} excluded)`);
+  return { snapshot, kept, excluded, rules };
+}
+
+/** The filtered tree as a commit in the scratch dir. */
+function commitFiltered(scratch: Scratch, filtered: Filtered): Promise<string> {
+  const removed = filtered.excluded.map((entry) => entry.path);
+  return commitFilteredTree(scratch, filtered.snapshot.commit, removed);
 }
 
 type Filtered = Awaited<ReturnType<typeof filterSnapshot>>;
@@ -184,12 +193,10 @@ function archiveOptions(scratch: Scratch, commit: string, options: ExportOptions
 export async function listExport(repo: Repo, options: ExportOptions): Promise<ExportListing> {
   const scratch = await createScratch(repo);
   try {
-    const filtered = await filterSnapshot(repo, scratch, options);
+    const filtered = await filterSnapshot(repo, scratch, options, await takeSnapshot(repo, scratch, options));
+    const commit = await commitFiltered(scratch, filtered);
     const early = startRange(repo, scratch, options, filtered);
-    const archived = await settleFirst(
-      inspectArchive(archiveOptions(scratch, filtered.commit, options)),
-      early,
-    );
+    const archived = await settleFirst(inspectArchive(archiveOptions(scratch, commit, options)), early);
     return await completeListing(repo, scratch, options, filtered, archived, early);
   } finally {
     await scratch.dispose();
@@ -219,19 +226,30 @@ export async function createBundle(repo: Repo, options: ExportOptions, own?: Scr
   }
   const scratch = own ?? (await createScratch(repo));
   let tmp: string | undefined;
+  let ahead: Speculation | undefined;
   try {
-    const filtered = await filterSnapshot(repo, scratch, options);
+    const snapshot = await takeSnapshot(repo, scratch, options);
+    await ensureDir(store.tmp);
+    await removeStale([`${BUNDLE_TEMP}.tmp-`], store.tmp);
+    ahead = archiveAhead(scratch, snapshot, options, tempName(join(store.tmp, BUNDLE_TEMP)));
+    const filtered = await filterSnapshot(repo, scratch, options, snapshot);
     if (filtered.kept.length === 0) {
       throw new ReviewRemoteError(messages.nothingToExport, { hints: [messages.hintNothingToExport] });
     }
-    await ensureDir(store.tmp);
-    await removeStale([`${BUNDLE_TEMP}.tmp-`], store.tmp);
-    tmp = tempName(join(store.tmp, BUNDLE_TEMP));
+    let archive: Promise<Awaited<ReturnType<typeof writeArchive>>>;
+    if (ahead && filtered.excluded.length === 0) {
+      // Nothing left out: the filtered tree is the snapshot's own, and the archive started is the bundle.
+      tmp = ahead.tmp;
+      archive = ahead.done.then(unsettle);
+      ahead = undefined;
+    } else {
+      if (ahead) await abandon(ahead);
+      ahead = undefined;
+      tmp = tempName(join(store.tmp, BUNDLE_TEMP));
+      archive = writeArchive(archiveOptions(scratch, await commitFiltered(scratch, filtered), options), tmp);
+    }
     const early = startRange(repo, scratch, options, filtered);
-    const { listing, digest } = await settleFirst(
-      writeArchive(archiveOptions(scratch, filtered.commit, options), tmp),
-      early,
-    );
+    const { listing, digest } = await settleFirst(archive, early);
     debug(`export: archived ${listing.tarBytes} tar bytes`);
     const complete = await completeListing(repo, scratch, options, filtered, listing, early);
     if (complete.findings.length > 0) throw new SecretsFoundError(complete.findings);
@@ -245,9 +263,53 @@ export async function createBundle(repo: Repo, options: ExportOptions, own?: Scr
     if (error instanceof ReviewRemoteError || !isDiskError(error)) throw error;
     throw storeError(store.root, error);
   } finally {
+    if (ahead) await abandon(ahead);
     if (tmp) await rm(tmp, { force: true });
     if (!own) await scratch.dispose();
   }
+}
+
+interface Speculation {
+  tmp: string;
+  controller: AbortController;
+  done: Promise<Settled<Awaited<ReturnType<typeof writeArchive>>>>;
+}
+
+/**
+ * The archive pass over the snapshot's whole tree, started while its listing is read and filtered
+ * (a filtered tree that leaves nothing out is the snapshot's own tree: the same commit, the same
+ * bytes). Not started when the policy or the pathspecs choose paths: they leave some out.
+ */
+function archiveAhead(
+  scratch: Scratch,
+  snapshot: Snapshot,
+  options: ExportOptions,
+  tmp: string,
+): Speculation | undefined {
+  const { include = [], exclude = [] } = options.policy;
+  if ((options.pathspecs ?? []).length > 0 || include.length > 0 || exclude.length > 0) return undefined;
+  const controller = new AbortController();
+  const done = commitFilteredTree(scratch, snapshot.commit, [])
+    .then((commit) =>
+      writeArchive({ ...archiveOptions(scratch, commit, options), signal: controller.signal }, tmp),
+    )
+    .then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+  return { tmp, controller, done };
+}
+
+/** Stops an archive started ahead that is not the bundle, and removes what it wrote. */
+async function abandon(ahead: Speculation): Promise<void> {
+  ahead.controller.abort();
+  await ahead.done;
+  await rm(ahead.tmp, { force: true });
+}
+
+function unsettle<T>(settled: Settled<T>): T {
+  if ("error" in settled) throw settled.error;
+  return settled.value;
 }
 
 /** Pathspecs are relative to the current directory: the same words elsewhere select other files. */

@@ -102,6 +102,31 @@ describe("export", () => {
     expect(exportJson(other).sha256).not.toBe(first);
   });
 
+  it("sends the same bytes whether the archive starts before the filter is done or after it", () => {
+    const repo = newRepo();
+    repo.write("src/app.ts", "export const a = 1;\n");
+    repo.write("docs/guide.md", "# guide\n");
+    repo.commit("base");
+    // No policy: the archive of the whole tree starts while the listing is filtered.
+    const ahead = exportJson(repo);
+    // A policy exclude that matches nothing: the archive waits for the filtered tree.
+    repo.write(".review-remote.json", JSON.stringify({ exclude: ["nothing-here/"] }));
+    const after = exportJson(repo);
+    expect(after.sha256).toBe(ahead.sha256);
+    rmSync(join(repo.dir, ".review-remote.json"));
+    // The filter leaves a secret file out: the archive started ahead is dropped and nothing of it stays.
+    repo.write("config/.env", "TOKEN=abc\n");
+    repo.commit("env");
+    const filtered = exportJson(repo);
+    expect(filtered.excluded).toEqual([{ path: "config/.env", reason: "secret name: dotenv (dotenv file)" }]);
+    expect(filtered.sha256).toBe(ahead.sha256);
+    expect(readdirSync(join(repo.dir, ".git", "review-remote", "tmp"))).toEqual([]);
+    expect(readdirSync(join(repo.dir, ".git", "review-remote", "bundles")).sort()).toEqual([
+      `${ahead.sha256}.manifest.json`,
+      `${ahead.sha256}.tar.gz`,
+    ]);
+  });
+
   it("exports any revision, and names an unknown one", () => {
     const repo = basicRepo();
     repo.write("src/new.ts", "export {};\n");
