@@ -2,17 +2,15 @@
 // it streamed by: the tree git would write for the unpacked directory, with no git run over it.
 // One pass over the files in index order builds every tree: a directory is complete when the next
 // file is outside it, and its entries arrive in git's tree order (which index order is).
-import type { CacheTreeNode, IndexEntry } from "../git/write/index-file.js";
+import { type CacheTreeNode, IndexFileWriter } from "../git/write/index-file.js";
 import { ObjectType, objectId } from "../git/write/objects.js";
 import type { BundleListing } from "./verify-bundle.js";
 
 export interface BaselineTrees {
-  /** Every file and symlink, in index order. */
-  entries: IndexEntry[];
-  /** Every tree object, each after its subtrees, the root last. */
-  trees: { oid: Buffer; body: Buffer }[];
-  /** The cache-tree of the index: the root and, below it, every directory. */
-  root: CacheTreeNode;
+  /** The index file: every file and symlink, with the cache-tree of every directory. */
+  index: Buffer;
+  /** The root tree's id. */
+  root: Buffer;
 }
 
 const MODES = {
@@ -84,7 +82,14 @@ function addItem(dir: OpenDirectory, name: string, mode: string, oid: Buffer): v
   dir.bytes += mode.length + 2 + Buffer.byteLength(name, "utf8") + oid.length;
 }
 
-export function buildBaselineTrees(listing: BundleListing): BaselineTrees {
+/**
+ * The trees of the listing, each handed to `onTree` as soon as it is complete (subtrees first, the
+ * root last), and the index.
+ */
+export function buildBaselineTrees(
+  listing: BundleListing,
+  onTree: (oid: Buffer, body: Buffer) => void,
+): BaselineTrees {
   const { nodes } = listing;
   const paths: string[] = [];
   const indexes: number[] = [];
@@ -98,14 +103,13 @@ export function buildBaselineTrees(listing: BundleListing): BaselineTrees {
   if (!isSorted(paths)) {
     order = paths.map((_, i) => i).sort((i, j) => compareUtf8(paths[i] as string, paths[j] as string));
   }
-  const trees: BaselineTrees["trees"] = [];
-  const entries: IndexEntry[] = [];
+  const index = new IndexFileWriter(paths);
   const stack: OpenDirectory[] = [open("")];
   const close = () => {
     const dir = stack.pop() as OpenDirectory;
     const body = encodeTree(dir);
     dir.node.oid = objectId(ObjectType.tree, body);
-    trees.push({ oid: dir.node.oid, body });
+    onTree(dir.node.oid, body);
     const parent = stack[stack.length - 1];
     if (!parent) return dir;
     addItem(parent, dir.path.slice(dir.path.lastIndexOf("/") + 1), MODES.directory.tree, dir.node.oid);
@@ -116,10 +120,10 @@ export function buildBaselineTrees(listing: BundleListing): BaselineTrees {
   for (let k = 0; k < paths.length; k++) {
     const i = order ? (order[k] as number) : k;
     const path = paths[i] as string;
-    const index = indexes[i] as number;
-    const oid = nodes.oidAt(index);
+    const at = indexes[i] as number;
+    const oid = nodes.oidAt(at);
     if (!oid) throw new Error(`baseline: no blob id for ${path}`);
-    const kind = nodes.kindAt(index);
+    const kind = nodes.kindAt(at);
     const slash = path.lastIndexOf("/");
     const parent = slash === -1 ? "" : path.slice(0, slash);
     // Close what the file is not in, then open what it is in, down from the deepest still open.
@@ -136,16 +140,15 @@ export function buildBaselineTrees(listing: BundleListing): BaselineTrees {
     }
     top = stack[stack.length - 1] as OpenDirectory;
     const mode =
-      kind === "symlink" ? MODES.symlink : nodes.modeAt(index) & 0o100 ? MODES.executable : MODES.file;
+      kind === "symlink" ? MODES.symlink : nodes.modeAt(at) & 0o100 ? MODES.executable : MODES.file;
     addItem(top, path.slice(slash + 1), mode.tree, oid);
     top.node.entries++;
     // A symlink's size on disk is its target's length.
-    const size =
-      kind === "symlink" ? Buffer.byteLength(nodes.linkpathAt(index), "utf8") : nodes.sizeAt(index);
-    entries.push({ path, mode: mode.index, oid, size, mtime: Math.max(0, nodes.mtimeAt(index)) });
+    const size = kind === "symlink" ? Buffer.byteLength(nodes.linkpathAt(at), "utf8") : nodes.sizeAt(at);
+    index.add(path, mode.index, oid, size, Math.max(0, nodes.mtimeAt(at)));
   }
   let root: OpenDirectory;
   do root = close();
   while (stack.length > 0);
-  return { entries, trees, root: root.node };
+  return { index: index.finish(root.node), root: root.node.oid };
 }

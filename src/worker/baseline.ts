@@ -7,7 +7,6 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { NO_CONVERSIONS } from "../git/identity.js";
 import { cleanEnv, type Env } from "../git/run.js";
-import { encodeIndexFile } from "../git/write/index-file.js";
 import { encodeCommit, ObjectType, objectId } from "../git/write/objects.js";
 import { PackWriter } from "../git/write/pack.js";
 import { initGitDir, writeRef } from "../git/write/repository.js";
@@ -112,25 +111,34 @@ export function createBaseline(
 ): Baseline {
   const gitDir = join(tree, ".git");
   initGitDir(gitDir, { bare: false, branch: BRANCH, config: REPO_CONFIG, attributes: NO_CONVERSIONS });
-  const built = buildBaselineTrees(listing);
-  const treeOid = built.root.oid.toString("hex");
-  const commitBody = encodeCommit({
-    tree: treeOid,
-    parents: [],
-    author: WORKER_IDENT,
-    committer: WORKER_IDENT,
-    message: `Snapshot ${snapshot}\n`,
-  });
-  const commitOid = objectId(ObjectType.commit, commitBody);
   const packDir = join(gitDir, "objects", "pack");
-  const pack = new PackWriter(join(packDir, "tmp_baseline_pack"), built.trees.length + 1);
-  for (const object of built.trees) pack.addWhole(ObjectType.tree, object.body, object.oid);
-  pack.addWhole(ObjectType.commit, commitBody, commitOid);
-  pack.finish(packDir);
+  // A tree per directory (every one holds a file), the root's, and the commit.
+  let directories = 0;
+  for (let index = 0; index < listing.nodes.size; index++)
+    if (listing.nodes.kindAt(index) === "directory") directories++;
+  const pack = new PackWriter(join(packDir, "tmp_baseline_pack"), directories + 2);
+  let built: ReturnType<typeof buildBaselineTrees>;
+  let commitOid: Buffer;
+  try {
+    built = buildBaselineTrees(listing, (oid, body) => pack.addWhole(ObjectType.tree, body, oid));
+    const commitBody = encodeCommit({
+      tree: built.root.toString("hex"),
+      parents: [],
+      author: WORKER_IDENT,
+      committer: WORKER_IDENT,
+      message: `Snapshot ${snapshot}\n`,
+    });
+    commitOid = objectId(ObjectType.commit, commitBody);
+    pack.addWhole(ObjectType.commit, commitBody, commitOid);
+    pack.finish(packDir);
+  } finally {
+    pack.close();
+  }
+  const treeOid = built.root.toString("hex");
   if (allBlobs) packBlobs(tree, listing, packDir);
   const commit = commitOid.toString("hex");
   writeRef(gitDir, `refs/heads/${BRANCH}`, commit);
-  const index = encodeIndexFile(built.entries, built.root);
+  const { index } = built;
   writeFileSync(join(gitDir, "index"), index);
   return { commit, tree: treeOid, index };
 }

@@ -5,17 +5,6 @@
 import { createHash } from "node:crypto";
 import { OBJECT_HASH } from "./objects.js";
 
-export interface IndexEntry {
-  /** `/`-separated; written as UTF-8. */
-  path: string;
-  /** 0o100644, 0o100755 or 0o120000. */
-  mode: number;
-  oid: Buffer;
-  size: number;
-  /** Whole seconds, as the file's mtime on disk; 0 when unknown (git then compares the content). */
-  mtime: number;
-}
-
 /** A directory of the cache-tree: the tree it would be written as, and how many entries it covers. */
 export interface CacheTreeNode {
   name: Buffer;
@@ -32,18 +21,6 @@ function entryBytes(pathBytes: number): number {
   return (ENTRY_FIXED_BYTES + pathBytes + 8) & ~7;
 }
 
-/** Writes `entry` (into zeroed bytes) at `at`; where the next one goes. */
-function writeEntry(out: Buffer, at: number, entry: IndexEntry): number {
-  // ctime (s, ns), mtime (s, ns), dev, ino, mode, uid, gid, size: zero unless git compares it.
-  out.writeUInt32BE(entry.mtime >>> 0, at + 8);
-  out.writeUInt32BE(entry.mode, at + 24);
-  out.writeUInt32BE(entry.size >>> 0, at + 36);
-  entry.oid.copy(out, at + 40);
-  const pathBytes = out.write(entry.path, at + ENTRY_FIXED_BYTES, "utf8");
-  out.writeUInt16BE(Math.min(pathBytes, NAME_MASK), at + 60);
-  return at + entryBytes(pathBytes);
-}
-
 /** Subdirectories in git's cache-tree order: shorter names first, then bytes (subtree_name_cmp). */
 function cacheTreeOrder(a: CacheTreeNode, b: CacheTreeNode): number {
   return a.name.length - b.name.length || Buffer.compare(a.name, b.name);
@@ -56,26 +33,52 @@ function encodeCacheTree(node: CacheTreeNode, parts: Buffer[]): void {
 }
 
 /**
- * The whole index file: header, `entries` (already in index order: their UTF-8 paths as memcmp()
- * orders them, gitformat-index(5)), the TREE extension, checksum.
+ * The index file written entry by entry into one buffer sized up front: the entries in index order
+ * (their UTF-8 paths as memcmp() orders them, gitformat-index(5)), then the TREE extension and the
+ * checksum.
  */
-export function encodeIndexFile(entries: readonly IndexEntry[], cacheTree?: CacheTreeNode): Buffer {
-  const extension: Buffer[] = [];
-  if (cacheTree) encodeCacheTree(cacheTree, extension);
-  const extensionBytes = extension.reduce((sum, part) => sum + part.length, 0);
-  let size = 12 + (cacheTree ? 8 + extensionBytes : 0) + 20;
-  for (const entry of entries) size += entryBytes(Buffer.byteLength(entry.path, "utf8"));
-  const out = Buffer.alloc(size);
-  out.write("DIRC", 0, "latin1");
-  out.writeUInt32BE(2, 4);
-  out.writeUInt32BE(entries.length, 8);
-  let at = 12;
-  for (const entry of entries) at = writeEntry(out, at, entry);
-  if (cacheTree) {
-    out.write("TREE", at, "latin1");
-    at = out.writeUInt32BE(extensionBytes, at + 4);
-    for (const part of extension) at += part.copy(out, at);
+export class IndexFileWriter {
+  private readonly out: Buffer;
+  private at = 12;
+  private count = 0;
+
+  /** For `paths` (the entries' paths, any order): the exact room they take. */
+  constructor(paths: readonly string[]) {
+    let size = 12;
+    for (const path of paths) size += entryBytes(Buffer.byteLength(path, "utf8"));
+    this.out = Buffer.alloc(size);
+    this.out.write("DIRC", 0, "latin1");
+    this.out.writeUInt32BE(2, 4);
+    this.out.writeUInt32BE(paths.length, 8);
   }
-  createHash(OBJECT_HASH).update(out.subarray(0, at)).digest().copy(out, at);
-  return out;
+
+  /** `mode` 0o100644, 0o100755 or 0o120000; `mtime` in whole seconds, as on disk (0: unknown). */
+  add(path: string, mode: number, oid: Uint8Array, size: number, mtime: number): void {
+    const { out, at } = this;
+    // ctime (s, ns), mtime (s, ns), dev, ino, mode, uid, gid, size: zero unless git compares it.
+    out.writeUInt32BE(mtime >>> 0, at + 8);
+    out.writeUInt32BE(mode, at + 24);
+    out.writeUInt32BE(size >>> 0, at + 36);
+    out.set(oid, at + 40);
+    const pathBytes = out.write(path, at + ENTRY_FIXED_BYTES, "utf8");
+    out.writeUInt16BE(Math.min(pathBytes, NAME_MASK), at + 60);
+    this.at = at + entryBytes(pathBytes);
+    this.count++;
+  }
+
+  /** The whole file, with `cacheTree` as its TREE extension. */
+  finish(cacheTree: CacheTreeNode): Buffer {
+    if (this.at !== this.out.length)
+      throw new Error(`index: ${this.count} entries written, not all announced`);
+    const extension: Buffer[] = [];
+    encodeCacheTree(cacheTree, extension);
+    const extensionBytes = extension.reduce((sum, part) => sum + part.length, 0);
+    const file = Buffer.allocUnsafe(this.out.length + 8 + extensionBytes + 20);
+    let at = this.out.copy(file);
+    at += file.write("TREE", at, "latin1");
+    at = file.writeUInt32BE(extensionBytes, at);
+    for (const part of extension) at += part.copy(file, at);
+    createHash(OBJECT_HASH).update(file.subarray(0, at)).digest().copy(file, at);
+    return file;
+  }
 }
