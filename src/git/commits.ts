@@ -58,13 +58,39 @@ export async function commitTree(
   return retried.stdout.trim();
 }
 
+/** Why `rev` names no commit, for a command the user gave it to: an empty repository or no such revision. */
+async function unknownCommitError(run: GitRun, rev: string): Promise<UsageError> {
+  if (rev === "HEAD" && (await readHead(run)) === undefined) {
+    return new UsageError(messages.emptyRepository, { hints: [messages.hintEmptyRepository] });
+  }
+  return new UsageError(messages.unknownRevision(rev), { hints: [messages.hintUnknownRevision] });
+}
+
 /** The commit `rev` names, for a command the user gave it to: unknown or empty repo is a usage error. */
 export async function resolveCommit(repo: Pick<Repo, "cwd" | "env">, rev: string): Promise<string> {
   const run = { cwd: repo.cwd, env: repo.env };
   const commit = await findCommit(run, rev);
   if (commit !== undefined) return commit;
-  if (rev === "HEAD" && (await readHead(run)) === undefined) {
-    throw new UsageError(messages.emptyRepository, { hints: [messages.hintEmptyRepository] });
-  }
-  throw new UsageError(messages.unknownRevision(rev), { hints: [messages.hintUnknownRevision] });
+  throw await unknownCommitError(run, rev);
+}
+
+/**
+ * resolveCommit, and the commit's first parent as git reaches it (undefined for a root commit, and
+ * at a shallow clone's boundary): one `rev-list` where `rev-parse --verify` twice would ask.
+ */
+export async function resolveCommitAndParent(
+  repo: Pick<Repo, "cwd" | "env">,
+  rev: string,
+): Promise<{ commit: string; parent: string | undefined }> {
+  const run = { cwd: repo.cwd, env: repo.env };
+  const listed = await git(
+    ["rev-list", "--parents", "-n", "1", "--end-of-options", `${rev}^{commit}`, "--"],
+    {
+      ...run,
+      allowFailure: true,
+    },
+  );
+  const [commit, parent] = listed.exitCode === 0 ? listed.stdout.trim().split(" ") : [];
+  if (commit) return { commit, parent };
+  throw await unknownCommitError(run, rev);
 }

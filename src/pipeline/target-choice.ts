@@ -2,7 +2,6 @@
 // share (the commits ahead of HEAD's upstream); otherwise the commit's own change against its first
 // parent; a root commit has no change apart from its whole tree. A shallow clone may lack the base:
 // the review then falls back to what it can see and says how to fetch the rest.
-import { findCommit } from "../git/commits.js";
 import {
   countCommitsBetween,
   findMergeBase,
@@ -51,14 +50,22 @@ async function aheadOfUpstream(repo: Repo, commit: string, notes: TargetNote[]):
   return undefined;
 }
 
-export async function chooseChange(repo: Repo, commit: string, options: { head: boolean }): Promise<Choice> {
+/**
+ * `parent`: the commit's first parent as git reaches it (resolveCommitAndParent), undefined for a
+ * root commit and at a shallow clone's boundary.
+ */
+export async function chooseChange(
+  repo: Repo,
+  commit: string,
+  options: { head: boolean; parent: string | undefined },
+): Promise<Choice> {
   const run = { cwd: repo.cwd, env: repo.env };
   const notes: TargetNote[] = [];
   if (options.head) {
     const ahead = await aheadOfUpstream(repo, commit, notes);
     if (ahead) return ahead;
   }
-  const parent = await findCommit(run, `${commit}^`);
+  const { parent } = options;
   if (parent !== undefined) return { base: parent, reason: { kind: "commit" }, notes };
   if (await hasMissingParent(run, commit)) {
     notes.push({ message: messages.shallowNoParent(commit.slice(0, 12)), hints: [messages.hintDeepen] });

@@ -3,7 +3,7 @@
 // (`base` set: the request carries its range) unless it asks for the whole tree (`--all`) or there
 // is no change to focus on (a root commit, or a parent a shallow clone lacks).
 import { UsageError } from "../errors.js";
-import { readHead, resolveCommit } from "../git/commits.js";
+import { readHead, resolveCommit, resolveCommitAndParent } from "../git/commits.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
 import { chooseChange, type TargetNote, type TargetReason } from "./target-choice.js";
@@ -58,8 +58,8 @@ export async function resolveTarget(repo: Repo, request: TargetRequest): Promise
     const base = await resolveCommit(repo, parsed.base);
     return { rev: commit, commit, base, reason: { kind: "range" }, notes: [] };
   }
-  const commit = await resolveCommit(repo, parsed.rev);
+  const { commit, parent } = await resolveCommitAndParent(repo, parsed.rev);
   if (request.all) return { rev: commit, commit, reason: { kind: "all" }, notes: [] };
-  const chosen = await chooseChange(repo, commit, { head: request.spec === undefined });
+  const chosen = await chooseChange(repo, commit, { head: request.spec === undefined, parent });
   return { rev: commit, commit, ...chosen };
 }
