@@ -55,7 +55,11 @@ const TYPE_RULES: Partial<Record<TarType, RuleViolation>> = {
 /** A file whose content is streaming by, its blob id being computed. */
 interface OpenBlob {
   index: number;
-  hash: Hash;
+  size: number;
+  /** Content in more than one piece goes through a hasher... */
+  hash: Hash | undefined;
+  /** ...content in one piece (most files) is hashed in one call. */
+  oid: Buffer | undefined;
   out: FileSink | undefined;
 }
 
@@ -165,15 +169,20 @@ class ListingBuilder {
     if (kind !== "file") return undefined;
     const open: OpenBlob = {
       index,
-      hash: objectHasher(ObjectType.blob, entry.size),
+      size: entry.size,
+      hash: undefined,
+      oid: undefined,
       out: this.sink?.file(path, entry.mode, entry.mtime),
     };
     this.open = open;
-    const { hash, out } = open;
-    if (!out) return (chunk) => hash.update(chunk);
     return (chunk) => {
-      hash.update(chunk);
-      out.write(chunk);
+      if (open.hash === undefined && chunk.length === open.size) {
+        open.oid = objectId(ObjectType.blob, chunk);
+      } else {
+        open.hash ??= objectHasher(ObjectType.blob, open.size);
+        open.hash.update(chunk);
+      }
+      open.out?.write(chunk);
     };
   }
 
@@ -182,7 +191,8 @@ class ListingBuilder {
     const open = this.open;
     if (!open) return;
     this.open = undefined;
-    this.nodes.setOid(open.index, open.hash.digest());
+    const oid = open.oid ?? (open.hash ?? objectHasher(ObjectType.blob, open.size)).digest();
+    this.nodes.setOid(open.index, oid);
     open.out?.end();
   }
 

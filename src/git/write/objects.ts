@@ -1,7 +1,7 @@
 // Git objects written in-process (gitformat-pack(5), git-hash-object(1)): their ids, the tree and
 // commit encodings, and the zlib stream git stores them in. The worker's baseline is built from the
 // bundle as it streams by, with no git process over every file (design §8).
-import { createHash, type Hash } from "node:crypto";
+import { createHash, type Hash, hash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
@@ -22,8 +22,14 @@ export function objectHasher(type: ObjectType, size: number): Hash {
   return createHash(OBJECT_HASH).update(objectHeader(type, size));
 }
 
-export function objectId(type: ObjectType, body: Buffer): Buffer {
-  return objectHasher(type, body.length).update(body).digest();
+/** Header and body of a small object, side by side for one hash call (no Hash object per object). */
+const scratch = Buffer.allocUnsafe(64 * 1024);
+
+export function objectId(type: ObjectType, body: Uint8Array): Buffer {
+  if (body.length > scratch.length - 32) return objectHasher(type, body.length).update(body).digest();
+  const at = scratch.write(`${TYPE_NAMES[type]} ${body.length}\0`, 0, "latin1");
+  scratch.set(body, at);
+  return hash(OBJECT_HASH, scratch.subarray(0, at + body.length), "buffer");
 }
 
 /** A tree entry; `name` is one path component, `directory` entries are trees. */
