@@ -2,6 +2,8 @@
 // by: all of them in one pack (a reviewer command runs git on its own: diff, stash, checkout), or
 // only the originals of what a built-in reviewer rewrites. Either way each is read back from disk
 // and must hash to the id the bundle gave it: GNU tar and our reader agreed on the content too.
+
+import type { Hash } from "node:crypto";
 import { closeSync, constants, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { ObjectType, objectHasher, objectId, writeLooseObject } from "../git/write/objects.js";
@@ -19,18 +21,36 @@ function packFile(pack: PackWriter, file: string, path: string, size: number, oi
   const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     const object = pack.add(ObjectType.blob, size);
-    const hash = objectHasher(ObjectType.blob, size);
-    let left = size;
-    while (left > 0) {
+    let hash: Hash | undefined;
+    let read = 0;
+    for (;;) {
+      const left = size - read;
+      // One byte more than is left: a longer file shows in the same read, no read for the end.
+      const want = left <= READ_BYTES ? left + 1 : READ_BYTES;
       // A fresh buffer each time: the pack keeps the pieces until it writes them out.
-      const piece = Buffer.allocUnsafe(Math.min(left, READ_BYTES));
-      const read = readSync(fd, piece, 0, piece.length, null);
-      if (read === 0) throw mismatch(path);
-      object.write(piece.subarray(0, read));
-      hash.update(piece.subarray(0, read));
-      left -= read;
+      const piece = Buffer.allocUnsafe(want);
+      const got = readSync(fd, piece, 0, want, null);
+      if (got > left || (got === 0 && left > 0)) throw mismatch(path);
+      if (got === 0) {
+        // An empty file.
+        if (!objectId(ObjectType.blob, Buffer.alloc(0)).equals(oid)) throw mismatch(path);
+        break;
+      }
+      const data = piece.subarray(0, got);
+      object.write(data);
+      read += got;
+      if (hash === undefined && read === size) {
+        // The whole file in one read, as nearly every file is: one hash call.
+        if (!objectId(ObjectType.blob, data).equals(oid)) throw mismatch(path);
+        break;
+      }
+      hash ??= objectHasher(ObjectType.blob, size);
+      hash.update(data);
+      if (read === size) {
+        if (!hash.digest().equals(oid)) throw mismatch(path);
+        break;
+      }
     }
-    if (readSync(fd, Buffer.alloc(1), 0, 1, null) !== 0 || !hash.digest().equals(oid)) throw mismatch(path);
     object.end(oid);
   } finally {
     closeSync(fd);

@@ -150,6 +150,29 @@ describe("worker baseline written from the listing", () => {
   });
 });
 
+describe("worker baseline read back from the tree", () => {
+  it.each([
+    ["longer", (listed: string) => `${listed}more\n`],
+    ["shorter", (listed: string) => listed.slice(0, -1)],
+    ["empty", () => ""],
+  ])("refuses a file %s than the bundle's", async (_, change) => {
+    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
+    try {
+      const file = join(root, "bundle.tar.gz");
+      writeFileSync(file, target.bundle);
+      const tree = join(root, "tree");
+      const listing = await verifyAndUnpack(file, target.bundle.length, countFiles(target.bundle), tree);
+      const path = join(tree, "trailing.ts");
+      writeFileSync(path, change(readFileSync(path, "utf8")));
+      expect(() => createBaseline(tree, listing, target.snapshot, { allBlobs: true })).toThrow(
+        expect.objectContaining({ rule: "extract-mismatch", entry: "trailing.ts" }),
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("worker baseline of a bundle in any order", () => {
   it("is git's own tree, index and cache-tree, whatever the order and the names' code points", async () => {
     const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
