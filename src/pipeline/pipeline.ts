@@ -19,7 +19,7 @@ import { focusOutcome } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, PipelineReport } from "./outcome.js";
 import { resolveTarget } from "./target.js";
 import { startWorker } from "./transport.js";
-import { isBuiltinWorker, resolveWorker, type Worker } from "./workers.js";
+import { isBuiltinWorker, localWorkerArgs, resolveWorker, type Worker } from "./workers.js";
 
 /** The filter stage on every outcome, cached or fresh; then identical proposals of a fan-out marked. */
 async function focusReport(
@@ -99,7 +99,9 @@ export async function runPipeline(
   // overlap them and the export. It is sent nothing until the bundle is scanned and stored, and is
   // stopped if it never is.
   const early = new Map(
-    pending.filter((worker) => isBuiltinWorker(worker, settings)).map((w) => [w, startWorker(repo, w)]),
+    pending
+      .filter((worker) => isBuiltinWorker(worker, settings))
+      .map((w) => [w, startWorker(repo, w, { args: localWorkerArgs(settings.coreWhitespace) })]),
   );
   try {
     // Only now the heavy stages: a fully cached run (a re-push) never loads them.

@@ -2,9 +2,10 @@
 // the result comes back on its stdout under a size cap, its stderr is shown as `remote: <line>`.
 // The command may have been started before its envelope was ready (StartedWorker): it then waits on
 // an open, empty stdin, and nothing reaches it until the transport writes the envelope.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
+import type { EventEmitter } from "node:events";
 import { open } from "node:fs/promises";
-import type { Writable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
 import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
@@ -12,6 +13,7 @@ import { killGroup } from "../os/process.js";
 import { WORKER_ANSWER_MARGIN_SECONDS } from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
 import { sanitizeLine } from "../validate/sanitize.js";
+import { ConfinedWorker, canConfine } from "../worker/confine.js";
 import type { Worker } from "./workers.js";
 
 export interface TransportOptions {
@@ -74,7 +76,7 @@ async function pumpBundle(path: string, stdin: Writable, onSent: (bytes: number)
   stdin.end();
 }
 
-function streamEnvelope(child: ChildProcess, options: TransportOptions): void {
+function streamEnvelope(child: WorkerProcess, options: TransportOptions): void {
   const stdin = child.stdin;
   if (!stdin) return;
   // A worker that exits early closes its stdin: that is its exit status's business, not a crash.
@@ -93,38 +95,75 @@ function streamEnvelope(child: ChildProcess, options: TransportOptions): void {
 
 type Ending = [code: number | null, signal: NodeJS.Signals | null];
 
+/** A worker's process as the transport drives it: a child process, or the local ConfinedWorker. */
+export interface WorkerProcess extends EventEmitter {
+  readonly stdin: Writable | null;
+  readonly stdout: Readable | null;
+  readonly stderr: Readable | null;
+  readonly pid?: number | undefined;
+}
+
 /**
  * A worker command started with nothing on its stdin yet: its stdout and stderr stay unread (the pipes
- * hold what it writes) until runTransport takes it, or `cancel` stops it.
+ * hold what it writes) until runTransport takes it, or `cancel` stops it. The built-in worker is
+ * started inside its namespaces directly (`local`); where they cannot be made, its command runs
+ * instead, which says why.
  */
 export class StartedWorker {
-  readonly child: ChildProcess;
+  private process!: WorkerProcess;
   /** Kept from the moment of the spawn, so that neither is lost before the transport listens. */
   spawnError: Error | undefined;
   ending: Ending | undefined;
   private taken = false;
+  private readonly settled: Promise<void>;
 
-  constructor(command: string, cwd: string, env: Env) {
-    this.child = spawn("sh", ["-c", command], { cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
-    this.child.once("error", (error) => {
+  constructor(command: string, cwd: string, env: Env, local?: { args: readonly string[] }) {
+    const spawnCommand = () =>
+      this.watch(spawn("sh", ["-c", command], { cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe"] }));
+    if (local && canConfine()) {
+      const confined = new ConfinedWorker(local.args, cwd, env);
+      this.watch(confined);
+      this.settled = confined.started.then((started) => {
+        if (!started) spawnCommand();
+      });
+    } else {
+      spawnCommand();
+      this.settled = Promise.resolve();
+    }
+  }
+
+  private watch(process: WorkerProcess): void {
+    this.process = process;
+    this.spawnError = undefined;
+    process.once("error", (error: Error) => {
       this.spawnError ??= error;
     });
-    this.child.once("close", (code, signal) => {
+    process.once("close", (code: number | null, signal: NodeJS.Signals | null) => {
       this.ending = [code, signal];
     });
   }
 
+  get child(): WorkerProcess {
+    return this.process;
+  }
+
+  /** Once it is known which process serves the request (the confined start may fall back). */
+  ready(): Promise<void> {
+    return this.settled;
+  }
+
   /** The transport's from now on: `cancel` no longer touches it. */
-  take(): ChildProcess {
+  take(): WorkerProcess {
     this.taken = true;
-    return this.child;
+    return this.process;
   }
 
   /** Never sent an envelope: SIGTERM to its group (a worker removes its workspace), SIGKILL after the grace. */
-  cancel(): Promise<void> {
-    if (this.taken) return Promise.resolve();
+  async cancel(): Promise<void> {
+    if (this.taken) return;
     this.taken = true;
-    const child = this.child;
+    await this.settled;
+    const child = this.process;
     return new Promise((resolve) => {
       if (this.ending || child.pid === undefined) return resolve();
       const kill = setTimeout(() => killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
@@ -155,17 +194,15 @@ export function workerCwd(repo: Repo): string {
  * The built-in worker's command started now, to be sent its envelope later (or cancelled). It starts
  * before its review has an id, so without REVIEW_REMOTE_ID, which only a configured recipe uses.
  */
-export function startWorker(repo: Repo, worker: Worker): StartedWorker {
-  return new StartedWorker(worker.command, workerCwd(repo), userEnv(repo.env));
+export function startWorker(repo: Repo, worker: Worker, local?: { args: readonly string[] }): StartedWorker {
+  return new StartedWorker(worker.command, workerCwd(repo), userEnv(repo.env), local);
 }
 
-export function runTransport(options: TransportOptions): Promise<Buffer> {
+export async function runTransport(options: TransportOptions): Promise<Buffer> {
+  if (options.signal?.aborted) throw new InterruptedError(messages.interruptedBeforeSend);
+  const started = options.started ?? new StartedWorker(options.command, options.cwd, options.env);
+  await started.ready();
   return new Promise((resolve, reject) => {
-    if (options.signal?.aborted) {
-      reject(new InterruptedError(messages.interruptedBeforeSend));
-      return;
-    }
-    const started = options.started ?? new StartedWorker(options.command, options.cwd, options.env);
     const child = started.take();
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;

@@ -14,13 +14,18 @@ export interface Worker {
 const LOCAL_WORKER = "local";
 
 /**
- * This package's own worker in a subprocess, sandboxed where the machine allows. It runs on the
- * user's machine, so it is told the user's core.whitespace, which no worker can read (design §8).
+ * The flags of this package's own worker, sandboxed where the machine allows. It runs on the user's
+ * machine, so it is told the user's core.whitespace, which no worker can read (design §8).
  */
+export function localWorkerArgs(coreWhitespace: string | undefined): string[] {
+  return ["--sandbox=auto", ...(coreWhitespace === undefined ? [] : [`--core-whitespace=${coreWhitespace}`])];
+}
+
+/** This package's own worker in a subprocess: `git review-remote worker` with localWorkerArgs. */
 function localWorkerCommand(coreWhitespace: string | undefined): string {
   const bin = packageFile("bin/git-review-remote.js");
-  const whitespace = coreWhitespace === undefined ? "" : ` --core-whitespace=${shellQuote(coreWhitespace)}`;
   const node = [process.execPath, ...NODE_FLAGS].map(shellQuote).join(" ");
+  const whitespace = coreWhitespace === undefined ? "" : ` --core-whitespace=${shellQuote(coreWhitespace)}`;
   return `${node} ${shellQuote(bin)} worker --sandbox=auto${whitespace}`;
 }
 

@@ -4,8 +4,9 @@
 // unprivileged worker first makes a user namespace and is root only inside it.
 
 import { spawn } from "node:child_process";
+import { EventEmitter } from "node:events";
 import { constants } from "node:os";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { ExitCode } from "../errors.js";
 import { NODE_FLAGS } from "../os/node-flags.js";
 import { killGroup } from "../os/process.js";
@@ -108,6 +109,11 @@ function firstProcessScript(mounts: string): string {
   ].join("\n");
 }
 
+/** Whether the programs that make the namespaces are here (whether they work, only a run tells). */
+export function canConfine(): boolean {
+  return hasProgram("unshare") && hasProgram("setpriv");
+}
+
 /** How the run inside the namespaces ended: the worker's exit code, or why it never started. */
 type Inside = { code: number } | { reason: string };
 
@@ -181,18 +187,19 @@ export async function runConfinedWorker(config: WorkerConfig): Promise<number> {
   const inside = process.env[CONFINED_ENV];
   if (inside !== undefined) {
     delete process.env[CONFINED_ENV];
-    const run = JSON.parse(inside) as { root: string; config: WorkerConfig };
+    // A client that started this worker itself (ConfinedWorker) passes the root alone: the
+    // configuration is this process's own command line.
+    const run = JSON.parse(inside) as { root: string; config?: WorkerConfig };
     const { runWorker } = await import("./flow.js");
-    return runWorker({ ...run.config, workspaceRoot: run.root, ...streams() });
+    return runWorker({ ...(run.config ?? config), workspaceRoot: run.root, ...streams() });
   }
   const trap = new SignalTrap();
   removeStaleWorkspaces();
   const root = createWorkspaceRoot();
   try {
-    const inside =
-      hasProgram("unshare") && hasProgram("setpriv")
-        ? await runInside(root, config, trap)
-        : { reason: "unshare or setpriv (util-linux) is missing" };
+    const inside = canConfine()
+      ? await runInside(root, config, trap)
+      : { reason: "unshare or setpriv (util-linux) is missing" };
     if ("code" in inside) return inside.code;
     const { reason } = inside;
     const say = sayTo(process.stderr);
@@ -208,4 +215,102 @@ export async function runConfinedWorker(config: WorkerConfig): Promise<number> {
   // Loaded only here and inside: the outer process stays small and starts fast.
   const { runWorker } = await import("./flow.js");
   return runWorker({ ...config, ...streams() });
+}
+
+/**
+ * This package's worker started by its client directly inside its namespaces (the built-in local
+ * worker): one node process fewer on a local review's critical path than `git review-remote worker`,
+ * which would start only to start this. `args` are the worker's flags, which it parses itself, as
+ * that command would; they set no limit (the tmpfs is sized for the defaults).
+ *
+ * To the transport it looks like a child process: stdin, stdout, stderr, a process group, and
+ * `close` with the worker's exit code as soon as the worker has exited: the rest of the chain is
+ * then killed, and the kernel drops the tmpfs without anyone waiting. `started` is false when the
+ * namespaces or the tmpfs were refused: nothing was read from stdin, no `close` comes, and the
+ * caller runs `git review-remote worker`, which falls back or refuses and says why.
+ */
+export class ConfinedWorker extends EventEmitter {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly pid: number | undefined;
+  readonly started: Promise<boolean>;
+
+  constructor(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv) {
+    super();
+    removeStaleWorkspaces();
+    const root = createWorkspaceRoot();
+    const mounts = mountWorkspaceScript(root, DEFAULT_WORKER_LIMITS);
+    const [file, ...rest] = unshareCommand([
+      "sh",
+      "-c",
+      firstProcessScript(mounts),
+      "sh",
+      process.execPath,
+      ...NODE_FLAGS,
+      CLI,
+      "worker",
+      ...args,
+    ]);
+    const child = spawn(file as string, rest, {
+      cwd,
+      env: { ...env, [CONFINED_ENV]: JSON.stringify({ root }) },
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
+    });
+    this.pid = child.pid;
+    this.stdin = child.stdio[0] as Writable;
+    this.stdout = child.stdio[1] as Readable;
+    this.stderr = child.stdio[4] as Readable;
+    const setup = child.stdio[2] as Readable;
+    const status = child.stdio[3] as Readable;
+    setup.resume();
+    let started = false;
+    let code: number | undefined;
+    let said = "";
+    let onStarted: (started: boolean) => void = () => undefined;
+    this.started = new Promise((resolve) => {
+      onStarted = resolve;
+    });
+    const release = () => {
+      setup.destroy();
+      status.destroy();
+      child.unref();
+      removeTree(root);
+    };
+    const ended = (stream: Readable) =>
+      new Promise<void>((resolve) => {
+        if (stream.readableEnded || stream.destroyed) resolve();
+        else stream.once("end", resolve).once("close", resolve);
+      });
+    status.setEncoding("utf8");
+    status.on("data", (text: string) => {
+      said += text;
+      if (!started && said.startsWith("started\n")) {
+        started = true;
+        onStarted(true);
+      }
+      const exit = /^exit (\d+)$/m.exec(said)?.[1];
+      if (exit === undefined || code !== undefined) return;
+      code = Number(exit);
+      // The worker is gone: end the chain now, so that its pipes close without waiting for the
+      // namespace's teardown, and answer once all the worker wrote is read.
+      killGroup(this.pid, "SIGKILL");
+      void Promise.all([ended(this.stdout), ended(this.stderr)]).then(() => {
+        release();
+        this.emit("close", code, null);
+      });
+    });
+    child.on("error", (error) => {
+      if (started) this.emit("error", error);
+      else onStarted(false);
+    });
+    child.on("close", (exitCode, signal) => {
+      if (code !== undefined) return;
+      release();
+      if (started) return this.emit("close", exitCode, signal);
+      for (const stream of [this.stdin, this.stdout, this.stderr]) stream.destroy();
+      onStarted(false);
+    });
+  }
 }

@@ -1,7 +1,7 @@
 // The pipeline as users meet it, through `git review-remote` with workers configured in git config.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -166,6 +166,24 @@ describe("review pipeline", () => {
     const result = repo.run(["HEAD", "--no-cache"]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Review [0-9a-f]{12} by local/m);
+  });
+
+  it("runs the local worker's command where its namespaces cannot be made, which says why", () => {
+    // The client starts the local worker inside its namespaces itself; a tmpfs refused there is
+    // learned before anything is sent, and the worker command then runs, falls back and warns.
+    const repo = baseRepo();
+    const bin = join(repo.home, "refusing-mount");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "mount"), "#!/bin/sh\necho 'mount: permission denied (fixture)' >&2\nexit 32\n", {
+      mode: 0o755,
+    });
+    const result = repo.run(["HEAD", "--no-cache"], { env: { PATH: `${bin}:${process.env.PATH}` } });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Review [0-9a-f]{12} by local/m);
+    expect(result.stderr).toContain(
+      "remote: git-review-remote worker: warning: the workspace has no size or file limit: mount: permission denied (fixture)",
+    );
+    expect(result.stderr.match(/permission denied \(fixture\)/g)).toHaveLength(1);
   });
 
   it("kills a worker that exceeds review-remote.timeout and exits 3 with the repo unchanged", () => {
