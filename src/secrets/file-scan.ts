@@ -33,7 +33,7 @@ export class ContentFileScan implements FileScan {
     if (this.sink) {
       this.sink.write(chunk);
     } else if (this.pendingBytes + chunk.length >= HEAD) {
-      this.route([...this.pending, chunk]);
+      this.route([...this.pending, chunk], false);
     } else {
       // Copy: the caller may hand the same memory on (tar chunks go on to gzip) or reuse it.
       this.pending.push(Buffer.from(chunk));
@@ -44,7 +44,7 @@ export class ContentFileScan implements FileScan {
   end(): Finding[] {
     if (this.ended) throw new Error(`content scan of ${this.site.path} ended twice`);
     this.ended = true;
-    if (!this.sink) this.route(this.pending);
+    if (!this.sink) this.route(this.pending, true);
     const findings = (this.sink as FileScan).end();
     const key = this.headLimit ? this.binaryKeyFinding(Buffer.concat(this.head)) : undefined;
     this.head = [];
@@ -70,12 +70,18 @@ export class ContentFileScan implements FileScan {
     }
   }
 
-  /** Chooses the sink from the first bytes and hands it everything that arrived so far. */
-  private route(chunks: Buffer[]): void {
+  /**
+   * Chooses the sink from the first bytes and hands it everything that arrived so far. Bytes that are
+   * the scan's own (copies made here, or joined here) go to a text scan without another copy.
+   */
+  private route(chunks: Buffer[], owned: boolean): void {
     const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
     this.pending = [];
-    this.sink = this.sinkFor(detectForm(bytes.subarray(0, HEAD)));
-    if (bytes.length > 0) this.sink.write(bytes);
+    const sink = this.sinkFor(detectForm(bytes.subarray(0, HEAD)));
+    this.sink = sink;
+    if (bytes.length === 0) return;
+    if (sink instanceof TextScan && (owned || chunks.length > 1)) sink.writeOwned(bytes);
+    else sink.write(bytes);
   }
 
   private sinkFor(form: Form): FileScan {

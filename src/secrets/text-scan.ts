@@ -42,13 +42,23 @@ export class TextScan implements FileScan {
   }
 
   write(chunk: Buffer): void {
+    this.take(chunk, false);
+  }
+
+  /** write() of memory that is the scan's own from now on (a copy made for it): kept, not copied. */
+  writeOwned(chunk: Buffer): void {
+    this.take(chunk, true);
+  }
+
+  private take(chunk: Buffer, owned: boolean): void {
     if (this.ended) throw new Error(`content scan of ${this.site.path} written after end`);
     if (chunk.length === 0) return;
     let offset = 0;
     while (offset < chunk.length) {
       const take = Math.min(WINDOW - this.pendingBytes, chunk.length - offset);
+      const part = chunk.subarray(offset, offset + take);
       // Copy: the caller may hand the same memory on (tar chunks go on to gzip) or reuse it.
-      this.pending.push(Buffer.from(chunk.subarray(offset, offset + take)));
+      this.pending.push(owned ? part : Buffer.from(part));
       this.pendingBytes += take;
       offset += take;
       if (this.pendingBytes === WINDOW) this.flush(false);
@@ -81,6 +91,11 @@ export class TextScan implements FileScan {
     const keepFrom = Math.max(0, cut - CONTEXT);
     const { hits, markers } = this.matcher.findMatches(bytes, text, from, cut);
     const marks = parseMarkers(text, markers);
+    // The last window and nothing in it: no line number is needed (most files are one window).
+    if (final && hits.length === 0 && marks.length === 0) {
+      this.carry = Buffer.alloc(0);
+      return;
+    }
     const lines = lineNumbers(text, this.linesBeforeCarry, [
       ...hits.map((hit) => hit.index),
       ...marks.map((mark) => mark.index),
