@@ -97,6 +97,13 @@ const BRANCH = "review";
 const FIXED_IDENT_DATE = `${Date.parse(FIXED_DATES.GIT_COMMITTER_DATE) / 1000} +0000`;
 const WORKER_IDENT = `${WORKER_IDENTITY.GIT_COMMITTER_NAME} <${WORKER_IDENTITY.GIT_COMMITTER_EMAIL}> ${FIXED_IDENT_DATE}`;
 
+/** tree/.git with no commit yet: what git check-attr needs, and where loose objects can go. */
+export function initBaselineRepository(tree: string): string {
+  const gitDir = join(tree, ".git");
+  initGitDir(gitDir, { bare: false, branch: BRANCH, config: REPO_CONFIG, attributes: NO_CONVERSIONS });
+  return gitDir;
+}
+
 /**
  * Writes tree/.git: the trees and the commit of the snapshot (one small pack), the index with the
  * files' sizes and mtimes, the branch. With `allBlobs`, every blob too, packed from the unpacked
@@ -109,8 +116,7 @@ export function createBaseline(
   snapshot: string,
   { allBlobs }: { allBlobs: boolean },
 ): Baseline {
-  const gitDir = join(tree, ".git");
-  initGitDir(gitDir, { bare: false, branch: BRANCH, config: REPO_CONFIG, attributes: NO_CONVERSIONS });
+  const gitDir = initBaselineRepository(tree);
   const packDir = join(gitDir, "objects", "pack");
   // A tree per directory (every one holds a file), the root's, and the commit.
   let directories = 0;

@@ -11,7 +11,7 @@ import type { Env } from "../git/run.js";
 import { type ChangedLines, changedLinesOf } from "../protocol/changed-lines.js";
 import type { Request } from "../protocol/request.js";
 import type { ReviewComment } from "../protocol/result.js";
-import { createBaseline, createPrivateGitDir } from "./baseline.js";
+import { createBaseline, createPrivateGitDir, initBaselineRepository } from "./baseline.js";
 import { keepOriginalBlob } from "./baseline-blobs.js";
 import { collectProposals, ProposalError, ProposalLimitError } from "./collect.js";
 import { DeadlineError } from "./deadline.js";
@@ -66,7 +66,8 @@ function writeIoFiles(ctx: ReviewTreeContext, changes: ChangedLines | undefined)
 }
 
 interface ReviewerResult {
-  head: string;
+  /** The reviewer's last commit; none: the baseline (the built-in reviewer commits nothing). */
+  head?: string;
   /** Known to have left the tree as it was (a built-in reviewer that changed nothing). */
   unchanged?: boolean;
   /**
@@ -81,10 +82,11 @@ interface ReviewerResult {
   error?: string;
 }
 
+/** `baseline`: the baseline commit, which a reviewer command starts from (the built-in one needs none). */
 async function runSelectedReviewer(
   ctx: ReviewTreeContext,
   io: ReviewerIo,
-  baseline: string,
+  baseline: string | undefined,
   changes: ChangedLines | undefined,
 ): Promise<ReviewerResult> {
   const { request } = ctx;
@@ -99,7 +101,6 @@ async function runSelectedReviewer(
       beforeRewrite: (path, content) => keepOriginalBlob(io.tree, ctx.listing, path, content),
     });
     return {
-      head: baseline,
       unchanged: outcome.fixed.length === 0,
       leftoverMessage: outcome.commitMessage ?? LEFTOVER_MESSAGE,
       comments: outcome.comments,
@@ -108,7 +109,7 @@ async function runSelectedReviewer(
   }
   const reviewed = await reviewWithCommands(
     { ...ctx, reviewer: ctx.reviewer, io, resourceLimits: resourceLimitsFor(ctx.listing, ctx.limits) },
-    baseline,
+    baseline as string,
   );
   return reviewed;
 }
@@ -125,7 +126,7 @@ function summarize(commits: number, comments: number, ran?: string): string {
 async function runUnderDeadline(
   ctx: ReviewTreeContext,
   io: ReviewerIo,
-  baseline: string,
+  baseline: string | undefined,
   changes: ChangedLines | undefined,
 ): Promise<ReviewerResult> {
   try {
@@ -135,7 +136,6 @@ async function runUnderDeadline(
   } catch (error) {
     if (error instanceof DeadlineError || error instanceof BundleRefusedError) throw error;
     return {
-      head: baseline,
       comments: [],
       error: (error as Error).message,
     };
@@ -147,14 +147,24 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
   // A reviewer command runs git on its own (diff, stash, checkout): it needs every blob. The
   // built-in one reads files only, and writes the blobs it replaces as it replaces them.
   const allBlobs = ctx.reviewer.kind === "commands";
-  const { commit: baseline, index } = await deadline.run("building the baseline", async () =>
-    createBaseline(workspace.tree, ctx.listing, request.snapshot.commit, { allBlobs }),
-  );
   // The baseline index, with stat data, kept where the reviewer cannot touch it: collecting then
   // rehashes only the files the reviewer changed.
   const baselineIndex = join(workspace.home, "baseline-index");
-  writeFileSync(baselineIndex, index);
-  debug("worker: baseline committed");
+  const buildBaseline = () =>
+    deadline.run("building the baseline", async () => {
+      const { commit, index } = createBaseline(workspace.tree, ctx.listing, request.snapshot.commit, {
+        allBlobs,
+      });
+      writeFileSync(baselineIndex, index);
+      debug("worker: baseline committed");
+      return commit;
+    });
+  // A reviewer command starts from the baseline commit. The built-in reviewer reads files and the
+  // attributes only (its repository is enough), and the baseline, written from the listing, is
+  // only needed when it changed something: most reviews propose nothing and skip it.
+  let baseline: string | undefined;
+  if (allBlobs) baseline = await buildBaseline();
+  else initBaselineRepository(workspace.tree);
   // From here the workspace holds what the bundle made plus what the reviewer may add.
   const room = { bytes: limits.treeBytes, files: limits.files };
   await limitWorkspace(workspace, room);
@@ -172,6 +182,7 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
     const summary = reviewed.summary ?? summarize(0, reviewed.comments.length, reviewed.ran);
     return { status: "ok", summary, comments: reviewed.comments, commits: [] };
   }
+  baseline ??= await buildBaseline();
   // Collecting writes the objects of what the reviewer changed: as much room again, at most.
   await limitWorkspace(workspace, room);
   createPrivateGitDir(workspace.git, join(workspace.tree, ".git", "objects"));
@@ -184,7 +195,7 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
         baseline,
         baselineIndex,
         missingBlobs: !allBlobs,
-        head: reviewed.head,
+        head: reviewed.head ?? baseline,
         leftoverMessage: reviewed.leftoverMessage,
         forbiddenPaths: request.forbiddenPaths,
         limits: request.limits,
