@@ -122,7 +122,12 @@ class TreeWriter implements EntrySink {
   private wake: (() => void) | undefined;
   private readonly replies: string[] = [];
 
-  constructor(root: string) {
+  /** `signal` (the request's deadline) ends every wait for the thread. */
+  constructor(
+    root: string,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    signal?.addEventListener("abort", () => this.wakeUp(), { once: true });
     this.thread = new Worker(THREAD, { eval: true, workerData: { root } });
     this.thread.on("message", (message: Uint8Array | string | { path: string; why: string }) => {
       if (message instanceof Uint8Array) {
@@ -219,26 +224,33 @@ class TreeWriter implements EntrySink {
     this.used = 0;
   }
 
-  /** After each chunk: a write failure refuses the bundle; a thread far behind holds the pass. */
-  async pace(): Promise<void> {
-    while (!this.failure && this.inFlight >= MAX_IN_FLIGHT) await this.next();
+  /** Waits while `busy` holds, the thread has not failed and the deadline has not passed. */
+  private async waitWhile(busy: () => boolean): Promise<void> {
+    while (!this.failure && !this.signal?.aborted && busy()) await this.next();
+    this.signal?.throwIfAborted();
     if (this.failure) throw this.failure;
+  }
+
+  /** After each chunk: a write failure refuses the bundle; a thread far behind holds the pass. */
+  pace(): Promise<void> | undefined {
+    this.signal?.throwIfAborted();
+    if (this.failure) throw this.failure;
+    return this.inFlight < MAX_IN_FLIGHT ? undefined : this.waitWhile(() => this.inFlight >= MAX_IN_FLIGHT);
   }
 
   /** Sends the rest and waits until all of it is written. */
   async finish(): Promise<void> {
     this.send();
     this.thread.postMessage("end");
-    while (!this.failure && this.replies.length === 0) await this.next();
-    if (this.failure) throw this.failure;
+    await this.waitWhile(() => this.replies.length === 0);
     await this.thread.terminate();
   }
 
-  /** Stops the thread, with nothing of the tree left open. */
+  /** Stops the thread, with nothing of the tree left open (past the deadline: at once). */
   async abort(): Promise<void> {
-    if (!this.failure) {
+    if (!this.failure && !this.signal?.aborted) {
       this.thread.postMessage("abort");
-      while (!this.failure && !this.replies.includes("aborted")) await this.next();
+      await this.waitWhile(() => !this.replies.includes("aborted")).catch(() => undefined);
     }
     await this.thread.terminate();
   }
@@ -256,14 +268,11 @@ export async function verifyAndUnpack(
   signal?: AbortSignal,
 ): Promise<BundleListing> {
   mkdirSync(tree, { mode: 0o700 });
-  const writer = new TreeWriter(tree);
+  const writer = new TreeWriter(tree, signal);
   try {
     const listing = await verifyBundle(bundle, size, expectedFiles, {
       sink: writer,
-      afterChunk: () => {
-        signal?.throwIfAborted();
-        return writer.pace();
-      },
+      afterChunk: () => writer.pace(),
     });
     await writer.finish();
     return listing;
