@@ -20,11 +20,38 @@ export interface TreeEntry {
   path: string;
 }
 
-/** `ls-tree -r -z` prints `<mode> SP <type> SP <oid> TAB <path>`. */
-function parseLsTree(record: string): TreeEntry {
-  const tab = record.indexOf("\t");
-  const [mode = "", type = "", oid = ""] = record.slice(0, tab).split(" ");
-  return { mode, type, oid, path: record.slice(tab + 1) };
+/** The modes and types a listing repeats on every line, shared rather than made for each entry. */
+const SHARED: ReadonlyMap<string, string> = new Map(
+  [...Object.values(Mode), "blob", "tree", "commit"].map((word) => [word, word]),
+);
+
+/** `text.slice(from, to)`, or the shared copy of it. */
+function word(text: string, from: number, to: number): string {
+  const value = text.slice(from, to);
+  return SHARED.get(value) ?? value;
+}
+
+/**
+ * `ls-tree -r -z` output: records `<mode> SP <type> SP <oid> TAB <path>`, each ending in NUL. Read
+ * in place, without a string per record: a large tree's listing is tens of thousands of them.
+ */
+function parseLsTree(output: string): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  for (let start = 0; start < output.length; ) {
+    let end = output.indexOf("\0", start);
+    if (end === -1) end = output.length;
+    const space = output.indexOf(" ", start);
+    const second = output.indexOf(" ", space + 1);
+    const tab = output.indexOf("\t", second + 1);
+    entries.push({
+      mode: word(output, start, space),
+      type: word(output, space + 1, second),
+      oid: output.slice(second + 1, tab),
+      path: output.slice(tab + 1, end),
+    });
+    start = end + 1;
+  }
+  return entries;
 }
 
 /**
@@ -33,7 +60,7 @@ function parseLsTree(record: string): TreeEntry {
  */
 export async function listTree(run: GitRun, treeish: string): Promise<TreeEntry[]> {
   const { stdout } = await git(["ls-tree", "-r", "-z", "--full-tree", treeish], run);
-  return splitNul(stdout).map(parseLsTree);
+  return parseLsTree(stdout);
 }
 
 /** The file paths of a tree-ish only. */
