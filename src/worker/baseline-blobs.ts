@@ -1,7 +1,7 @@
 // The baseline's blobs, which the index and trees name by the ids computed while the bundle streamed
 // by: all of them in one pack (a reviewer command runs git on its own: diff, stash, checkout), or
 // only the originals of what a built-in reviewer rewrites. Either way each is read back from disk
-// and must hash to the id the bundle gave it: GNU tar and our reader agreed on the content too.
+// and must hash to the id the bundle gave it: what the reviewer starts from is exactly what was sent.
 
 import type { Hash } from "node:crypto";
 import { closeSync, constants, openSync, readSync } from "node:fs";

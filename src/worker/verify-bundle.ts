@@ -1,7 +1,7 @@
-// Validates an untrusted bundle before a single byte of it reaches the disk as a file (design §8): the
-// whole listing is read with our strict tar parser, and any entry that could write outside the tree,
-// mean different things to different extractors, or exhaust the machine refuses the whole bundle.
-
+// Validates an untrusted bundle (design §8): the whole listing is read with our strict tar parser, and
+// any entry that could write outside the tree, mean different things to different extractors, or
+// exhaust the machine refuses the whole bundle. An entry reaches the sink (the unpacked tree) only
+// once it passed every check that needs only what came before it.
 import type { Hash } from "node:crypto";
 import { ObjectType, objectHasher, objectId } from "../git/write/objects.js";
 import {
