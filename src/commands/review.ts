@@ -20,16 +20,25 @@ export async function runReviewCommand(
   output.color = useColor(Boolean(process.stdout.isTTY), settings.colorUi);
   printRecovered(await recoverStore(storePaths(repo)), output);
   const events = createPipelineEvents(output, new Set(options.workers).size);
-  const report = await runPipeline(repo, settings, options, events).finally(() => events.finish());
+  // The report's modules (receipts and their schemas among them) load once an envelope is being
+  // sent, while the worker works: nothing before the worker starts waits for them.
+  let printing: Promise<[typeof import("../report/review.js"), typeof import("./findings.js")]> | undefined;
+  const load = () => {
+    printing ??= Promise.all([import("../report/review.js"), import("./findings.js")]);
+    return printing;
+  };
+  const watched: typeof events = {
+    ...events,
+    progress(stage, bytes) {
+      if (stage === "send") void load().catch(() => undefined);
+      events.progress(stage, bytes);
+    },
+  };
+  const report = await runPipeline(repo, settings, options, watched).finally(() => events.finish());
   // One worker and nothing else: its failure is the command's, with its hints.
   const [only] = report.failures;
   if (only && report.failures.length === 1 && report.outcomes.length === 0) throw only.error;
-  // The report's modules (receipts and their schemas among them) load only now: nothing before the
-  // worker starts waits for them.
-  const [{ printReview }, { findingsAtFailLevel }] = await Promise.all([
-    import("../report/review.js"),
-    import("./findings.js"),
-  ]);
+  const [{ printReview }, { findingsAtFailLevel }] = await load();
   printReview(report, options.json, output);
   const failures = report.failures.map((failure) => failure.error);
   const findings = findingsAtFailLevel(report, options.failLevel, settings, output);
