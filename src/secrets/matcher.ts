@@ -53,13 +53,14 @@ export class RuleMatcher {
 
   /**
    * Hits whose secret starts in [from, to) and markers that start there, both in offset order.
-   * `bytes` and `text` are the same window (latin1: one character per byte).
+   * `textOf` gives `bytes` as text (latin1: one character per byte), asked only if a keyword is there.
    */
-  findMatches(bytes: Uint8Array, text: string, from: number, to: number): WindowMatches {
+  findMatches(bytes: Uint8Array, textOf: () => string, from: number, to: number): WindowMatches {
     const { ids, offsets } = this.index.scan(bytes);
     const markers: number[] = [];
     const hits: RuleHit[] = [];
     if (ids.length === 0) return { hits, markers };
+    const text = textOf();
     // Keyword offsets of the rules that have one here (most windows: none, or a few rules).
     const starts: number[][] = [];
     const rules: number[] = [];

@@ -85,18 +85,24 @@ export class TextScan implements FileScan {
   }
 
   private scanWindow(bytes: Buffer, final: boolean): void {
-    const text = bytes.toString("latin1");
+    // The window as text (latin1: a character per byte, so offsets agree), made only when needed: a
+    // window without a keyword has no regex to run.
+    let text: string | undefined;
+    const textOf = () => {
+      text ??= bytes.toString("latin1");
+      return text;
+    };
     const from = this.carryAccept;
-    const cut = final ? text.length : Math.max(from, text.length - TAIL);
+    const cut = final ? bytes.length : Math.max(from, bytes.length - TAIL);
     const keepFrom = Math.max(0, cut - CONTEXT);
-    const { hits, markers } = this.matcher.findMatches(bytes, text, from, cut);
-    const marks = parseMarkers(text, markers);
+    const { hits, markers } = this.matcher.findMatches(bytes, textOf, from, cut);
+    const marks = markers.length > 0 ? parseMarkers(textOf(), markers) : [];
     // The last window and nothing in it: no line number is needed (most files are one window).
     if (final && hits.length === 0 && marks.length === 0) {
       this.carry = Buffer.alloc(0);
       return;
     }
-    const lines = lineNumbers(text, this.linesBeforeCarry, [
+    const lines = lineNumbers(textOf(), this.linesBeforeCarry, [
       ...hits.map((hit) => hit.index),
       ...marks.map((mark) => mark.index),
       keepFrom,
