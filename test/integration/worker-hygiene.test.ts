@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -144,6 +145,51 @@ describe("worker baseline written from the listing", () => {
         encoding: "utf8",
       });
       expect(shown).toBe(original.toString());
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("worker baseline with every blob, for a reviewer command", () => {
+  it("packs each distinct blob once, a large one in pieces, in a pack git verifies", async () => {
+    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
+    try {
+      // Incompressible, so that the bundle is no "bomb", and read back in several pieces.
+      const large = randomBytes(3 * 1024 * 1024 + 5);
+      const bundle = gzipSync(
+        makeTar([
+          { name: "a.txt", content: "same\n" },
+          { name: "dir/b.txt", content: "same\n" },
+          { name: "dir/empty", content: "" },
+          { name: "big.bin", content: large },
+          { name: "big-again.bin", content: large },
+          { name: "link", type: "2", linkpath: "a.txt" },
+          { name: "dir/same-as-target", content: "a.txt" },
+        ]),
+      );
+      const file = join(root, "bundle.tar.gz");
+      writeFileSync(file, bundle);
+      const tree = join(root, "tree");
+      const listing = await verifyAndUnpack(file, bundle.length, 7, tree);
+      const baseline = createBaseline(tree, listing, "0".repeat(40), { allBlobs: true });
+      writeWorkerGlobalConfig(root);
+      const env = workerGitEnv(root) as NodeJS.ProcessEnv;
+      const git = (...args: string[]) => execFileSync("git", args, { cwd: tree, env, encoding: "utf8" });
+      const packs = join(tree, ".git", "objects", "pack");
+      // verify-pack refuses a pack that holds an object twice.
+      for (const idx of readdirSync(packs).filter((name) => name.endsWith(".idx")))
+        git("verify-pack", join(packs, idx));
+      expect(git("fsck", "--full", "--strict", "--no-dangling", "--no-progress")).toBe("");
+      expect(git("status", "--porcelain", "--untracked-files=all")).toBe("");
+      expect(git("cat-file", "-p", `${baseline.commit}:dir/b.txt`)).toBe("same\n");
+      expect(git("cat-file", "-p", `${baseline.commit}:link`)).toBe("a.txt");
+      const big = execFileSync("git", ["cat-file", "blob", `${baseline.commit}:big-again.bin`], {
+        cwd: tree,
+        env,
+        maxBuffer: 1 << 24,
+      });
+      expect(big.equals(large)).toBe(true);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
