@@ -24,7 +24,12 @@ interface CompiledRule {
   regex: RegExp;
 }
 
-export class RuleMatcher {
+/** What a text scan runs on each window: the rules that apply to its file. */
+export interface WindowMatcher {
+  findMatches(bytes: Uint8Array, textOf: () => string, from: number, to: number): WindowMatches;
+}
+
+export class RuleMatcher implements WindowMatcher {
   private readonly compiled: CompiledRule[];
   private readonly index: KeywordIndex;
   /** Keyword id → the rules that start with it; the marker's id maps to none. */
@@ -56,6 +61,27 @@ export class RuleMatcher {
    * `textOf` gives `bytes` as text (latin1: one character per byte), asked only if a keyword is there.
    */
   findMatches(bytes: Uint8Array, textOf: () => string, from: number, to: number): WindowMatches {
+    return this.findOf(bytes, textOf, from, to, undefined);
+  }
+
+  /**
+   * This matcher with only some of its rules (the others' keywords are still found, and ignored): one
+   * keyword automaton for every file, whatever rules its name adds.
+   */
+  only(rules: ReadonlySet<ContentRule>): WindowMatcher {
+    const skipped = Uint8Array.from(this.compiled, (compiled) => (rules.has(compiled.rule) ? 0 : 1));
+    return {
+      findMatches: (bytes, textOf, from, to) => this.findOf(bytes, textOf, from, to, skipped),
+    };
+  }
+
+  private findOf(
+    bytes: Uint8Array,
+    textOf: () => string,
+    from: number,
+    to: number,
+    skipped: Uint8Array | undefined,
+  ): WindowMatches {
     const { ids, offsets } = this.index.scan(bytes);
     const markers: number[] = [];
     const hits: RuleHit[] = [];
@@ -69,6 +95,7 @@ export class RuleMatcher {
       const offset = offsets[k] as number;
       if (id === this.markerId && offset >= from && offset < to) markers.push(offset);
       for (const ruleIndex of this.rulesOf[id] as number[]) {
+        if (skipped?.[ruleIndex]) continue;
         const list = starts[ruleIndex];
         if (list === undefined) {
           starts[ruleIndex] = [offset];

@@ -3,14 +3,14 @@
 import { isAllowedByPolicy } from "./allow.js";
 import type { ArchiveLimits, ExpansionBudget } from "./decode/limits.js";
 import type { Finding, SecretAllow } from "./finding.js";
-import type { RuleMatcher } from "./matcher.js";
+import type { WindowMatcher } from "./matcher.js";
 import { fingerprintSecret, redactSecret } from "./redact.js";
 
 export interface ScanSettings {
   allow: readonly SecretAllow[];
   matchPath: (glob: string, path: string) => boolean;
   /** The matcher of the rules that apply to files named like `path`. */
-  matcherFor(path: string): RuleMatcher;
+  matcherFor(path: string): WindowMatcher;
   limits: ArchiveLimits;
 }
 

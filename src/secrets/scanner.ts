@@ -8,7 +8,7 @@ import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, ExpansionBudget } from "./d
 import { ContentFileScan } from "./file-scan.js";
 import type { FileScan, Finding, SecretAllow } from "./finding.js";
 import { matchLinkTarget, secretNameFindings } from "./link-target.js";
-import { RuleMatcher } from "./matcher.js";
+import { RuleMatcher, type WindowMatcher } from "./matcher.js";
 import type { ScanSettings } from "./scan-settings.js";
 import { TextScan } from "./text-scan.js";
 
@@ -36,7 +36,9 @@ export function createContentScanner(options: ContentScannerOptions = {}): Conte
   const rules = options.rules ?? CONTENT_RULES;
   const everywhere = rules.filter((rule) => rule.paths === undefined);
   const somewhere = rules.filter((rule) => rule.paths !== undefined);
-  const matchers = new Map<string, RuleMatcher>();
+  // In this order, a file's rules are [...everywhere, ...the ones its name adds], as they are tried.
+  const all = new RuleMatcher([...everywhere, ...somewhere], INLINE_ALLOW_MARKER);
+  const matchers = new Map<string, WindowMatcher>();
   const settings: ScanSettings = {
     allow: options.allow ?? [],
     matchPath: options.matchPath ?? matchGlob,
@@ -46,7 +48,7 @@ export function createContentScanner(options: ContentScannerOptions = {}): Conte
       const key = here.map((rule) => rule.id).join("\0");
       let matcher = matchers.get(key);
       if (!matcher) {
-        matcher = new RuleMatcher([...everywhere, ...here], INLINE_ALLOW_MARKER);
+        matcher = here.length === somewhere.length ? all : all.only(new Set([...everywhere, ...here]));
         matchers.set(key, matcher);
       }
       return matcher;

@@ -7,7 +7,7 @@
 // before the cut. Bytes are decoded as latin1, one character per byte, so invalid UTF-8 cannot throw.
 import { INLINE_ALLOW_MARKER, type InlineAllow, isAllowedInline, parseInlineAllow } from "./allow.js";
 import type { FileScan, Finding } from "./finding.js";
-import type { RuleMatcher } from "./matcher.js";
+import type { WindowMatcher } from "./matcher.js";
 import type { ContentRule } from "./rules/rule.js";
 import { MAX_MATCH_LENGTH } from "./rules/rule.js";
 import { createFinding, type ScanSite } from "./scan-settings.js";
@@ -19,7 +19,7 @@ const TAIL = MAX_MATCH_LENGTH + 512;
 const MARKER_LIST_LENGTH = 512;
 
 export class TextScan implements FileScan {
-  private readonly matcher: RuleMatcher;
+  private readonly matcher: WindowMatcher;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private ended = false;
