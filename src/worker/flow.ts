@@ -5,6 +5,7 @@
 // process's one mapping from errors to exit codes is here.
 
 import type { Readable, Writable } from "node:stream";
+import type { Worker } from "node:worker_threads";
 import { debug } from "../debug.js";
 import { ConfigError, ExitCode, ReviewRemoteError, UsageError } from "../errors.js";
 import { type Envelope, readEnvelope } from "../protocol/envelope.js";
@@ -25,7 +26,7 @@ import { type Reviewer, reviewTree } from "./review-tree.js";
 import type { ReviewerCommand } from "./reviewer-specs.js";
 import type { Sandbox, SandboxMode } from "./sandbox.js";
 import { type Say, sayTo } from "./say.js";
-import { verifyAndUnpack } from "./unpack.js";
+import { startWritingThread, verifyAndUnpack } from "./unpack.js";
 import { BundleRefusedError } from "./verify-bundle.js";
 import { createWorkspace, removeStaleWorkspaces, type Workspace } from "./workspace.js";
 import { MAX_BUNDLE_BYTES, mountedWorkspace } from "./workspace-tmpfs.js";
@@ -148,6 +149,8 @@ interface Serving {
   onSpawn: (kill: () => void) => void;
   /** The reviewers that ran, for the receipt: none when time ran out before. */
   reviewed: string[];
+  /** The unpack's writing thread, started while the request was awaited. */
+  thread: Worker;
 }
 
 /** The receipt's signer for this request, when the worker has a key (design §12). */
@@ -184,7 +187,7 @@ async function review(serving: Serving): Promise<ReviewOutput> {
   try {
     const { bytes, files } = request.bundle;
     const listing = await deadline.run("unpacking the bundle", () =>
-      verifyAndUnpack(workspace.bundle, bytes, files, workspace.tree, deadline.signal),
+      verifyAndUnpack(workspace.bundle, bytes, files, workspace.tree, deadline.signal, serving.thread),
     );
     debug(`worker: unpacked (sandbox ${sandbox.kind})`);
     writeWorkerGlobalConfig(workspace.home);
@@ -242,6 +245,8 @@ async function serve(
   let killReviewer = () => {};
   const uninstall = installSignalCleanup(workspace, () => killReviewer());
   let deadline: Deadline | undefined;
+  // The unpack's writing thread starts now, while the request is awaited.
+  const thread = startWritingThread(workspace.tree);
   try {
     // The sandbox is tried (a bwrap run) before the request is read: a worker started early, as the
     // local one is while its client exports, has it ready when the bundle comes. The built-in
@@ -263,7 +268,18 @@ async function serve(
       killReviewer = kill;
     };
     const reviewed: string[] = [];
-    const serving = { options, envelope, workspace, sandbox, reviewer, deadline, say, onSpawn, reviewed };
+    const serving = {
+      options,
+      envelope,
+      workspace,
+      sandbox,
+      reviewer,
+      deadline,
+      say,
+      onSpawn,
+      reviewed,
+      thread,
+    };
     const output = await review(serving);
     debug(
       `worker: review ${output.status}, ${output.commits.length} commits, ${output.comments.length} comments`,
@@ -272,6 +288,7 @@ async function serve(
     const sign = signerFor(request, options.signKey, startedAt, reviewed);
     await write(options.stdout, await renderResult(request, reported, output, sign));
   } finally {
+    void thread.terminate();
     deadline?.dispose();
     uninstall();
     removal.done = workspace.removeInBackground();

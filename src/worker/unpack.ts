@@ -109,6 +109,17 @@ parentPort.on("message", (message) => {
 });
 `;
 
+/**
+ * The writing thread for a tree at `root`, started before there is anything to write: a thread takes
+ * some 20 ms to start, which a worker spends waiting for its request anyway. Unreferenced until a
+ * TreeWriter takes it; whoever started it terminates it if none does.
+ */
+export function startWritingThread(root: string): Worker {
+  const thread = new Worker(THREAD, { eval: true, workerData: { root } });
+  thread.unref();
+  return thread;
+}
+
 /** Sends the validated entries to the writing thread, which writes them under `root`. */
 class TreeWriter implements EntrySink {
   private readonly thread: Worker;
@@ -122,13 +133,17 @@ class TreeWriter implements EntrySink {
   private wake: (() => void) | undefined;
   private readonly replies: string[] = [];
 
-  /** `signal` (the request's deadline) ends every wait for the thread. */
+  /** `signal` (the request's deadline) ends every wait for the thread; `thread`: one already started. */
   constructor(
     root: string,
     private readonly signal: AbortSignal | undefined,
+    thread?: Worker,
   ) {
     signal?.addEventListener("abort", () => this.wakeUp(), { once: true });
-    this.thread = new Worker(THREAD, { eval: true, workerData: { root } });
+    this.thread = thread ?? startWritingThread(root);
+    this.thread.ref();
+    if (this.thread.threadId === -1)
+      this.failure = new BundleRefusedError("extract-failed", "the writing thread stopped");
     this.thread.on("message", (message: Uint8Array | string | { path: string; why: string }) => {
       if (message instanceof Uint8Array) {
         this.inFlight--;
@@ -266,9 +281,10 @@ export async function verifyAndUnpack(
   expectedFiles: number,
   tree: string,
   signal?: AbortSignal,
+  thread?: Worker,
 ): Promise<BundleListing> {
   mkdirSync(tree, { mode: 0o700 });
-  const writer = new TreeWriter(tree, signal);
+  const writer = new TreeWriter(tree, signal, thread);
   try {
     const listing = await verifyBundle(bundle, size, expectedFiles, {
       sink: writer,
