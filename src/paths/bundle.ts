@@ -136,8 +136,18 @@ export class FoldedNames {
   }
 }
 
-/** A directory claimed by FoldedTree: each name in it by its collisionKey, with what is below it. */
-type FoldedDirectory = Map<string, { path: string; children?: FoldedDirectory }>;
+/**
+ * A directory claimed by FoldedTree: each name in it by its collisionKey, a file as its path and a
+ * directory with what is below it.
+ */
+type FoldedDirectory = Map<string, string | ClaimedDirectory>;
+interface ClaimedDirectory {
+  path: string;
+  children: FoldedDirectory;
+}
+
+const claimedPath = (claimed: string | ClaimedDirectory): string =>
+  typeof claimed === "string" ? claimed : claimed.path;
 
 /**
  * FoldedNames for a listing of paths without their directories (a tree's blobs, in tree order):
@@ -159,9 +169,10 @@ export class FoldedTree {
     const directory = sameDirectory ? this.lastDirectory : this.directoryOf(path, slash);
     if (!(directory instanceof Map)) return directory;
     const key = collisionKey(path.slice(slash + 1));
-    const other = directory.get(key)?.path;
+    const claimed = directory.get(key);
+    const other = claimed === undefined ? undefined : claimedPath(claimed);
     if (other !== undefined && other !== path) return collision(other);
-    if (other === undefined) directory.set(key, { path });
+    if (other === undefined) directory.set(key, path);
     if (!sameDirectory) {
       this.lastPrefix = slash === -1 ? undefined : path.slice(0, slash);
       this.lastDirectory = directory;
@@ -180,16 +191,21 @@ export class FoldedTree {
     for (let start = 0; start <= slash; ) {
       const end = path.indexOf("/", start);
       const key = collisionKey(path.slice(start, end));
-      let claimed = fresh ? undefined : directory.get(key);
-      if (claimed === undefined) {
-        claimed = { path: path.slice(0, end) };
-        directory.set(key, claimed);
-        fresh = true;
+      const claimed: string | ClaimedDirectory | undefined = fresh ? undefined : directory.get(key);
+      let next: ClaimedDirectory;
+      if (claimed === undefined || typeof claimed === "string") {
+        const name = claimed ?? path.slice(0, end);
+        if (name.length !== end || !path.startsWith(name)) return collision(name);
+        // New, or the same name claimed as a file before (a tree does not list both).
+        next = { path: name, children: new Map() };
+        directory.set(key, next);
+        fresh ||= claimed === undefined;
       } else if (claimed.path.length !== end || !path.startsWith(claimed.path)) {
         return collision(claimed.path);
+      } else {
+        next = claimed;
       }
-      claimed.children ??= new Map();
-      directory = claimed.children;
+      directory = next.children;
       start = end + 1;
     }
     return directory;
