@@ -36,8 +36,8 @@ const result = await build({
   entryPoints: [
     "src/cli.ts",
     // Loaded on their own by the tests (a fixture worker that signs receipts, the check that the glob
-    // library loads lazily), the JSON schema generator and the bench (the worker's unpack); they
-    // share the CLI's chunks.
+    // library loads lazily), the JSON schema generator and the bench (the worker's unpack, the
+    // transport, receipts); they share the CLI's chunks.
     "src/receipt/sign.ts",
     "src/paths/glob.ts",
     "src/protocol/json-schema.ts",
@@ -46,6 +46,9 @@ const result = await build({
     "src/secrets/content-rules.ts",
     "src/secrets/scanner.ts",
     "src/worker/unpack.ts",
+    "src/pipeline/transport.ts",
+    "src/receipt/statement.ts",
+    "src/receipt/verify.ts",
   ],
   outbase: "src",
   outdir: DIST,
