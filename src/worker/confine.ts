@@ -6,9 +6,10 @@
 import { spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { constants } from "node:os";
-import type { Readable, Writable } from "node:stream";
+import { PassThrough, type Readable, type Writable } from "node:stream";
 import { ExitCode } from "../errors.js";
 import { NODE_FLAGS } from "../os/node-flags.js";
+import { drainPipe } from "../os/pipe.js";
 import { killGroup } from "../os/process.js";
 import { isHostRoot } from "../os/user-namespace.js";
 import { packageFile } from "../package-files.js";
@@ -260,8 +261,10 @@ export class ConfinedWorker extends EventEmitter {
     });
     this.pid = child.pid;
     this.stdin = child.stdio[0] as Writable;
-    this.stdout = child.stdio[1] as Readable;
-    this.stderr = child.stdio[4] as Readable;
+    const output = new Relay(child.stdio[1] as Readable);
+    const errors = new Relay(child.stdio[4] as Readable);
+    this.stdout = output.stream;
+    this.stderr = errors.stream;
     const setup = child.stdio[2] as Readable;
     const status = child.stdio[3] as Readable;
     setup.resume();
@@ -278,11 +281,6 @@ export class ConfinedWorker extends EventEmitter {
       child.unref();
       removeTree(root);
     };
-    const ended = (stream: Readable) =>
-      new Promise<void>((resolve) => {
-        if (stream.readableEnded || stream.destroyed) resolve();
-        else stream.once("end", resolve).once("close", resolve);
-      });
     status.setEncoding("utf8");
     status.on("data", (text: string) => {
       said += text;
@@ -293,10 +291,13 @@ export class ConfinedWorker extends EventEmitter {
       const exit = /^exit (\d+)$/m.exec(said)?.[1];
       if (exit === undefined || code !== undefined) return;
       code = Number(exit);
-      // The worker is gone: end the chain now, so that its pipes close without waiting for the
-      // namespace's teardown, and answer once all the worker wrote is read.
+      // The worker is gone and all it wrote is in the pipes: take it now and end the chain, rather
+      // than wait for the pipes to close, which comes only after the kernel has dropped the
+      // namespace's tmpfs (0.1 s for a 27k-file tree).
+      output.finish();
+      errors.finish();
       killGroup(this.pid, "SIGKILL");
-      void Promise.all([ended(this.stdout), ended(this.stderr)]).then(() => {
+      void Promise.all([output.ended, errors.ended]).then(() => {
         release();
         this.emit("close", code, null);
       });
@@ -308,9 +309,47 @@ export class ConfinedWorker extends EventEmitter {
     child.on("close", (exitCode, signal) => {
       if (code !== undefined) return;
       release();
-      if (started) return this.emit("close", exitCode, signal);
+      if (started) {
+        // Closed without saying its exit (killed): what the pipes held is all there is.
+        output.finish();
+        errors.finish();
+        void Promise.all([output.ended, errors.ended]).then(() => this.emit("close", exitCode, signal));
+        return;
+      }
       for (const stream of [this.stdin, this.stdout, this.stderr]) stream.destroy();
       onStarted(false);
     });
+  }
+}
+
+/**
+ * A pipe from the worker, passed on as read. `finish` takes what the pipe still holds without waiting
+ * for its end: once the worker has exited, everything it wrote is in the pipe, and the end comes only
+ * when every process holding the pipe is gone. `ended` resolves when the stream has been read to its end.
+ */
+class Relay {
+  readonly stream = new PassThrough();
+  readonly ended: Promise<void>;
+  private done = false;
+
+  constructor(private readonly pipe: Readable) {
+    pipe.pipe(this.stream, { end: false });
+    pipe.on("end", () => this.finish());
+    pipe.on("error", () => this.finish());
+    this.ended = new Promise((resolve) => {
+      this.stream.once("end", resolve).once("close", resolve);
+    });
+  }
+
+  finish(): void {
+    if (this.done) return;
+    this.done = true;
+    this.pipe.unpipe(this.stream);
+    for (let chunk = this.pipe.read() as Buffer | null; chunk !== null; chunk = this.pipe.read())
+      this.stream.write(chunk);
+    const fd = (this.pipe as unknown as { _handle?: { fd?: number } })._handle?.fd;
+    if (typeof fd === "number" && fd >= 0) drainPipe(fd, (chunk) => this.stream.write(chunk));
+    this.pipe.destroy();
+    this.stream.end();
   }
 }

@@ -168,6 +168,29 @@ describe("review pipeline", () => {
     expect(result.stdout).toMatch(/^Review [0-9a-f]{12} by local/m);
   });
 
+  it("reads the local worker's answer whole when it is larger than a pipe holds", () => {
+    // The client takes the worker's output once it says its exit code, not at the pipes' end: what
+    // was still in the pipes then (up to a pipe's 64 KiB) must come too, or the result is cut.
+    const repo = baseRepo();
+    const files = 400;
+    for (let i = 0; i < files; i++) {
+      const lines = Array.from({ length: 12 }, (_, line) => `export const value${line} = ${i};   `);
+      repo.write(`src/gen/file${i}.ts`, `${lines.join("\n")}\n`);
+    }
+    repo.commit("generated");
+    const result = repo.run(["HEAD", "--no-cache", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.branch).toMatch(/^review\/[0-9a-f]{12}$/);
+    const changed = repo.git("diff", "--name-only", "HEAD", json.branch).trim().split("\n");
+    expect(changed).toHaveLength(files);
+    const patch = repo.git("diff", "HEAD", json.branch);
+    expect(patch.length).toBeGreaterThan(4 * 65536);
+    expect(repo.git("show", `${json.branch}:src/gen/file7.ts`)).toBe(
+      `${Array.from({ length: 12 }, (_, line) => `export const value${line} = 7;`).join("\n")}\n`,
+    );
+  });
+
   it("runs the local worker's command where its namespaces cannot be made, which says why", () => {
     // The client starts the local worker inside its namespaces itself; a tmpfs refused there is
     // learned before anything is sent, and the worker command then runs, falls back and warns.
