@@ -14,7 +14,7 @@ import { killGroup } from "../os/process.js";
 import { isHostRoot } from "../os/user-namespace.js";
 import { packageFile } from "../package-files.js";
 import type { WorkerOptions } from "./flow.js";
-import { DEFAULT_WORKER_LIMITS } from "./limits.js";
+import { DEFAULT_WORKER_LIMITS, type WorkerLimits } from "./limits.js";
 import { hasProgram } from "./sandbox.js";
 import { sayTo } from "./say.js";
 import { createWorkspaceRoot, removeStaleWorkspaces, removeTree } from "./workspace.js";
@@ -110,6 +110,12 @@ function firstProcessScript(mounts: string): string {
   ].join("\n");
 }
 
+/** The command that makes the namespaces, mounts the workspace at `root` and runs the worker there. */
+function workerChain(root: string, limits: WorkerLimits, args: readonly string[]): string[] {
+  const script = firstProcessScript(mountWorkspaceScript(root, limits));
+  return unshareCommand(["sh", "-c", script, "sh", process.execPath, ...NODE_FLAGS, CLI, "worker", ...args]);
+}
+
 /** Whether the programs that make the namespaces are here (whether they work, only a run tells). */
 export function canConfine(): boolean {
   return hasProgram("unshare") && hasProgram("setpriv");
@@ -126,17 +132,7 @@ type Inside = { code: number } | { reason: string };
  * the client need not wait for that (0.19 s for a 27k-file tree).
  */
 function runInside(root: string, config: WorkerConfig, trap: SignalTrap): Promise<Inside> {
-  const mounts = mountWorkspaceScript(root, config.limits ?? DEFAULT_WORKER_LIMITS);
-  const [file, ...args] = unshareCommand([
-    "sh",
-    "-c",
-    firstProcessScript(mounts),
-    "sh",
-    process.execPath,
-    ...NODE_FLAGS,
-    CLI,
-    "worker",
-  ]);
+  const [file, ...args] = workerChain(root, config.limits ?? DEFAULT_WORKER_LIMITS, []);
   const child = spawn(file as string, args, {
     stdio: ["inherit", "inherit", "pipe", "pipe", process.stderr],
     detached: true,
@@ -241,18 +237,7 @@ export class ConfinedWorker extends EventEmitter {
     super();
     removeStaleWorkspaces();
     const root = createWorkspaceRoot();
-    const mounts = mountWorkspaceScript(root, DEFAULT_WORKER_LIMITS);
-    const [file, ...rest] = unshareCommand([
-      "sh",
-      "-c",
-      firstProcessScript(mounts),
-      "sh",
-      process.execPath,
-      ...NODE_FLAGS,
-      CLI,
-      "worker",
-      ...args,
-    ]);
+    const [file, ...rest] = workerChain(root, DEFAULT_WORKER_LIMITS, args);
     const child = spawn(file as string, rest, {
       cwd,
       env: { ...env, [CONFINED_ENV]: JSON.stringify({ root }) },
