@@ -2,7 +2,7 @@
 // lazily imported part, so each process parses only what it runs. The chunks land directly in dist/:
 // src/package-files.ts finds the package's own files one level above itself, which holds for src/ and
 // for a chunk in dist/ alike (checked below). Type checking is `npm run typecheck`.
-import { rmSync } from "node:fs";
+import { copyFileSync, rmSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { build } from "esbuild";
 
@@ -89,3 +89,5 @@ if (
 ) {
   throw new Error(`build: ${PACKAGE_FILES} must be bundled into files directly in dist/`);
 }
+// zod's code ships inside dist/: its licence goes with it.
+copyFileSync(resolve(ROOT, "node_modules", "zod", "LICENSE"), resolve(DIST, "zod.LICENSE"));

@@ -4,7 +4,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT, testEnv } from "../helpers/repo.js";
 
@@ -69,6 +69,10 @@ describe("the README", () => {
     // A copy, not a link into the clone: with the clone gone, the command still reviews a repository.
     const installed = realpathSync(join(prefix, "bin", "git-review-remote"));
     expect(installed.startsWith(realpathSync(prefix))).toBe(true);
+    // The bundled third-party code ships with its licence.
+    expect(readFileSync(join(dirname(dirname(installed)), "dist", "zod.LICENSE"), "utf8")).toMatch(
+      /^MIT License/,
+    );
     rmSync(clone, { recursive: true, force: true });
     const other = join(root, "other");
     mkdirSync(other);
