@@ -1,7 +1,7 @@
 // The pipeline as users meet it, through `git review-remote` with workers configured in git config.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -10,6 +10,7 @@ import {
   FIXTURES,
   okResult,
   RESULT_WORKER,
+  refusingMountPath,
   shellWords,
 } from "../helpers/fixtures.js";
 import { BIN, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
@@ -195,12 +196,8 @@ describe("review pipeline", () => {
     // The client starts the local worker inside its namespaces itself; a tmpfs refused there is
     // learned before anything is sent, and the worker command then runs, falls back and warns.
     const repo = baseRepo();
-    const bin = join(repo.home, "refusing-mount");
-    mkdirSync(bin);
-    writeFileSync(join(bin, "mount"), "#!/bin/sh\necho 'mount: permission denied (fixture)' >&2\nexit 32\n", {
-      mode: 0o755,
-    });
-    const result = repo.run(["HEAD", "--no-cache"], { env: { PATH: `${bin}:${process.env.PATH}` } });
+    const PATH = refusingMountPath(join(repo.home, "refusing-mount"));
+    const result = repo.run(["HEAD", "--no-cache"], { env: { PATH } });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Review [0-9a-f]{12} by local/m);
     expect(result.stderr).toContain(

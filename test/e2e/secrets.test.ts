@@ -16,6 +16,14 @@ function newRepo(init = true): TestRepo {
 }
 
 // Assembled here so that no complete fake key sits in the source.
+/** What a worker was sent of the range HEAD~1..HEAD (an echo worker says it in its summary). */
+function rangeSeenByWorker(repo: TestRepo): { range: { paths: string[]; patch: string } } {
+  configureWorker(repo, "echo", shellWords("node", join(FIXTURES, "workers", "echo-worker.mjs")));
+  const result = repo.run(["HEAD~1..HEAD", "--worker", "echo", "--json"]);
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(JSON.parse(result.stdout).summary);
+}
+
 const AWS_KEY = ["AK", "IA", "QYLPMN5HFIQR7XYZ"].join("");
 
 function storeFiles(repo: TestRepo): string[] {
@@ -169,10 +177,7 @@ describe("ranges and work-tree snapshots", () => {
     repo.git("rm", "-q", "internal.txt");
     repo.write("a.txt", "b\n");
     repo.commit("head");
-    configureWorker(repo, "echo", shellWords("node", join(FIXTURES, "workers", "echo-worker.mjs")));
-    const result = repo.run(["HEAD~1..HEAD", "--worker", "echo", "--json"]);
-    expect(result.status, result.stderr).toBe(0);
-    const seen = JSON.parse(JSON.parse(result.stdout).summary);
+    const seen = rangeSeenByWorker(repo);
     expect(seen.range.paths).toEqual(["a.txt"]);
     expect(seen.range.patch).not.toContain("internal");
   });
@@ -187,10 +192,7 @@ describe("ranges and work-tree snapshots", () => {
     repo.write("internal/more.txt", "more plans\n");
     repo.write("a.txt", "b\n");
     repo.commit("head");
-    configureWorker(repo, "echo", shellWords("node", join(FIXTURES, "workers", "echo-worker.mjs")));
-    const result = repo.run(["HEAD~1..HEAD", "--worker", "echo", "--json"]);
-    expect(result.status, result.stderr).toBe(0);
-    const seen = JSON.parse(JSON.parse(result.stdout).summary);
+    const seen = rangeSeenByWorker(repo);
     expect(seen.range.paths).toEqual(["a.txt"]);
     expect(seen.range.patch).not.toContain("plans");
   });

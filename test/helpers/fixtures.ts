@@ -1,6 +1,6 @@
 // Paths of the project's own fixtures, and the base repository the diff and result corpora target.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTestRepo, PROJECT_ROOT, type TestRepo } from "./repo.js";
 
@@ -49,4 +49,16 @@ export function useResultWorker(repo: TestRepo, result: string): void {
   writeFileSync(file, result);
   configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, file));
   repo.git("config", "review-remote.worker", "fake");
+}
+
+/**
+ * A `mount` that refuses, written in `dir`: the PATH of a machine whose namespaces can be made but
+ * not a tmpfs in them (mount's reason ends in "(fixture)").
+ */
+export function refusingMountPath(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "mount"), "#!/bin/sh\necho 'mount: permission denied (fixture)' >&2\nexit 32\n", {
+    mode: 0o755,
+  });
+  return `${dir}:${process.env.PATH}`;
 }

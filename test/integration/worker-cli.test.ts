@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
 import { WORKSPACE_PREFIX } from "../../src/worker/workspace.js";
+import { refusingMountPath } from "../helpers/fixtures.js";
 import {
   envelope,
   makeRequest,
@@ -32,6 +33,13 @@ function startWorkerHere(args: string[], env: Record<string, string> = {}) {
   return startWorker(args, { root: workspaces.root, env });
 }
 
+/** The worker's answer to the benign request, started as startWorkerHere starts it. */
+function answerHere(args: string[], env: Record<string, string> = {}) {
+  const { child, done } = startWorkerHere(args, env);
+  child.stdin?.end(envelope(makeRequest(bundle), bundle));
+  return done;
+}
+
 /** A PATH of every program in /usr/bin but `missing`: a machine without it. */
 function pathWithout(missing: string): string {
   const dir = mkdtempSync(join(tmpdir(), `rr-no-${missing}-`));
@@ -48,9 +56,7 @@ describe("worker as a subprocess (node bin/git-review-remote.js worker)", () => 
   it("answers an envelope on stdin with one result on stdout, removes stale workspaces, leaves nothing behind", async () => {
     const stale = join(workspaces.root, `${WORKSPACE_PREFIX}999999999-stale`);
     mkdirSync(join(stale, "tree"), { recursive: true });
-    const { child, done } = startWorkerHere(["--sandbox=auto"]);
-    child.stdin?.end(envelope(makeRequest(bundle), bundle));
-    const run = await done;
+    const run = await answerHere(["--sandbox=auto"]);
     expect(run.code, run.stderr).toBe(0);
     expect(parseResult(run.stdout)).toMatchObject({ status: "ok", worker: { name: "git-review-remote" } });
     expect(await workspaces.settled()).toEqual([]);
@@ -100,9 +106,7 @@ describe("worker as a subprocess (node bin/git-review-remote.js worker)", () => 
   });
 
   it("refuses a bad limit with exit 2, naming the flag, before reading the request", async () => {
-    const { child, done } = startWorkerHere(["--max-tree-bytes", "lots"]);
-    child.stdin?.end(envelope(makeRequest(bundle), bundle));
-    const run = await done;
+    const run = await answerHere(["--max-tree-bytes", "lots"]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain(
@@ -115,11 +119,9 @@ describe("worker as a subprocess (node bin/git-review-remote.js worker)", () => 
     const noBwrap = pathWithout("bwrap");
 
     it("--sandbox=require refuses to run the reviewer and says why", async () => {
-      const { child, done } = startWorkerHere(["--sandbox=require", "--reviewer-command", "true"], {
+      const run = await answerHere(["--sandbox=require", "--reviewer-command", "true"], {
         PATH: noBwrap,
       });
-      child.stdin?.end(envelope(makeRequest(bundle), bundle));
-      const run = await done;
       expect(run.code).toBe(1);
       expect(run.stdout).toBe("");
       expect(run.stderr).toContain(
@@ -129,11 +131,9 @@ describe("worker as a subprocess (node bin/git-review-remote.js worker)", () => 
     });
 
     it("--sandbox=auto warns and reports sandbox none", async () => {
-      const { child, done } = startWorkerHere(["--sandbox=auto", "--reviewer-command", "true"], {
+      const run = await answerHere(["--sandbox=auto", "--reviewer-command", "true"], {
         PATH: noBwrap,
       });
-      child.stdin?.end(envelope(makeRequest(bundle), bundle));
-      const run = await done;
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toContain("warning: running the reviewer without a sandbox");
       expect(parseResult(run.stdout).worker.sandbox).toBe("none");
@@ -144,9 +144,7 @@ describe("worker as a subprocess (node bin/git-review-remote.js worker)", () => 
     const noBwrap = pathWithout("bwrap");
 
     it("--sandbox=auto looks for no sandbox: no warning, and the result says none", async () => {
-      const { child, done } = startWorkerHere(["--sandbox=auto"], { PATH: noBwrap });
-      child.stdin?.end(envelope(makeRequest(bundle), bundle));
-      const run = await done;
+      const run = await answerHere(["--sandbox=auto"], { PATH: noBwrap });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).not.toContain("without a sandbox");
       expect(parseResult(run.stdout)).toMatchObject({ status: "ok", worker: { sandbox: "none" } });
@@ -154,9 +152,7 @@ describe("worker as a subprocess (node bin/git-review-remote.js worker)", () => 
     });
 
     it("--sandbox=require still refuses where no sandbox works", async () => {
-      const { child, done } = startWorkerHere(["--sandbox=require"], { PATH: noBwrap });
-      child.stdin?.end(envelope(makeRequest(bundle), bundle));
-      const run = await done;
+      const run = await answerHere(["--sandbox=require"], { PATH: noBwrap });
       expect(run.code).toBe(1);
       expect(run.stdout).toBe("");
       expect(run.stderr).toContain("no working sandbox: bwrap (bubblewrap) is not installed");
@@ -166,9 +162,7 @@ describe("worker as a subprocess (node bin/git-review-remote.js worker)", () => 
 
   describe("on a machine where the worker cannot make namespaces", () => {
     it("--sandbox=require refuses before reading the request, and says why", async () => {
-      const { child, done } = startWorkerHere(["--sandbox=require"], { PATH: noUnshare });
-      child.stdin?.end(envelope(makeRequest(bundle), bundle));
-      const run = await done;
+      const run = await answerHere(["--sandbox=require"], { PATH: noUnshare });
       expect(run.code).toBe(1);
       expect(run.stdout).toBe("");
       expect(run.stderr).toBe(
@@ -178,11 +172,9 @@ describe("worker as a subprocess (node bin/git-review-remote.js worker)", () => 
     });
 
     it("--sandbox=auto warns that the workspace has no limit and still answers", async () => {
-      const { child, done } = startWorkerHere(["--sandbox=auto", "--reviewer-command", "true"], {
+      const run = await answerHere(["--sandbox=auto", "--reviewer-command", "true"], {
         PATH: noUnshare,
       });
-      child.stdin?.end(envelope(makeRequest(bundle), bundle));
-      const run = await done;
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toContain(
         "warning: the workspace has no size or file limit: unshare or setpriv (util-linux) is missing",
@@ -198,24 +190,12 @@ describe("worker as a subprocess (node bin/git-review-remote.js worker)", () => 
   describe("where the namespaces are made but a tmpfs cannot be mounted in them", () => {
     // A `mount` that refuses: the worker learns it from its real run in the namespaces, before the
     // worker inside them started, so the request on stdin is still unread for the fallback.
-    const refusing = () => {
-      const bin = mkdtempSync(join(tmpdir(), "rr-no-tmpfs-"));
-      writeFileSync(
-        join(bin, "mount"),
-        "#!/bin/sh\necho 'mount: permission denied (fixture)' >&2\nexit 32\n",
-        {
-          mode: 0o755,
-        },
-      );
-      afterAll(() => rmSync(bin, { recursive: true, force: true }));
-      return `${bin}:${process.env.PATH}`;
-    };
-    const path = refusing();
+    const dir = mkdtempSync(join(tmpdir(), "rr-no-tmpfs-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const path = refusingMountPath(dir);
 
     it("--sandbox=require refuses with mount's reason", async () => {
-      const { child, done } = startWorkerHere(["--sandbox=require"], { PATH: path });
-      child.stdin?.end(envelope(makeRequest(bundle), bundle));
-      const run = await done;
+      const run = await answerHere(["--sandbox=require"], { PATH: path });
       expect(run.code).toBe(1);
       expect(run.stdout).toBe("");
       expect(run.stderr).toBe(
@@ -225,11 +205,9 @@ describe("worker as a subprocess (node bin/git-review-remote.js worker)", () => 
     });
 
     it("--sandbox=auto warns and answers the request it had not read yet", async () => {
-      const { child, done } = startWorkerHere(["--sandbox=auto", "--reviewer-command", "true"], {
+      const run = await answerHere(["--sandbox=auto", "--reviewer-command", "true"], {
         PATH: path,
       });
-      child.stdin?.end(envelope(makeRequest(bundle), bundle));
-      const run = await done;
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toContain(
         "warning: the workspace has no size or file limit: mount: permission denied (fixture)",
