@@ -116,6 +116,28 @@ function workerChain(root: string, limits: WorkerLimits, args: readonly string[]
   return unshareCommand(["sh", "-c", script, "sh", process.execPath, ...NODE_FLAGS, CLI, "worker", ...args]);
 }
 
+/**
+ * Reads the first process's status pipe (firstProcessScript): `started` once the workspace is
+ * mounted, then `exited` once with the worker's exit code.
+ */
+function watchStatus(status: Readable, on: { started(): void; exited(code: number): void }): void {
+  let said = "";
+  let started = false;
+  let exited = false;
+  status.setEncoding("utf8");
+  status.on("data", (text: string) => {
+    said += text;
+    if (!started && said.startsWith("started\n")) {
+      started = true;
+      on.started();
+    }
+    const code = /^exit (\d+)$/m.exec(said)?.[1];
+    if (code === undefined || exited) return;
+    exited = true;
+    on.exited(Number(code));
+  });
+}
+
 /** Whether the programs that make the namespaces are here (whether they work, only a run tells). */
 export function canConfine(): boolean {
   return hasProgram("unshare") && hasProgram("setpriv");
@@ -144,7 +166,6 @@ function runInside(root: string, config: WorkerConfig, trap: SignalTrap): Promis
   return new Promise((resolve) => {
     let started = false;
     let errors = "";
-    let said = "";
     const finish = (inside: Inside) => {
       setupErrors.destroy();
       status.destroy();
@@ -156,15 +177,12 @@ function runInside(root: string, config: WorkerConfig, trap: SignalTrap): Promis
       if (started) process.stderr.write(text);
       else errors += text;
     });
-    status.setEncoding("utf8");
-    status.on("data", (text: string) => {
-      said += text;
-      if (!started && said.startsWith("started\n")) {
+    watchStatus(status, {
+      started: () => {
         started = true;
         process.stderr.write(errors);
-      }
-      const code = /^exit (\d+)$/m.exec(said)?.[1];
-      if (code !== undefined) finish({ code: trap.exitCode(Number(code)) });
+      },
+      exited: (code) => finish({ code: trap.exitCode(code) }),
     });
     child.on("error", (error) => finish({ reason: error.message }));
     child.on("close", (code, signal) => {
@@ -255,7 +273,6 @@ export class ConfinedWorker extends EventEmitter {
     setup.resume();
     let started = false;
     let code: number | undefined;
-    let said = "";
     let onStarted: (started: boolean) => void = () => undefined;
     this.started = new Promise((resolve) => {
       onStarted = resolve;
@@ -266,26 +283,24 @@ export class ConfinedWorker extends EventEmitter {
       child.unref();
       removeTree(root);
     };
-    status.setEncoding("utf8");
-    status.on("data", (text: string) => {
-      said += text;
-      if (!started && said.startsWith("started\n")) {
+    watchStatus(status, {
+      started: () => {
         started = true;
         onStarted(true);
-      }
-      const exit = /^exit (\d+)$/m.exec(said)?.[1];
-      if (exit === undefined || code !== undefined) return;
-      code = Number(exit);
-      // The worker is gone and all it wrote is in the pipes: take it now and end the chain, rather
-      // than wait for the pipes to close, which comes only after the kernel has dropped the
-      // namespace's tmpfs (0.1 s for a 27k-file tree).
-      output.finish();
-      errors.finish();
-      killGroup(this.pid, "SIGKILL");
-      void Promise.all([output.ended, errors.ended]).then(() => {
-        release();
-        this.emit("close", code, null);
-      });
+      },
+      exited: (exit) => {
+        code = exit;
+        // The worker is gone and all it wrote is in the pipes: take it now and end the chain, rather
+        // than wait for the pipes to close, which comes only after the kernel has dropped the
+        // namespace's tmpfs (0.1 s for a 27k-file tree).
+        output.finish();
+        errors.finish();
+        killGroup(this.pid, "SIGKILL");
+        void Promise.all([output.ended, errors.ended]).then(() => {
+          release();
+          this.emit("close", code, null);
+        });
+      },
     });
     child.on("error", (error) => {
       if (started) this.emit("error", error);
