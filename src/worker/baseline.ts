@@ -119,9 +119,7 @@ export function createBaseline(
   const gitDir = initBaselineRepository(tree);
   const packDir = join(gitDir, "objects", "pack");
   // A tree per directory (every one holds a file), the root's, and the commit.
-  let directories = 0;
-  for (let index = 0; index < listing.nodes.size; index++)
-    if (listing.nodes.kindAt(index) === "directory") directories++;
+  const directories = listing.nodes.size - listing.files;
   const pack = new PackWriter(join(packDir, "tmp_baseline_pack"), directories + 2);
   let built: ReturnType<typeof buildBaselineTrees>;
   let commitOid: Buffer;

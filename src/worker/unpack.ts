@@ -258,7 +258,8 @@ class TreeWriter implements EntrySink {
     this.send();
     this.thread.postMessage("end");
     await this.waitWhile(() => this.replies.length === 0);
-    await this.thread.terminate();
+    // All is written: nothing waits for the thread to stop.
+    void this.thread.terminate();
   }
 
   /** Stops the thread, with nothing of the tree left open (past the deadline: at once). */

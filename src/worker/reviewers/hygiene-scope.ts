@@ -15,8 +15,6 @@ const FIXTURE_DIRS = new Set([
   "testdata",
   "test-data",
   "test_data",
-  "__snapshots__",
-  "snapshots",
 ]);
 const TEST_DIRS = new Set(["test", "tests", "__tests__", "spec", "specs"]);
 const MARKDOWN = /\.(?:md|markdown|mdown|mkdn|mkd|mdwn|mdx|rmd)$/i;
