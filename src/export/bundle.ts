@@ -154,10 +154,9 @@ async function completeListing(
   if (options.base === undefined) return listing;
   // The range started early left out what the filter did: still right if git archive left out nothing more.
   const settled = await early;
-  if (settled && "error" in settled && ignored === 0) throw settled.error;
   const ranged =
-    settled && "value" in settled && ignored === 0
-      ? settled.value
+    settled && ignored === 0
+      ? unsettle(settled)
       : await rangeOf(
           repo,
           scratch,

@@ -5,14 +5,13 @@
 // is hashed again and its manifest read: a bundle that is no longer the bytes its name and manifest
 // say is removed and exported again.
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { canonicalJson } from "../protocol/jcs.js";
 import { CONTENT_RULES, type ContentRule } from "../secrets/content-rules.js";
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from "../secrets/decode/limits.js";
 import { NAME_RULES, type NameRule } from "../secrets/names.js";
-import { bundlePath, manifestPath, readStoredManifest } from "../store/bundles.js";
+import { bundlePath, digestOf, manifestPath, readStoredManifest } from "../store/bundles.js";
 import { type StorePaths, writeFileAtomic } from "../store/layout.js";
 import { readVersion } from "../version.js";
 import type { ManifestFile } from "./archive.js";
@@ -78,16 +77,6 @@ export interface ReusableBundle {
 
 function recordPath(store: StorePaths, key: string): string {
   return join(store.root, "cache", `bundle-${key}.json`);
-}
-
-async function digestOf(path: string): Promise<{ sha256: string; bytes: number }> {
-  const hash = createHash("sha256");
-  let bytes = 0;
-  for await (const chunk of createReadStream(path)) {
-    hash.update(chunk as Buffer);
-    bytes += (chunk as Buffer).length;
-  }
-  return { sha256: hash.digest("hex"), bytes };
 }
 
 /**

@@ -18,7 +18,6 @@ import { chooseFilterMode, type FilterMode } from "./filter.js";
 import { focusOutcome } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, PipelineReport } from "./outcome.js";
 import { resolveTarget } from "./target.js";
-import { startWorker } from "./transport.js";
 import { isBuiltinWorker, localWorkerArgs, resolveWorker, type Worker } from "./workers.js";
 
 /** The filter stage on every outcome, cached or fresh; then identical proposals of a fan-out marked. */
@@ -97,7 +96,8 @@ export async function runPipeline(
 
   // The built-in worker starts now, before the heavy stages load: its node start-up and namespaces
   // overlap them and the export. It is sent nothing until the bundle is scanned and stored, and is
-  // stopped if it never is.
+  // stopped if it never is. (The transport loads only here: a fully cached run never needs it.)
+  const { startWorker } = await import("./transport.js");
   const early = new Map(
     pending
       .filter((worker) => isBuiltinWorker(worker, settings))

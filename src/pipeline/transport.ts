@@ -143,10 +143,6 @@ export class StartedWorker {
     });
   }
 
-  get child(): WorkerProcess {
-    return this.process;
-  }
-
   /** Once it is known which process serves the request (the confined start may fall back). */
   ready(): Promise<void> {
     return this.settled;

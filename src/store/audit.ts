@@ -1,8 +1,6 @@
-// audit.jsonl: one line per send, append-only — what left this machine, when, and to which worker.
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
 import { appendFile, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { digestOf } from "./bundles.js";
 import { ensureDir, type StorePaths, storeError } from "./layout.js";
 
 export interface AuditEntry {
@@ -45,12 +43,6 @@ export async function readAudit(store: StorePaths): Promise<AuditEntry[]> {
   return entries;
 }
 
-async function hashFile(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
-}
-
 /** One problem per stored bundle that no longer hashes to its name, and per sent one that is gone. */
 export async function verifyBundles(store: StorePaths, sent: ReadonlySet<string>): Promise<string[]> {
   const names = await readdir(store.bundles).catch(() => [] as string[]);
@@ -58,7 +50,7 @@ export async function verifyBundles(store: StorePaths, sent: ReadonlySet<string>
   const problems: string[] = [];
   for (const name of stored) {
     const expected = name.slice(0, -".tar.gz".length);
-    const actual = await hashFile(join(store.bundles, name));
+    const { sha256: actual } = await digestOf(join(store.bundles, name));
     if (actual !== expected) problems.push(`${name}: content hashes to ${actual}`);
   }
   const present = new Set(stored.map((name) => name.slice(0, -".tar.gz".length)));

@@ -1,4 +1,6 @@
 // Stored bundles: `bundles/<sha256>.tar.gz`, read-only, beside the manifest of what it holds.
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { access, chmod, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
@@ -57,4 +59,15 @@ export async function readStoredManifest(
 /** The files a stored bundle sent. Throws when its manifest cannot be read. */
 export async function readManifest(store: StorePaths, sha256: string): Promise<ManifestFile[]> {
   return (await readStoredManifest(store, sha256)).files;
+}
+
+/** A stored file's sha256 and size, streamed. */
+export async function digestOf(path: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest("hex"), bytes };
 }
