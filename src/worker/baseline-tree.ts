@@ -3,7 +3,7 @@
 // One pass over the files in index order builds every tree: a directory is complete when the next
 // file is outside it, and its entries arrive in git's tree order (which index order is).
 import { type CacheTreeNode, IndexFileWriter } from "../git/write/index-file.js";
-import { ObjectType, objectId } from "../git/write/objects.js";
+import { encodeTree, ObjectType, objectId, type TreeItem, treeItemBytes } from "../git/write/objects.js";
 import type { BundleListing } from "./verify-bundle.js";
 
 export interface BaselineTrees {
@@ -19,12 +19,6 @@ const MODES = {
   symlink: { tree: "120000", index: 0o120000 },
   directory: { tree: "40000" },
 } as const;
-
-interface TreeItem {
-  name: string;
-  mode: string;
-  oid: Buffer;
-}
 
 interface OpenDirectory {
   path: string;
@@ -59,27 +53,15 @@ function isSorted(paths: readonly string[]): boolean {
   return true;
 }
 
-function encodeTree(dir: OpenDirectory): Buffer {
-  const body = Buffer.allocUnsafe(dir.bytes);
-  let at = 0;
-  for (const item of dir.items) {
-    at += body.write(item.mode, at, "latin1");
-    body[at++] = 0x20;
-    at += body.write(item.name, at, "utf8");
-    body[at++] = 0;
-    at += item.oid.copy(body, at);
-  }
-  return body;
-}
-
 function open(path: string): OpenDirectory {
   const name = Buffer.from(path.slice(path.lastIndexOf("/") + 1), "utf8");
   return { path, items: [], bytes: 0, node: { name, oid: Buffer.alloc(0), entries: 0, children: [] } };
 }
 
 function addItem(dir: OpenDirectory, name: string, mode: string, oid: Buffer): void {
-  dir.items.push({ name, mode, oid });
-  dir.bytes += mode.length + 2 + Buffer.byteLength(name, "utf8") + oid.length;
+  const item = { name, mode, oid };
+  dir.items.push(item);
+  dir.bytes += treeItemBytes(item);
 }
 
 /**
@@ -107,7 +89,7 @@ export function buildBaselineTrees(
   const stack: OpenDirectory[] = [open("")];
   const close = () => {
     const dir = stack.pop() as OpenDirectory;
-    const body = encodeTree(dir);
+    const body = encodeTree(dir.items, dir.bytes);
     dir.node.oid = objectId(ObjectType.tree, body);
     onTree(dir.node.oid, body);
     const parent = stack[stack.length - 1];

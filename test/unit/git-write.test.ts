@@ -11,6 +11,8 @@ import {
   ObjectType,
   objectId,
   storedZlib,
+  type TreeItem,
+  treeItemBytes,
   writeLooseObject,
 } from "../../src/git/write/objects.js";
 import { PackWriter } from "../../src/git/write/pack.js";
@@ -53,21 +55,24 @@ describe("git objects written in-process", () => {
       git(["hash-object", "--stdin"], blob).toString().trim(),
     );
     const blobId = writeLooseObject(join(root, "ids.git", "objects"), ObjectType.blob, blob);
-    const tree = encodeTree([
-      { name: Buffer.from("z.txt"), mode: "100644", oid: blobId },
-      {
-        name: Buffer.from("a"),
-        mode: "40000",
-        oid: Buffer.from("4b825dc642cb6eb9a060e54bf8d69288fbee4904", "hex"),
-      },
-      { name: Buffer.from("a.txt"), mode: "100755", oid: blobId },
-      { name: Buffer.from("link"), mode: "120000", oid: blobId },
-    ]);
+    // In git's tree order, as the baseline lists them: "a.txt" before the directory "a" (as "a/").
+    const items: TreeItem[] = [
+      { name: "a.txt", mode: "100755", oid: blobId },
+      { name: "a", mode: "40000", oid: Buffer.from("4b825dc642cb6eb9a060e54bf8d69288fbee4904", "hex") },
+      { name: "link", mode: "120000", oid: blobId },
+      { name: "z.txt", mode: "100644", oid: blobId },
+      { name: "été.txt", mode: "100644", oid: blobId },
+    ];
+    const tree = encodeTree(
+      items,
+      items.reduce((sum, item) => sum + treeItemBytes(item), 0),
+    );
     const mktree =
       "100644 blob ce013625030ba8dba906f756967f9e9ca394464a\tz.txt\n" +
       "040000 tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\ta\n" +
       "100755 blob ce013625030ba8dba906f756967f9e9ca394464a\ta.txt\n" +
-      "120000 blob ce013625030ba8dba906f756967f9e9ca394464a\tlink\n";
+      "120000 blob ce013625030ba8dba906f756967f9e9ca394464a\tlink\n" +
+      "100644 blob ce013625030ba8dba906f756967f9e9ca394464a\tété.txt\n";
     git(["mktree", "--missing"], mktree);
     expect(objectId(ObjectType.tree, tree).toString("hex")).toBe(
       git(["mktree", "--missing"], mktree).toString().trim(),
@@ -115,9 +120,8 @@ describe("git objects written in-process", () => {
       for (let at = 0; at < body.length; at += 70_000) object.write(body.subarray(at, at + 70_000));
       object.end(objectId(ObjectType.blob, body));
     }
-    const tree = encodeTree([
-      { name: Buffer.from("big"), mode: "100644", oid: objectId(ObjectType.blob, bodies[2] as Buffer) },
-    ]);
+    const big = { name: "big", mode: "100644", oid: objectId(ObjectType.blob, bodies[2] as Buffer) };
+    const tree = encodeTree([big], treeItemBytes(big));
     const treeId = objectId(ObjectType.tree, tree);
     pack.addWhole(ObjectType.tree, tree, treeId);
     const commit = encodeCommit({

@@ -32,36 +32,29 @@ export function objectId(type: ObjectType, body: Uint8Array): Buffer {
   return hash(OBJECT_HASH, scratch.subarray(0, at + body.length), "buffer");
 }
 
-/** A tree entry; `name` is one path component, `directory` entries are trees. */
+/** A tree entry: `name` is one path component, a directory's mode is `40000`. */
 export interface TreeItem {
-  name: Buffer;
-  mode: "100644" | "100755" | "120000" | "40000";
+  name: string;
+  mode: string;
   oid: Buffer;
 }
 
-const SLASH = 0x2f;
-
-/** git's tree order (base_name_compare): names as bytes, a directory as if its name ended in "/". */
-function treeOrder(a: TreeItem, b: TreeItem): number {
-  const common = Math.min(a.name.length, b.name.length);
-  const order = Buffer.compare(a.name.subarray(0, common), b.name.subarray(0, common));
-  if (order !== 0) return order;
-  const next = (item: TreeItem) =>
-    item.name.length > common ? (item.name[common] as number) : item.mode === "40000" ? SLASH : 0;
-  return next(a) - next(b);
+/** The bytes an entry takes in a tree body: `<mode> SP <name> NUL <raw oid>`. */
+export function treeItemBytes(item: TreeItem): number {
+  return item.mode.length + 2 + Buffer.byteLength(item.name, "utf8") + item.oid.length;
 }
 
-/** A tree object's body: `<mode> SP <name> NUL <raw oid>` per entry, in tree order. */
-export function encodeTree(items: TreeItem[]): Buffer {
-  const sorted = [...items].sort(treeOrder);
-  let size = 0;
-  for (const item of sorted) size += item.mode.length + 2 + item.name.length + item.oid.length;
-  const body = Buffer.allocUnsafe(size);
+/**
+ * A tree object's body from its entries already in git's tree order (base_name_compare: names as
+ * bytes, a directory as if its name ended in "/"), `bytes` long (the sum of their treeItemBytes).
+ */
+export function encodeTree(items: readonly TreeItem[], bytes: number): Buffer {
+  const body = Buffer.allocUnsafe(bytes);
   let at = 0;
-  for (const item of sorted) {
+  for (const item of items) {
     at += body.write(item.mode, at, "latin1");
     body[at++] = 0x20;
-    at += item.name.copy(body, at);
+    at += body.write(item.name, at, "utf8");
     body[at++] = 0;
     at += item.oid.copy(body, at);
   }
