@@ -80,7 +80,8 @@ async function filterSnapshot(repo: Repo, scratch: Scratch, options: ExportOptio
   const symlinkTargets = await readSymlinkTargets(scratch, entries);
   const { kept, excluded } = filterEntries(entries, { ...rules, symlinkTargets });
   debug(`export: filtered (${kept.length} kept, ${excluded.length} excluded)`);
-  return { snapshot, kept, excluded, rules };
+  // The whole listing stays for a range review: the base's is made from it and what changed.
+  return { snapshot, entries, symlinkTargets, kept, excluded, rules };
 }
 
 /** The filtered tree as a commit in the scratch dir. */
@@ -104,7 +105,7 @@ function rangeOf(
     createRange({
       scratch,
       base,
-      head: filtered.snapshot.commit,
+      head: { commit: filtered.snapshot.commit, entries: filtered.entries, links: filtered.symlinkTargets },
       headRemoved,
       rules: filtered.rules,
       scanner: scannerFor(options.policy),

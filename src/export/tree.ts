@@ -1,7 +1,7 @@
 // Reads the snapshot's tree and builds the filtered tree the bundle is archived from.
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
-import { commitTree, treeOf } from "../git/commits.js";
+import { commitTree } from "../git/commits.js";
 import { nullOid, privateObjectEnv } from "../git/objects.js";
 import { git, gitBuffer, splitNul } from "../git/run.js";
 import type { Scratch } from "../git/scratch.js";
@@ -61,8 +61,9 @@ export async function selectPathspecs(
 }
 
 /**
- * The tree of `commit` less the `removed` paths, built in a private index of its own: `read-tree`
- * then removing only what was excluded is much cheaper than listing every kept entry.
+ * The tree of `commit` less the `removed` paths (a tree-ish: `<commit>^{tree}` when nothing is
+ * removed, with no git call), built in a private index of its own: `read-tree` then removing only
+ * what was excluded is much cheaper than listing every kept entry.
  */
 export async function writeFilteredTree(
   scratch: Scratch,
@@ -74,7 +75,7 @@ export async function writeFilteredTree(
     cwd: scratch.dir,
     env: { ...scratch.env, GIT_INDEX_FILE: join(scratch.dir, `${name}-index`) },
   };
-  if (removed.length === 0) return treeOf(run, commit);
+  if (removed.length === 0) return `${commit}^{tree}`;
   await readTree(run, commit);
   // Mode 0 removes a path (git-update-index(1), "USING --INDEX-INFO").
   const none = nullOid(scratch.objectFormat);
@@ -91,10 +92,6 @@ export async function commitFilteredTree(
   snapshot: string,
   removed: readonly string[],
 ): Promise<string> {
-  // Nothing removed: commit-tree takes `<commit>^{tree}` itself, one git call fewer.
-  const tree =
-    removed.length === 0
-      ? `${snapshot}^{tree}`
-      : await writeFilteredTree(scratch, snapshot, removed, "bundle");
+  const tree = await writeFilteredTree(scratch, snapshot, removed, "bundle");
   return commitTree({ cwd: scratch.dir, env: scratch.env }, tree, [], "git-review-remote bundle");
 }

@@ -182,6 +182,20 @@ describe("ranges and work-tree snapshots", () => {
     expect(seen.range.patch).not.toContain("internal");
   });
 
+  it("keeps a file the base's nested .gitattributes export-ignores out of its patch", () => {
+    const repo = newRepo();
+    repo.write("docs/.gitattributes", "draft.md export-ignore\n");
+    repo.write("docs/draft.md", "draft plans\n");
+    repo.write("a.txt", "a\n");
+    repo.commit("base");
+    repo.git("rm", "-q", "docs/draft.md", "docs/.gitattributes");
+    repo.write("a.txt", "b\n");
+    repo.commit("head");
+    const seen = rangeSeenByWorker(repo);
+    expect(seen.range.paths).toEqual(["a.txt", "docs/.gitattributes"]);
+    expect(seen.range.patch).not.toContain("draft plans");
+  });
+
   it("keeps a file the head's export-ignore leaves out of the bundle out of the range too", () => {
     const repo = newRepo();
     repo.write(".gitattributes", "internal/ export-ignore\n");
@@ -195,6 +209,44 @@ describe("ranges and work-tree snapshots", () => {
     const seen = rangeSeenByWorker(repo);
     expect(seen.range.paths).toEqual(["a.txt"]);
     expect(seen.range.patch).not.toContain("plans");
+  });
+
+  it("judges the range's base in git's path order: the first of two folding names stays", () => {
+    const repo = newRepo();
+    repo.write("Notes.txt", "old line\n");
+    repo.write("notes.txt", "folds onto Notes.txt\n");
+    repo.write("a", "a file\n");
+    repo.write("z.txt", "z\n");
+    symlinkSync("a", join(repo.dir, "link"));
+    repo.write("id_rsa", "kept back by its name\n");
+    repo.commit("base");
+    repo.write("Notes.txt", "new line\n");
+    repo.git("rm", "-q", "a", "id_rsa", "link");
+    repo.write("a/x", "a directory now\n");
+    symlinkSync("z.txt", join(repo.dir, "link"));
+    repo.commit("head");
+    const seen = rangeSeenByWorker(repo);
+    expect(seen.range.paths).toEqual(["Notes.txt", "a", "a/x", "link"]);
+    expect(seen.range.patch).toContain("-old line\n+new line\n");
+    expect(seen.range.patch).toContain("-a file\n");
+    expect(seen.range.patch).toContain("-a\n\\ No newline at end of file\n+z.txt\n");
+    expect(seen.range.patch).not.toContain("folds onto");
+    expect(seen.range.patch).not.toContain("kept back");
+  });
+
+  it("judges the range's base in git's path order past U+FFFF too", () => {
+    // U+FF21 (FULLWIDTH A) sorts before U+1D41A (MATHEMATICAL BOLD SMALL A) in git's byte order, and
+    // after it in UTF-16; both fold to "a.txt".
+    const repo = newRepo();
+    repo.write("\uff21.txt", "full width\n");
+    repo.write("\u{1d41a}.txt", "bold\n");
+    repo.commit("base");
+    repo.write("\uff21.txt", "full width again\n");
+    repo.commit("head");
+    const seen = rangeSeenByWorker(repo);
+    expect(seen.range.paths).toEqual(["\uff21.txt"]);
+    expect(seen.range.patch).toContain("-full width\n+full width again\n");
+    expect(seen.range.patch).not.toContain("bold");
   });
 
   it("keeps uncommitted secret files out of a work-tree snapshot and so off the review branch", () => {
