@@ -3,10 +3,9 @@
 // only the originals of what a built-in reviewer rewrites. Either way each is read back from disk
 // and must hash to the id the bundle gave it: what the reviewer starts from is exactly what was sent.
 
-import type { Hash } from "node:crypto";
 import { closeSync, constants, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { ObjectType, objectHasher, objectId, writeLooseObject } from "../git/write/objects.js";
+import { BlobHasher, ObjectType, objectId, writeLooseObject } from "../git/write/objects.js";
 import { PackWriter } from "../git/write/pack.js";
 import { type BundleListing, BundleRefusedError } from "./verify-bundle.js";
 
@@ -21,7 +20,7 @@ function packFile(pack: PackWriter, file: string, path: string, size: number, oi
   const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     const object = pack.add(ObjectType.blob, size);
-    let hash: Hash | undefined;
+    const hash = new BlobHasher(size);
     let read = 0;
     for (;;) {
       const left = size - read;
@@ -31,26 +30,15 @@ function packFile(pack: PackWriter, file: string, path: string, size: number, oi
       const piece = Buffer.allocUnsafe(want);
       const got = readSync(fd, piece, 0, want, null);
       if (got > left || (got === 0 && left > 0)) throw mismatch(path);
-      if (got === 0) {
-        // An empty file.
-        if (!objectId(ObjectType.blob, Buffer.alloc(0)).equals(oid)) throw mismatch(path);
-        break;
-      }
+      // An empty file.
+      if (got === 0) break;
       const data = piece.subarray(0, got);
       object.write(data);
-      read += got;
-      if (hash === undefined && read === size) {
-        // The whole file in one read, as nearly every file is: one hash call.
-        if (!objectId(ObjectType.blob, data).equals(oid)) throw mismatch(path);
-        break;
-      }
-      hash ??= objectHasher(ObjectType.blob, size);
       hash.update(data);
-      if (read === size) {
-        if (!hash.digest().equals(oid)) throw mismatch(path);
-        break;
-      }
+      read += got;
+      if (read === size) break;
     }
+    if (!hash.digest().equals(oid)) throw mismatch(path);
     object.end(oid);
   } finally {
     closeSync(fd);

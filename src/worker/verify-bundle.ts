@@ -2,8 +2,7 @@
 // any entry that could write outside the tree, mean different things to different extractors, or
 // exhaust the machine refuses the whole bundle. An entry reaches the sink (the unpacked tree) only
 // once it passed every check that needs only what came before it.
-import type { Hash } from "node:crypto";
-import { ObjectType, objectHasher, objectId } from "../git/write/objects.js";
+import { BlobHasher, ObjectType, objectId } from "../git/write/objects.js";
 import {
   checkComponent,
   checkEntryText,
@@ -55,11 +54,7 @@ const TYPE_RULES: Partial<Record<TarType, RuleViolation>> = {
 /** A file whose content is streaming by, its blob id being computed. */
 interface OpenBlob {
   index: number;
-  size: number;
-  /** Content in more than one piece goes through a hasher... */
-  hash: Hash | undefined;
-  /** ...content in one piece (most files) is hashed in one call. */
-  oid: Buffer | undefined;
+  hash: BlobHasher;
   out: FileSink | undefined;
 }
 
@@ -169,19 +164,12 @@ class ListingBuilder {
     if (kind !== "file") return undefined;
     const open: OpenBlob = {
       index,
-      size: entry.size,
-      hash: undefined,
-      oid: undefined,
+      hash: new BlobHasher(entry.size),
       out: this.sink?.file(path, entry.mode, entry.mtime),
     };
     this.open = open;
     return (chunk) => {
-      if (open.hash === undefined && chunk.length === open.size) {
-        open.oid = objectId(ObjectType.blob, chunk);
-      } else {
-        open.hash ??= objectHasher(ObjectType.blob, open.size);
-        open.hash.update(chunk);
-      }
+      open.hash.update(chunk);
       open.out?.write(chunk);
     };
   }
@@ -191,8 +179,7 @@ class ListingBuilder {
     const open = this.open;
     if (!open) return;
     this.open = undefined;
-    const oid = open.oid ?? (open.hash ?? objectHasher(ObjectType.blob, open.size)).digest();
-    this.nodes.setOid(open.index, oid);
+    this.nodes.setOid(open.index, open.hash.digest());
     open.out?.end();
   }
 

@@ -18,7 +18,7 @@ function objectHeader(type: ObjectType, size: number): Buffer {
 }
 
 /** The id of a body fed in pieces, as `git hash-object` computes it. */
-export function objectHasher(type: ObjectType, size: number): Hash {
+function objectHasher(type: ObjectType, size: number): Hash {
   return createHash(OBJECT_HASH).update(objectHeader(type, size));
 }
 
@@ -30,6 +30,30 @@ export function objectId(type: ObjectType, body: Uint8Array): Buffer {
   const at = scratch.write(`${TYPE_NAMES[type]} ${body.length}\0`, 0, "latin1");
   scratch.set(body, at);
   return hash(OBJECT_HASH, scratch.subarray(0, at + body.length), "buffer");
+}
+
+/**
+ * A blob's id from its content fed in pieces: content that comes in one piece, as nearly every
+ * file's does, is hashed in one call; only longer content goes through a streaming hasher.
+ */
+export class BlobHasher {
+  private hash: Hash | undefined;
+  private oid: Buffer | undefined;
+
+  constructor(private readonly size: number) {}
+
+  update(piece: Uint8Array): void {
+    if (this.hash === undefined && piece.length === this.size) {
+      this.oid = objectId(ObjectType.blob, piece);
+      return;
+    }
+    this.hash ??= objectHasher(ObjectType.blob, this.size);
+    this.hash.update(piece);
+  }
+
+  digest(): Buffer {
+    return this.oid ?? (this.hash ?? objectHasher(ObjectType.blob, this.size)).digest();
+  }
 }
 
 /** A tree entry: `name` is one path component, a directory's mode is `40000`. */
