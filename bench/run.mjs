@@ -156,6 +156,14 @@ function benchExport(label, files) {
   });
   reportRatio(`export vs git archive | gzip -4 (${label})`, measured, "<= 1.1x (with the scan)");
   report(`export peak RSS (${label})`, `${measured.ours.rss.toFixed(0)} MB`, "<= 120 MB");
+  // The least any export in node costs: the same pipe through node's gzip, with nothing else.
+  const floorOut = join(WORK, "floor.tar.gz");
+  const floor = interleave(`node ${join(ROOT, "bench", "export-floor.mjs")} ${floorOut}`, baseline, {
+    cwd: dir,
+    environment: e,
+  });
+  rmSync(floorOut, { force: true });
+  reportRatio(`  floor: git archive | node's gzip, nothing else (${label})`, floor, "(no target)");
   // The same commit and policy again (a second worker, question or retry): the stored bundle, checked.
   runOnce("git review-remote export -q > /dev/null", { cwd: dir, environment: e });
   const warm = interleave("git review-remote export -q > /dev/null", baseline, { cwd: dir, environment: e });
