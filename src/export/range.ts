@@ -5,6 +5,7 @@
 // caught as surely as one added.
 import { join } from "node:path";
 import { readAttributes } from "../git/attributes.js";
+import { readBlobs } from "../git/blobs.js";
 import { diffTrees } from "../git/raw-diff.js";
 import { git, splitNul } from "../git/run.js";
 import type { Scratch } from "../git/scratch.js";
@@ -12,7 +13,7 @@ import { listTree, Mode, type TreeEntry, updateIndex } from "../git/trees.js";
 import type { Finding } from "../secrets/finding.js";
 import type { FileScanner } from "./archive.js";
 import { type FilterRules, filterEntries } from "./filter.js";
-import { readBlobs, readSymlinkTargets, writeFilteredTree } from "./tree.js";
+import { readSymlinkTargets, writeFilteredTree } from "./tree.js";
 
 export interface RangeInfo {
   base: string;
@@ -59,7 +60,10 @@ async function scanBaseBlobs(
   scanner: FileScanner,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
-  const blobs = await readBlobs(scratch, entries);
+  const blobs = await readBlobs(
+    { cwd: scratch.dir, env: scratch.env },
+    entries.map((entry) => entry.oid),
+  );
   for (const [index, entry] of entries.entries()) {
     const content = blobs[index] as Buffer;
     if (entry.mode === Mode.symlink) {

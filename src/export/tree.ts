@@ -1,33 +1,14 @@
 // Reads the snapshot's tree and builds the filtered tree the bundle is archived from.
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
+import { readBlobs } from "../git/blobs.js";
 import { commitTree } from "../git/commits.js";
 import { nullOid, privateObjectEnv } from "../git/objects.js";
-import { git, gitBuffer, splitNul } from "../git/run.js";
+import { git, splitNul } from "../git/run.js";
 import type { Scratch } from "../git/scratch.js";
 import { Mode, readTree, type TreeEntry, updateIndex, writeTree } from "../git/trees.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
-
-/** The content of each blob of `entries`, in order, read with one `cat-file --batch`. */
-export async function readBlobs(scratch: Scratch, entries: readonly TreeEntry[]): Promise<Buffer[]> {
-  if (entries.length === 0) return [];
-  const output = await gitBuffer(["cat-file", "--batch"], {
-    cwd: scratch.dir,
-    env: scratch.env,
-    input: entries.map((entry) => `${entry.oid}\n`).join(""),
-  });
-  // Each answer is `<oid> blob <size>\n<content>\n`, in the order asked.
-  const blobs: Buffer[] = [];
-  let offset = 0;
-  for (let count = 0; count < entries.length; count++) {
-    const newline = output.indexOf(0x0a, offset);
-    const size = Number(output.subarray(offset, newline).toString().split(" ")[2]);
-    blobs.push(output.subarray(newline + 1, newline + 1 + size));
-    offset = newline + 1 + size + 1;
-  }
-  return blobs;
-}
 
 /** Symlink targets, read with one `cat-file --batch` for all links. */
 export async function readSymlinkTargets(
@@ -35,7 +16,10 @@ export async function readSymlinkTargets(
   entries: readonly TreeEntry[],
 ): Promise<Map<string, string>> {
   const links = entries.filter((entry) => entry.mode === Mode.symlink);
-  const blobs = await readBlobs(scratch, links);
+  const blobs = await readBlobs(
+    { cwd: scratch.dir, env: scratch.env },
+    links.map((link) => link.oid),
+  );
   return new Map(links.map((link, index) => [link.path, (blobs[index] as Buffer).toString("utf8")]));
 }
 

@@ -2,7 +2,7 @@
 // writes a thousand files starts one git, not a thousand. Blobs as stored: `--batch --filters`
 // cannot be used, git 2.39 gives the unconverted size in the header of the converted content.
 import { GitError } from "../errors.js";
-import { type GitOptions, spawnGit } from "./run.js";
+import { type GitOptions, gitBuffer, spawnGit } from "./run.js";
 
 export interface BlobReader {
   /** The blob's bytes. */
@@ -51,7 +51,8 @@ function batchParser(queue: Pending[]): (chunk: Buffer) => void {
       bodyLength += take;
       chunk = chunk.subarray(take);
       if (bodyLength === size) {
-        const content = Buffer.concat(body, size);
+        // Content that came in one chunk (every blob of a whole output) is not copied.
+        const content = body.length === 1 ? (body[0] as Buffer) : Buffer.concat(body, size);
         queue.shift()?.resolve(content.subarray(0, size - 1));
         size = undefined;
         body = [];
@@ -85,4 +86,24 @@ export function openBlobReader(run: GitOptions): BlobReader {
       await cat.exited;
     },
   };
+}
+
+/** The content of each of `oids`, in order, from one `cat-file --batch` given them all at once. */
+export async function readBlobs(run: GitOptions, oids: readonly string[]): Promise<Buffer[]> {
+  if (oids.length === 0) return [];
+  const args = ["cat-file", "--batch"];
+  const output = await gitBuffer(args, { ...run, input: oids.map((oid) => `${oid}\n`).join("") });
+  const blobs: Buffer[] = [];
+  let failed: Error | undefined;
+  const queue: Pending[] = oids.map((oid) => ({
+    oid,
+    resolve: (content) => blobs.push(content),
+    reject: (error) => {
+      failed ??= error;
+    },
+  }));
+  batchParser(queue)(output);
+  if (failed) throw failed;
+  if (queue.length > 0) throw new GitError(args, 0, `${queue[0]?.oid}: no answer`);
+  return blobs;
 }
