@@ -15,6 +15,7 @@ import { formatFinding } from "../report/finding.js";
 import type { Finding } from "../secrets/finding.js";
 import { createContentScanner } from "../secrets/scanner.js";
 import { storeBundle } from "../store/bundles.js";
+import { keyPathspecs } from "../store/cache.js";
 import { ensureDir, storeError, storePaths, tempName } from "../store/layout.js";
 import { type ArchiveOptions, inspectArchive, type ManifestFile, writeArchive } from "./archive.js";
 import { type Exclusion, filterEntries } from "./filter.js";
@@ -312,9 +313,8 @@ function unsettle<T>(settled: Settled<T>): T {
   return settled.value;
 }
 
-/** Pathspecs are relative to the current directory: the same words elsewhere select other files. */
 function reuseKeyOf(repo: Repo, commit: string, base: string | undefined, options: ExportOptions): string {
-  const pathspecs = options.pathspecs?.length ? [repo.prefix, ...options.pathspecs] : [];
+  const pathspecs = keyPathspecs(repo, options.pathspecs);
   return currentReuseKey({ commit, base, pathspecs, policy: options.policy });
 }
 

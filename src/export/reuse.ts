@@ -7,11 +7,11 @@
 import { createHash } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { canonicalJson } from "../protocol/jcs.js";
 import { CONTENT_RULES, type ContentRule } from "../secrets/content-rules.js";
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from "../secrets/decode/limits.js";
 import { NAME_RULES, type NameRule } from "../secrets/names.js";
 import { bundlePath, digestOf, manifestPath, readStoredManifest } from "../store/bundles.js";
+import { type ExportKeyInputs, snapshotKey } from "../store/cache.js";
 import { type StorePaths, writeFileAtomic } from "../store/layout.js";
 import { readVersion } from "../version.js";
 import type { ManifestFile } from "./archive.js";
@@ -41,24 +41,11 @@ export function rulesDigest(
     .digest("hex");
 }
 
-export interface ReuseKeyInputs {
-  commit: string;
-  base: string | undefined;
-  pathspecs: readonly string[];
-  policy: unknown;
-  rules: string;
-  version: string;
-}
+/** A stored bundle's key: the export's, and the rules that decided its content. */
+type ReuseKeyInputs = ExportKeyInputs & { rules: string };
 
 export function reuseKey(inputs: ReuseKeyInputs): string {
-  const value = {
-    kind: "bundle",
-    ...inputs,
-    base: inputs.base ?? null,
-    pathspecs: [...inputs.pathspecs],
-    policy: inputs.policy ?? null,
-  };
-  return createHash("sha256").update(canonicalJson(value)).digest("hex");
+  return snapshotKey({ kind: "bundle", ...inputs });
 }
 
 /** The key of a commit's export under today's rules and version. */

@@ -9,7 +9,7 @@ import { ExportRefusedError } from "../errors.js";
 import { messages } from "../messages.js";
 import { resolveLimits } from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
-import { exportKey, lookupRefusal } from "../store/cache.js";
+import { exportKey, keyPathspecs, lookupRefusal } from "../store/cache.js";
 import { type StorePaths, storePaths } from "../store/layout.js";
 import { readVersion } from "../version.js";
 import { answerFromCache, cacheKeys } from "./cache.js";
@@ -59,8 +59,7 @@ export async function runPipeline(
   let keys = new Map<Worker, string>();
   let refusalKey: string | undefined;
   if (target.commit !== undefined) {
-    // Pathspecs are relative to the current directory: the same words elsewhere select other files.
-    const pathspecs = options.pathspecs.length > 0 ? [repo.prefix, ...options.pathspecs] : [];
+    const pathspecs = keyPathspecs(repo, options.pathspecs);
     const version = readVersion();
     refusalKey = exportKey({ commit: target.commit, base: target.base, pathspecs, policy, version });
     keys = cacheKeys(workers, {

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { canonicalJson } from "../protocol/jcs.js";
+import type { Repo } from "../repo.js";
 import { type StorePaths, writeFileAtomic } from "./layout.js";
 
 export interface CacheInputs {
@@ -21,7 +22,14 @@ export interface CacheInputs {
   version: string;
 }
 
-export function cacheKey(inputs: CacheInputs): string {
+/**
+ * The one key builder: sha256 of the canonical JSON of `inputs`, an absent base or policy as null.
+ * The review cache, a refused export and a stored bundle each key a snapshot this way, told apart
+ * by what else they hold (`kind`, the question and worker, the rules).
+ */
+export function snapshotKey<Inputs extends Pick<CacheInputs, "commit" | "base" | "pathspecs" | "policy">>(
+  inputs: Inputs,
+): string {
   const value = {
     ...inputs,
     base: inputs.base ?? null,
@@ -29,6 +37,18 @@ export function cacheKey(inputs: CacheInputs): string {
     policy: inputs.policy ?? null,
   };
   return createHash("sha256").update(canonicalJson(value)).digest("hex");
+}
+
+/**
+ * The pathspecs as a key holds them: relative to the current directory, the same words elsewhere
+ * select other files, so the directory (`sub/dir/` or ``) comes first. None: none.
+ */
+export function keyPathspecs(repo: Pick<Repo, "prefix">, pathspecs: readonly string[] | undefined): string[] {
+  return pathspecs?.length ? [repo.prefix, ...pathspecs] : [];
+}
+
+export function cacheKey(inputs: CacheInputs): string {
+  return snapshotKey(inputs);
 }
 
 function cachePath(store: StorePaths, key: string): string {
@@ -52,15 +72,8 @@ export async function writeCache(store: StorePaths, key: string, id: string): Pr
 export type ExportKeyInputs = Pick<CacheInputs, "commit" | "base" | "pathspecs" | "policy" | "version">;
 
 export function exportKey(inputs: ExportKeyInputs): string {
-  const value = {
-    kind: "export",
-    commit: inputs.commit,
-    base: inputs.base ?? null,
-    pathspecs: [...inputs.pathspecs],
-    policy: inputs.policy ?? null,
-    version: inputs.version,
-  };
-  return createHash("sha256").update(canonicalJson(value)).digest("hex");
+  const { commit, base, pathspecs, policy, version } = inputs;
+  return snapshotKey({ kind: "export", commit, base, pathspecs, policy, version });
 }
 
 /** A refused export as it was reported: the message, its lines (redacted findings) and hints. */

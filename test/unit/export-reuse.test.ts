@@ -1,8 +1,10 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { reuseKey, rulesDigest } from "../../src/export/reuse.js";
 import { CONTENT_RULES } from "../../src/secrets/content-rules.js";
 import { DEFAULT_ARCHIVE_LIMITS } from "../../src/secrets/decode/limits.js";
 import { NAME_RULES } from "../../src/secrets/names.js";
+import { exportKey, keyPathspecs } from "../../src/store/cache.js";
 
 describe("the key a stored bundle is read back under", () => {
   const today = rulesDigest();
@@ -51,5 +53,21 @@ describe("the key a stored bundle is read back under", () => {
     ];
     expect(reuseKey({ ...inputs })).toBe(keys[0]);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("is the bytes stores already hold: the canonical JSON of the export's key and the rules", () => {
+    const commit = "a".repeat(40);
+    const pathspecs = keyPathspecs({ prefix: "sub/" }, ["docs"]);
+    expect(pathspecs).toEqual(["sub/", "docs"]);
+    expect(keyPathspecs({ prefix: "sub/" }, [])).toEqual([]);
+    expect(keyPathspecs({ prefix: "sub/" }, undefined)).toEqual([]);
+    const inputs = { commit, base: undefined, pathspecs, policy: undefined, version: "1.0.0" };
+    const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+    const fields = `"base":null,"commit":"${commit}"`;
+    const rest = `"pathspecs":["sub/","docs"],"policy":null`;
+    expect(exportKey(inputs)).toBe(sha256(`{${fields},"kind":"export",${rest},"version":"1.0.0"}`));
+    expect(reuseKey({ ...inputs, rules: "r" })).toBe(
+      sha256(`{${fields},"kind":"bundle",${rest},"rules":"r","version":"1.0.0"}`),
+    );
   });
 });
