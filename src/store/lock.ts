@@ -108,7 +108,12 @@ function busyError(path: string, holder: Holder | undefined): ReviewRemoteError 
   });
 }
 
-async function acquire(store: StorePaths, command: string, waitMs: number): Promise<string | undefined> {
+/** The lock is held by a live process, still after the wait. */
+interface Busy {
+  holder: Holder | undefined;
+}
+
+async function acquire(store: StorePaths, command: string, waitMs: number): Promise<string | Busy> {
   const path = lockPath(store);
   const depth = held.get(path) ?? 0;
   if (depth > 0) {
@@ -125,10 +130,7 @@ async function acquire(store: StorePaths, command: string, waitMs: number): Prom
       await breakStale(path, seen.text);
       continue;
     }
-    if (Date.now() >= deadline) {
-      if (waitMs === 0) return undefined;
-      throw busyError(path, seen.holder);
-    }
+    if (Date.now() >= deadline) return { holder: seen.holder };
     await sleep(POLL_MS);
   }
   held.set(path, 1);
@@ -145,17 +147,16 @@ async function release(path: string): Promise<void> {
   await rm(path, { force: true });
 }
 
-/**
- * Run `fn` as the store's one writer. Waits up to `waitMs` for a live holder (LOCK_WAIT_MS for a
- * command), then refuses with "another git-review-remote is running (pid N: <command>)".
- */
-export async function withStoreLock<T>(
+/** Run `fn` as the one writer, waiting up to `waitMs` for a live holder; still held: `busy`. */
+async function asWriter<T, B>(
   store: StorePaths,
   command: string,
+  waitMs: number,
   fn: () => Promise<T>,
-  waitMs: number = LOCK_WAIT_MS,
-): Promise<T> {
-  const path = (await acquire(store, command, waitMs)) as string;
+  busy: (path: string, holder: Holder | undefined) => B,
+): Promise<T | B> {
+  const path = await acquire(store, command, waitMs);
+  if (typeof path !== "string") return busy(lockPath(store), path.holder);
   try {
     return await fn();
   } finally {
@@ -163,17 +164,26 @@ export async function withStoreLock<T>(
   }
 }
 
+/**
+ * Run `fn` as the store's one writer. Waits up to `waitMs` for a live holder (LOCK_WAIT_MS for a
+ * command), then refuses with "another git-review-remote is running (pid N: <command>)".
+ */
+export function withStoreLock<T>(
+  store: StorePaths,
+  command: string,
+  fn: () => Promise<T>,
+  waitMs: number = LOCK_WAIT_MS,
+): Promise<T> {
+  return asWriter(store, command, waitMs, fn, (path, holder) => {
+    throw busyError(path, holder);
+  });
+}
+
 /** Run `fn` as the one writer if no one else is writing now; else nothing (undefined). */
-export async function tryStoreLock<T>(
+export function tryStoreLock<T>(
   store: StorePaths,
   command: string,
   fn: () => Promise<T>,
 ): Promise<T | undefined> {
-  const path = await acquire(store, command, 0);
-  if (path === undefined) return undefined;
-  try {
-    return await fn();
-  } finally {
-    await release(path);
-  }
+  return asWriter(store, command, 0, fn, () => undefined);
 }

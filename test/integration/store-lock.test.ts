@@ -1,0 +1,63 @@
+// The store's one writer, asked for with a wait (a command) or without (recovery), in a real store.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { resolveRepo } from "../../src/repo.js";
+import { storePaths } from "../../src/store/layout.js";
+import { tryStoreLock, withStoreLock } from "../../src/store/lock.js";
+import { createTestRepo, repoState, repoTracker } from "../helpers/repo.js";
+
+const repos = repoTracker();
+
+async function storeOf() {
+  const repo = repos.add(createTestRepo());
+  const store = storePaths(await resolveRepo(repo.dir));
+  return { repo, store, lock: join(store.root, "lock") };
+}
+
+describe("the store lock", () => {
+  it("runs each caller as the writer when no one holds it, nested or not, and removes the lock", async () => {
+    const { store, lock } = await storeOf();
+    const seen: boolean[] = [];
+    const value = await withStoreLock(store, "merge x", async () => {
+      seen.push(existsSync(lock));
+      // Held by this process already: the nested call runs at once, and leaves the lock in place.
+      return tryStoreLock(store, "recover", async () => {
+        seen.push(existsSync(lock));
+        return 7;
+      });
+    });
+    expect(value).toBe(7);
+    expect(seen).toEqual([true, true]);
+    expect(existsSync(lock)).toBe(false);
+    expect(await tryStoreLock(store, "recover", async () => existsSync(lock))).toBe(true);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it("is left to a live holder: a try does nothing, a wait that ends refuses naming it", async () => {
+    const { repo, store, lock } = await storeOf();
+    await withStoreLock(store, "setup", async () => undefined);
+    // Another host's lock, taken just now, cannot be judged stale.
+    const holder = JSON.stringify({
+      pid: 1,
+      host: "elsewhere",
+      boot: "b",
+      command: "merge z",
+      since: new Date().toISOString(),
+    });
+    writeFileSync(lock, holder);
+    const before = repoState(repo);
+    let ran = false;
+    const run = async () => {
+      ran = true;
+    };
+    expect(await tryStoreLock(store, "recover", run)).toBeUndefined();
+    await expect(withStoreLock(store, "drop y", run, 0)).rejects.toThrow(
+      "another git-review-remote is running (pid 1 on elsewhere: merge z)",
+    );
+    await expect(withStoreLock(store, "drop y", run, 120)).rejects.toThrow(/pid 1 on elsewhere: merge z/);
+    expect(ran).toBe(false);
+    expect(readFileSync(lock, "utf8")).toBe(holder);
+    expect(repoState(repo)).toEqual(before);
+  });
+});
