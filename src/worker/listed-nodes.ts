@@ -1,6 +1,11 @@
 // The validated listing's entries in a few flat arrays: tens of thousands of paths cost a string and
 // a few numbers each, and their blob ids share one buffer, instead of an object and a Buffer per
-// entry that the garbage collector copies again and again while the bundle streams by.
+// entry that the garbage collector copies again and again while the bundle streams by. A directory
+// keeps its names by their collision key: one lookup by a short name answers both "is it there?" and
+// "does it fold onto something there?", where a table of whole paths would hash every path and
+// every one of its prefixes.
+
+import { collisionKey } from "../paths/fold.js";
 
 export type NodeKind = "file" | "directory" | "symlink";
 
@@ -19,34 +24,37 @@ export interface ListedNode {
   oid?: Buffer;
 }
 
+/** The index standing for the top of the tree, the parent of top-level entries. */
+export const TOP = -1;
+
 const KINDS: readonly NodeKind[] = ["directory", "file", "symlink"];
 const KIND_MASK = 0b11;
 const EXPLICIT = 0b100;
 const HAS_OID = 0b1000;
 const OID_BYTES = 20;
 
-/** Path → entry, in the order the entries were added (a directory before what it holds). */
+/** The entries in the order they were added (a directory before what it holds), found by path. */
 export class ListedNodes {
-  private readonly indexes = new Map<string, number>();
   private readonly paths: string[] = [];
   /** Kind, EXPLICIT and HAS_OID bits. */
   private readonly flags: number[] = [];
+  /** The index of the directory holding each entry (TOP for the top level). */
+  private readonly parents: number[] = [];
   private readonly sizes: number[] = [];
   private readonly modes: number[] = [];
   private readonly mtimes: number[] = [];
   private readonly links = new Map<number, string>();
+  /** Each directory's entries by the collisionKey of their name (directories only, by index). */
+  private readonly children: (Map<string, number> | undefined)[] = [];
+  private readonly top = new Map<string, number>();
   private oids = Buffer.alloc(OID_BYTES * 1024);
 
   get size(): number {
     return this.paths.length;
   }
 
-  has(path: string): boolean {
-    return this.indexes.has(path);
-  }
-
   get(path: string): ListedNode | undefined {
-    const index = this.indexes.get(path);
+    const index = this.indexOf(path);
     return index === undefined ? undefined : this.at(index);
   }
 
@@ -70,16 +78,40 @@ export class ListedNodes {
     return node;
   }
 
+  /** The index of `path`, walking down from the top one name at a time. */
   indexOf(path: string): number | undefined {
-    return this.indexes.get(path);
+    let at = TOP;
+    for (let start = 0; ; ) {
+      const slash = path.indexOf("/", start);
+      const end = slash === -1 ? path.length : slash;
+      const child = this.childOf(at, collisionKey(path.slice(start, end)));
+      if (child === undefined) return undefined;
+      if (slash === -1) return this.paths[child] === path ? child : undefined;
+      at = child;
+      start = slash + 1;
+    }
+  }
+
+  /** The entry in directory `parent` (an index or TOP) whose name has collision key `key`. */
+  childOf(parent: number, key: string): number | undefined {
+    return (parent === TOP ? this.top : this.children[parent])?.get(key);
   }
 
   pathAt(index: number): string {
     return this.paths[index] as string;
   }
 
+  /** The directory holding the entry at `index`, or TOP. */
+  parentAt(index: number): number {
+    return this.parents[index] as number;
+  }
+
   kindAt(index: number): NodeKind {
     return KINDS[(this.flags[index] as number) & KIND_MASK] as NodeKind;
+  }
+
+  isDirectoryAt(index: number): boolean {
+    return ((this.flags[index] as number) & KIND_MASK) === 0;
   }
 
   sizeAt(index: number): number {
@@ -104,12 +136,19 @@ export class ListedNodes {
     return this.oids.subarray(index * OID_BYTES, (index + 1) * OID_BYTES);
   }
 
-  /** Adds an entry (its path must be new); its index. */
-  add(path: string, node: Omit<ListedNode, "oid">): number {
+  /**
+   * Adds `path` to directory `parent` (an index or TOP) under `key`, its name's collisionKey, which
+   * no entry of that directory may have yet; its index.
+   */
+  add(parent: number, key: string, path: string, node: Omit<ListedNode, "oid">): number {
     const index = this.paths.length;
-    this.indexes.set(path, index);
+    const siblings = parent === TOP ? this.top : (this.children[parent] as Map<string, number>);
+    siblings.set(key, index);
     this.paths.push(path);
-    this.flags.push(KINDS.indexOf(node.kind) | (node.explicit ? EXPLICIT : 0));
+    this.parents.push(parent);
+    const kind = KINDS.indexOf(node.kind);
+    this.flags.push(kind | (node.explicit ? EXPLICIT : 0));
+    this.children.push(kind === 0 ? new Map() : undefined);
     this.sizes.push(node.size);
     this.modes.push(node.mode);
     this.mtimes.push(node.mtime);

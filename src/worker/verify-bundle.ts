@@ -9,14 +9,14 @@ import {
   checkLinkTarget,
   checkSymlink,
   collision,
-  FoldedNames,
   type RuleViolation,
 } from "../paths/bundle.js";
+import { collisionKey } from "../paths/fold.js";
 import { quoteForMessage } from "../protocol/quote.js";
 import { type TarEntry, TarFormatError, TarReader, TarType } from "../tar/reader.js";
 import { type BundleLimits, DEFAULT_BUNDLE_LIMITS } from "./bundle-limits.js";
 import { GzipError, gunzipFile } from "./gunzip.js";
-import { ListedNodes, type NodeKind } from "./listed-nodes.js";
+import { ListedNodes, type NodeKind, TOP } from "./listed-nodes.js";
 
 /** What the bundle holds once validated: the exact expected state of the extracted tree. */
 export interface BundleListing {
@@ -78,9 +78,28 @@ export interface EntrySink {
 
 type Refuse = (v: RuleViolation) => never;
 
+const SLASH = 0x2f;
+
+/** True when `path` starts with `prefix` and `prefix` is `end` characters long. */
+function isPrefixAt(path: string, prefix: string, end: number): boolean {
+  return prefix.length === end && path.startsWith(prefix);
+}
+
+/** Checks the components of `path` from offset `from` on (those above were checked when listed). */
+function checkNewComponents(path: string, from: number, refuse: Refuse): void {
+  for (let start = from; ; ) {
+    const slash = path.indexOf("/", start);
+    const bad = checkComponent(slash === -1 ? path.slice(start) : path.slice(start, slash));
+    if (bad) refuse(bad);
+    if (slash === -1) return;
+    start = slash + 1;
+  }
+}
+
 class ListingBuilder {
   readonly nodes = new ListedNodes();
-  private readonly folded = new FoldedNames();
+  /** The directories from the top down to the last one placed: where the next entry most likely goes. */
+  private readonly openDirectories: number[] = [];
   private entries = 0;
   private open: OpenBlob | undefined;
   /** By index: directories with a file or symlink somewhere below them. */
@@ -116,7 +135,9 @@ class ListingBuilder {
       refuse({ rule: "special-mode", reason: "setuid, setgid or sticky mode bits" });
     const path = checkEntryText(entry.path, kind === "directory");
     if (typeof path !== "string") return refuse(path);
-    this.checkNewComponents(path, refuse);
+    const slash = path.lastIndexOf("/");
+    const listed = this.deepestListed(path, slash);
+    checkNewComponents(path, listed === TOP ? 0 : this.nodes.pathAt(listed).length + 1, refuse);
     if (kind === "symlink") {
       const bad = checkLinkTarget(entry.linkpath);
       if (bad) refuse(bad);
@@ -128,26 +149,35 @@ class ListingBuilder {
       });
     }
     this.expandedBytes += entry.size;
-    const index = this.place(path, kind, entry, refuse);
+    const parent = this.placeParents(path, slash, listed, refuse);
+    const index = this.place(path, slash, parent, kind, entry, refuse);
     return this.hashContent(path, index, kind, entry);
   }
 
   /**
-   * Checks the components of `path` below its deepest directory already listed: those above were
-   * checked when that directory was placed (git archive lists a directory before what it holds).
+   * The deepest directory above `path` already listed (or TOP), or the file or symlink listed where
+   * one of them should be: the open directories answer in the bundle's order (git archive lists a
+   * directory, then what it holds), the listing's own names below the deepest of them.
    */
-  private checkNewComponents(path: string, refuse: Refuse): void {
-    let from = 0;
-    for (let slash = path.lastIndexOf("/"); slash > 0; slash = path.lastIndexOf("/", slash - 1)) {
-      if (this.nodes.has(path.slice(0, slash))) {
-        from = slash + 1;
-        break;
-      }
+  private deepestListed(path: string, slash: number): number {
+    const open = this.openDirectories;
+    while (open.length > 0) {
+      const above = this.nodes.pathAt(open[open.length - 1] as number);
+      if (above.length <= slash && path.charCodeAt(above.length) === SLASH && path.startsWith(above)) break;
+      open.pop();
     }
-    for (const component of (from === 0 ? path : path.slice(from)).split("/")) {
-      const bad = checkComponent(component);
-      if (bad) refuse(bad);
+    let at = open.length > 0 ? (open[open.length - 1] as number) : TOP;
+    for (let start = at === TOP ? 0 : this.nodes.pathAt(at).length + 1; start < slash; ) {
+      const end = path.indexOf("/", start);
+      const child = this.nodes.childOf(at, collisionKey(path.slice(start, end)));
+      if (child === undefined || !isPrefixAt(path, this.nodes.pathAt(child), end)) break;
+      at = child;
+      // Nothing is listed below a file or a symlink.
+      if (!this.nodes.isDirectoryAt(at)) break;
+      open.push(at);
+      start = end + 1;
     }
+    return at;
   }
 
   /** A symlink's blob is its target; a file's is hashed (and written) as its content streams by. */
@@ -183,21 +213,36 @@ class ListingBuilder {
     open.out?.end();
   }
 
-  private place(path: string, kind: NodeKind, entry: TarEntry, refuse: Refuse): number {
-    this.placeParents(path, refuse);
-    if (kind !== "directory") this.fill(path);
+  /** Places `path` in directory `parent`: a new entry, or an implicit directory made explicit. */
+  private place(
+    path: string,
+    slash: number,
+    parent: number,
+    kind: NodeKind,
+    entry: TarEntry,
+    refuse: Refuse,
+  ): number {
+    if (kind !== "directory") this.fill(parent);
     const mode = entry.mode & 0o777;
-    const existing = this.nodes.indexOf(path);
+    const key = collisionKey(slash === -1 ? path : path.slice(slash + 1));
+    const existing = this.nodes.childOf(parent, key);
     if (existing === undefined) {
-      return this.record(
-        path,
-        { kind, explicit: true, size: entry.size, mode, linkpath: entry.linkpath, mtime: entry.mtime },
-        refuse,
-      );
+      const node = {
+        kind,
+        explicit: true,
+        size: entry.size,
+        mode,
+        linkpath: entry.linkpath,
+        mtime: entry.mtime,
+      };
+      return this.record(parent, key, path, node);
     }
+    const other = this.nodes.pathAt(existing);
+    if (other !== path) refuse(collision(other));
     const existingKind = this.nodes.kindAt(existing);
     if (existingKind === "directory" && kind === "directory" && !this.nodes.at(existing).explicit) {
       this.nodes.makeExplicit(existing, mode, entry.mtime);
+      this.openDirectories.push(existing);
       return existing;
     }
     if (existingKind === "directory" && kind !== "directory") {
@@ -207,50 +252,58 @@ class ListingBuilder {
   }
 
   /**
-   * Lists the directories above `path` that are not listed yet (implicit ones, top first) and
-   * refuses a parent that is a symlink or a file. A listed directory's own parents were placed with
-   * it, and none of them can become anything else later (that is a duplicate): the walk stops there.
+   * Lists the directories above `path` below `listed` (its deepest listed one, deepestListed) as
+   * implicit ones, top first, and refuses a parent that is a symlink or a file, or a new one whose
+   * name folds onto one already there. A listed directory's own parents were placed with it, and
+   * none of them can become anything else later (that is a duplicate). The directory holding `path`.
    */
-  private placeParents(path: string, refuse: Refuse): void {
-    const slash = path.lastIndexOf("/");
-    if (slash === -1) return;
-    const parent = path.slice(0, slash);
-    const existing = this.nodes.indexOf(parent);
-    if (existing === undefined) {
-      this.placeParents(parent, refuse);
-      this.record(
-        parent,
-        { kind: "directory", explicit: false, size: 0, mode: 0o755, linkpath: "", mtime: -1 },
-        refuse,
-      );
-      return;
+  private placeParents(path: string, slash: number, listed: number, refuse: Refuse): number {
+    if (listed !== TOP && !this.nodes.isDirectoryAt(listed)) {
+      const parent = quoteForMessage(this.nodes.pathAt(listed));
+      if (this.nodes.kindAt(listed) === "symlink")
+        refuse({ rule: "through-symlink", reason: `written through the symlink ${parent}` });
+      refuse({ rule: "under-file", reason: `its parent ${parent} is a file` });
     }
-    const kind = this.nodes.kindAt(existing);
-    if (kind === "symlink")
-      refuse({ rule: "through-symlink", reason: `written through the symlink ${quoteForMessage(parent)}` });
-    else if (kind === "file")
-      refuse({ rule: "under-file", reason: `its parent ${quoteForMessage(parent)} is a file` });
+    let at = listed;
+    // Below the first new directory, every name is new.
+    let fresh = false;
+    for (let start = at === TOP ? 0 : this.nodes.pathAt(at).length + 1; start < slash; ) {
+      const end = path.indexOf("/", start);
+      const key = collisionKey(path.slice(start, end));
+      const other = fresh ? undefined : this.nodes.childOf(at, key);
+      if (other !== undefined) refuse(collision(this.nodes.pathAt(other)));
+      const node = {
+        kind: "directory",
+        explicit: false,
+        size: 0,
+        mode: 0o755,
+        linkpath: "",
+        mtime: -1,
+      } as const;
+      at = this.record(at, key, path.slice(0, end), node);
+      fresh = true;
+      start = end + 1;
+    }
+    return at;
   }
 
-  /** Marks the directories above a file or symlink as holding one, up to the first already marked. */
-  private fill(path: string): void {
-    for (let slash = path.lastIndexOf("/"); slash !== -1; slash = path.lastIndexOf("/", slash - 1)) {
-      const parent = this.nodes.indexOf(path.slice(0, slash)) as number;
-      if (this.filled[parent]) return;
-      this.filled[parent] = true;
-    }
+  /** Marks `directory` and those above it as holding a file or symlink, up to the first already marked. */
+  private fill(directory: number): void {
+    for (let at = directory; at !== TOP && !this.filled[at]; at = this.nodes.parentAt(at))
+      this.filled[at] = true;
   }
 
   private record(
+    parent: number,
+    key: string,
     path: string,
     node: { kind: NodeKind; explicit: boolean; size: number; mode: number; linkpath: string; mtime: number },
-    refuse: Refuse,
   ): number {
-    const other = this.folded.claim(path);
-    if (other !== undefined) refuse(collision(other));
-    const index = this.nodes.add(path, node);
-    if (node.kind === "directory") this.sink?.directory(path);
-    else if (node.kind === "symlink") this.sink?.symlink(path, node.linkpath, node.mtime);
+    const index = this.nodes.add(parent, key, path, node);
+    if (node.kind === "directory") {
+      this.openDirectories.push(index);
+      this.sink?.directory(path);
+    } else if (node.kind === "symlink") this.sink?.symlink(path, node.linkpath, node.mtime);
     return index;
   }
 

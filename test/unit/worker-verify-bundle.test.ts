@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createGzip, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
+import { FoldedNames } from "../../src/paths/bundle.js";
 import { DEFAULT_BUNDLE_LIMITS } from "../../src/worker/bundle-limits.js";
 import { BundleRefusedError, verifyBundle } from "../../src/worker/verify-bundle.js";
 import { makeTar, type TarSpec, tarHeader } from "../integration/worker-tar.js";
@@ -254,6 +255,104 @@ describe("verifyBundle collisions and symlinks", () => {
     const bundle = gzipSync(makeTar(entries));
     const listing = await verifyBundle(save(bundle), bundle.length, 5);
     expect(listing.files).toBe(5);
+  });
+});
+
+type Kind = "file" | "directory" | "symlink";
+
+/**
+ * The placement rules as first written, with a table of whole paths and FoldedNames: what
+ * verifyBundle must refuse (rule and entry) for names that are each valid on their own.
+ */
+function referencePlacement(
+  entries: { path: string; kind: Kind }[],
+): { rule: string; entry: string } | undefined {
+  const listed = new Map<string, { kind: Kind; explicit: boolean }>();
+  const order: string[] = [];
+  const folded = new FoldedNames();
+  const filled = new Set<string>();
+  for (const { path, kind } of entries) {
+    const entry = kind === "directory" ? `${path}/` : path;
+    const parts = path.split("/");
+    const parents = parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
+    const deepest = parents.findLastIndex((parent) => listed.has(parent));
+    const deepestKind = listed.get(parents[deepest] as string)?.kind;
+    if (deepestKind === "symlink") return { rule: "through-symlink", entry };
+    if (deepestKind === "file") return { rule: "under-file", entry };
+    for (const parent of parents.slice(deepest + 1)) {
+      if (folded.claim(parent) !== undefined) return { rule: "case-collision", entry };
+      listed.set(parent, { kind: "directory", explicit: false });
+      order.push(parent);
+    }
+    if (kind !== "directory") for (const parent of parents) filled.add(parent);
+    const existing = listed.get(path);
+    if (existing?.kind === "directory" && kind === "directory" && !existing.explicit) {
+      existing.explicit = true;
+      continue;
+    }
+    if (existing?.kind === "directory" && kind !== "directory") return { rule: "replaces-directory", entry };
+    if (existing) return { rule: "duplicate", entry };
+    if (folded.claim(path) !== undefined) return { rule: "case-collision", entry };
+    listed.set(path, { kind, explicit: true });
+    order.push(path);
+  }
+  const empty = order.find((path) => listed.get(path)?.kind === "directory" && !filled.has(path));
+  return empty === undefined ? undefined : { rule: "empty-directory", entry: empty };
+}
+
+describe("verifyBundle placement in any order", () => {
+  it("refuses exactly what a table of whole paths refuses, in bundle order or shuffled", async () => {
+    let seed = 14;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const names = ["a", "A", "b", "caf\u00e9", "cafe\u0301", "d"];
+    const kinds: Kind[] = ["file", "file", "file", "directory", "directory", "symlink"];
+    const outcomes = new Map<string, number>();
+    for (let round = 0; round < 400; round++) {
+      const entries = Array.from({ length: 2 + Math.floor(random() * 7) }, () => ({
+        path: Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(names)).join("/"),
+        kind: pick(kinds),
+      }));
+      // Half the rounds in the order git archive writes (by name, a directory as "name/").
+      if (round % 2 === 0) {
+        const key = (e: { path: string; kind: Kind }) =>
+          Buffer.from(e.kind === "directory" ? `${e.path}/` : e.path);
+        entries.sort((x, y) => Buffer.compare(key(x), key(y)));
+      }
+      const specs: TarSpec[] = entries.map(({ path, kind }) =>
+        kind === "directory"
+          ? { name: `${path}/`, type: "5" }
+          : kind === "symlink"
+            ? { name: path, type: "2", linkpath: "nowhere" }
+            : { name: path, content: "x" },
+      );
+      const files = entries.filter((e) => e.kind !== "directory").length;
+      const bundle = gzipSync(makeTar(specs));
+      const expected = referencePlacement(entries);
+      const outcome = await verifyBundle(save(bundle), bundle.length, files).then(
+        () => undefined,
+        (error: unknown) => {
+          if (!(error instanceof BundleRefusedError)) throw error;
+          return { rule: error.rule, entry: error.entry };
+        },
+      );
+      expect(outcome, JSON.stringify(entries)).toEqual(expected);
+      const rule = expected?.rule ?? "accepted";
+      outcomes.set(rule, (outcomes.get(rule) ?? 0) + 1);
+    }
+    // Every outcome came up, accepted listings included.
+    expect([...outcomes.keys()].sort()).toEqual([
+      "accepted",
+      "case-collision",
+      "duplicate",
+      "empty-directory",
+      "replaces-directory",
+      "through-symlink",
+      "under-file",
+    ]);
   });
 });
 
