@@ -2,22 +2,21 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { resolveRepo } from "../../src/repo.js";
 import { storePaths } from "../../src/store/layout.js";
 import { tryStoreLock, withStoreLock } from "../../src/store/lock.js";
 import { createTestRepo, repoState, repoTracker } from "../helpers/repo.js";
 
 const repos = repoTracker();
 
-async function storeOf() {
+function storeOf() {
   const repo = repos.add(createTestRepo());
-  const store = storePaths(await resolveRepo(repo.dir));
+  const store = storePaths({ commonDir: join(repo.dir, ".git") });
   return { repo, store, lock: join(store.root, "lock") };
 }
 
 describe("the store lock", () => {
   it("runs each caller as the writer when no one holds it, nested or not, and removes the lock", async () => {
-    const { store, lock } = await storeOf();
+    const { store, lock } = storeOf();
     const seen: boolean[] = [];
     const value = await withStoreLock(store, "merge x", async () => {
       seen.push(existsSync(lock));
@@ -35,7 +34,7 @@ describe("the store lock", () => {
   });
 
   it("is left to a live holder: a try does nothing, a wait that ends refuses naming it", async () => {
-    const { repo, store, lock } = await storeOf();
+    const { repo, store, lock } = storeOf();
     await withStoreLock(store, "setup", async () => undefined);
     // Another host's lock, taken just now, cannot be judged stale.
     const holder = JSON.stringify({
