@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { ConfigError } from "../errors.js";
 import { messages } from "../messages.js";
+import type { Repo } from "../repo.js";
 import type { Settings } from "./settings.js";
 
 export interface ReceiptPolicy {
@@ -27,9 +28,13 @@ function configPath(value: string, base: string): string {
  * defaults to true once there is one. Requiring a signature with no file to check it against is a
  * configuration error, found before anything is sent.
  */
-export function receiptPolicyFor(settings: Settings, worker: string, base: string): ReceiptPolicy {
+export function receiptPolicyFor(
+  settings: Settings,
+  worker: string,
+  repo: Pick<Repo, "top" | "cwd">,
+): ReceiptPolicy {
   const file = settings.allowedSigners.byWorker.get(worker) ?? settings.allowedSigners.all;
-  const allowedSigners = file ? configPath(file, base) : undefined;
+  const allowedSigners = file ? configPath(file, repo.top ?? repo.cwd) : undefined;
   const required = settings.requireSignature.get(worker) ?? allowedSigners !== undefined;
   if (required && allowedSigners === undefined) {
     throw new ConfigError(messages.signatureRequiredWithoutSigners(worker), {

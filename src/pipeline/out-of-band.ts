@@ -69,7 +69,7 @@ async function acceptLocked(
   // Its own process may still get the answer: two imports of one review would race.
   const waiting = record.state === ReviewState.sent ? await readRunning(store, record.id) : undefined;
   if (waiting) throw new ReviewRemoteError(messages.stillWaiting(record.id, waiting.pid));
-  const receiptPolicy = receiptPolicyFor(settings, record.worker.name, repo.top ?? repo.cwd);
+  const receiptPolicy = receiptPolicyFor(settings, record.worker.name, repo);
   if (!(await isAwaitingAnswer(store, record))) {
     throw new ReviewRemoteError(messages.nothingToImportInto(record.id, record.state), {
       hints: [messages.hintImportable],

@@ -42,7 +42,7 @@ export async function runPipeline(
   const names = [...new Set(options.workers.length > 0 ? options.workers : [settings.worker])];
   const workers = names.map((name) => resolveWorker(name, settings));
   const receiptPolicies = new Map<string, ReceiptPolicy>(
-    names.map((name) => [name, receiptPolicyFor(settings, name, repo.top ?? repo.cwd)]),
+    names.map((name) => [name, receiptPolicyFor(settings, name, repo)]),
   );
   const question = options.question ?? settings.question ?? policy.question ?? DEFAULT_QUESTION;
   const limits = resolveLimits(settings.timeoutSeconds, settings.limits, policy.limits);

@@ -55,7 +55,7 @@ export async function reverifyStored(
   const stored = await readReceiptFiles(store, record.id);
   if (!stored) throw new ReviewRemoteError(messages.noReceipt(record.id));
   const principal = record.worker.name;
-  const { allowedSigners } = receiptPolicyFor(settings, principal, repo.top ?? repo.cwd);
+  const { allowedSigners } = receiptPolicyFor(settings, principal, repo);
   if (allowedSigners === undefined) {
     throw new ConfigError(messages.noAllowedSigners(principal), {
       hints: [messages.hintConfigureAllowedSigners(principal)],

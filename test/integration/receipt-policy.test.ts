@@ -15,9 +15,10 @@ function configured(...pairs: [string, string][]): TestRepo {
   return repo;
 }
 
-async function policyOf(repo: TestRepo, worker = "box") {
+/** Run from `sub` (a directory of the work tree, as git passes it) or from the top. */
+async function policyOf(repo: TestRepo, worker = "box", sub = "") {
   const settings = await readSettings({ env: repo.env, cwd: repo.dir });
-  return receiptPolicyFor(settings, worker, repo.dir);
+  return receiptPolicyFor(settings, worker, { top: repo.dir, cwd: join(repo.dir, sub) });
 }
 
 describe("receipt policy", () => {
@@ -41,6 +42,7 @@ describe("receipt policy", () => {
     );
     expect((await policyOf(repo)).allowedSigners).toBe(join(homedir(), ".config/git/signers"));
     expect((await policyOf(repo, "rel")).allowedSigners).toBe(join(repo.dir, "keys/signers"));
+    expect((await policyOf(repo, "rel", "src/deep")).allowedSigners).toBe(join(repo.dir, "keys/signers"));
   });
 
   it("accepts unsigned results with requireSignature false, and still names the file", async () => {
