@@ -3,12 +3,12 @@
 //   node bench/run.mjs [section...]     sections: startup hook scan export review rss unpack transport
 //                                       import fanout (all when none is named)
 //   BENCH_RUNS=N                        runs of each side of a ratio (interleaved; medians and ranges)
-//   BENCH_RANGE_REPO=<dir>              the range review on a real repository too (its last 3 commits)
+//   BENCH_RANGE_REPO=<dir>              the range review and its RSS on a real repository too (its last 3 commits)
 //   BENCH_BIN=<bin/git-review-remote.js> another build of the tool (before/after comparisons)
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { addCommits, env, generateRepo } from "./generate.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -229,17 +229,26 @@ function benchSmallReview() {
 
 /** Peak RSS of the local process and of the worker in one range review (their own debug lines). */
 function benchReviewRss(label, dir, e) {
-  const run = spawnSync("git", ["review-remote", "HEAD~3..HEAD", "--no-cache"], {
-    cwd: dir,
-    env: { ...e, REVIEW_REMOTE_DEBUG: "1" },
-    encoding: "utf8",
-  });
-  if (run.status !== 0) throw new Error(`review failed: ${run.stderr.slice(-500)}`);
-  const peak = (prefix) =>
-    new RegExp(`^${prefix}debug: [^\\n]*exit maxrss=(\\d+)MB`, "m").exec(run.stderr)?.[1] ?? "?";
+  const peaks = { local: [], worker: [] };
+  for (let i = 0; i < RUNS; i++) {
+    const run = spawnSync("git", ["review-remote", "HEAD~3..HEAD", "--no-cache"], {
+      cwd: dir,
+      env: { ...e, REVIEW_REMOTE_DEBUG: "1" },
+      encoding: "utf8",
+    });
+    if (run.status !== 0) throw new Error(`review failed: ${run.stderr.slice(-500)}`);
+    const peak = (prefix) =>
+      Number(
+        new RegExp(`^${prefix}debug: [^\\n]*exit maxrss=(\\d+)MB`, "m").exec(run.stderr)?.[1] ?? Number.NaN,
+      );
+    peaks.local.push(peak(""));
+    peaks.worker.push(peak("remote: "));
+  }
+  // Peak RSS moves with when the collector runs: the highest of the runs, and the lowest beside it.
+  const side = (list) => `${Math.max(...list)} MB (${Math.min(...list)}-${Math.max(...list)})`;
   report(
     `range review peak RSS (${label}): local process, worker`,
-    `${peak("")} MB, ${peak("remote: ")} MB`,
+    `${side(peaks.local)}, ${side(peaks.worker)}`,
     "<= 120 MB each, flat",
   );
 }
@@ -431,7 +440,7 @@ if (wanted("review")) {
   const big = rangeRepo(20000);
   benchRangeReview("20k files", big.dir, big.e);
   const real = process.env.BENCH_RANGE_REPO;
-  if (real) benchRangeReview(real, resolve(real), withBin(env(resolve(real))));
+  if (real) benchRangeReview(basename(resolve(real)), resolve(real), withBin(env(resolve(real))));
   benchSmallReview();
 }
 if (wanted("rss")) {
@@ -439,6 +448,8 @@ if (wanted("rss")) {
     const repo = rangeRepo(files);
     benchReviewRss(`${files / 1000}k files`, repo.dir, repo.e);
   }
+  const real = process.env.BENCH_RANGE_REPO;
+  if (real) benchReviewRss(basename(resolve(real)), resolve(real), withBin(env(resolve(real))));
 }
 if (wanted("export")) {
   benchExport("5k files", 5000);
