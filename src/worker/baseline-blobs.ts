@@ -7,7 +7,7 @@ import { closeSync, constants, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { BlobHasher, ObjectType, objectId, writeLooseObject } from "../git/write/objects.js";
 import { PackWriter } from "../git/write/pack.js";
-import { type BundleListing, BundleRefusedError } from "./verify-bundle.js";
+import { type BundleListing, BundleRefusedError, verifyBundle } from "./verify-bundle.js";
 
 const READ_BYTES = 1024 * 1024;
 
@@ -71,10 +71,46 @@ export function packBlobs(tree: string, listing: BundleListing, packDir: string)
 
 /**
  * Before a built-in reviewer rewrites `path`: its original content as a loose object, so that
- * collecting can diff against it.
+ * collecting can diff against it. It must be the bundle's blob: checked at once when the listing
+ * has the blob ids, else when addBlobIds reads them (the content's id waits in the listing).
  */
 export function keepOriginalBlob(tree: string, listing: BundleListing, path: string, content: Buffer): void {
-  const listed = listing.nodes.get(path)?.oid;
-  if (!listed?.equals(objectId(ObjectType.blob, content))) throw mismatch(path);
+  const { nodes } = listing;
+  const index = nodes.indexOf(path);
+  if (index === undefined || nodes.kindAt(index) !== "file") throw mismatch(path);
+  const oid = objectId(ObjectType.blob, content);
+  const listed = nodes.oidAt(index);
+  if (listed ? !listed.equals(oid) : listing.blobIds) throw mismatch(path);
+  nodes.setOid(index, oid);
   writeLooseObject(join(tree, ".git", "objects"), ObjectType.blob, content);
+}
+
+/**
+ * The blob ids of a listing unpacked without them, from the bundle read again (its bytes were
+ * checked against the request's sha256 as they arrived): the same bytes give the same listing, entry
+ * for entry. An id already there (an original a reviewer kept) must be the bundle's.
+ */
+export async function addBlobIds(
+  bundle: string,
+  size: number,
+  listing: BundleListing,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (listing.blobIds) return;
+  const { nodes } = listing;
+  const again = await verifyBundle(bundle, size, listing.files, {
+    afterChunk: () => signal?.throwIfAborted(),
+  });
+  if (again.nodes.size !== nodes.size)
+    throw mismatch(nodes.pathAt(Math.min(again.nodes.size, nodes.size - 1)));
+  for (let index = 0; index < nodes.size; index++) {
+    const path = nodes.pathAt(index);
+    if (again.nodes.pathAt(index) !== path) throw mismatch(path);
+    const oid = again.nodes.oidAt(index);
+    if (oid === undefined) continue;
+    const kept = nodes.oidAt(index);
+    if (kept && !kept.equals(oid)) throw mismatch(path);
+    nodes.setOid(index, oid);
+  }
+  listing.blobIds = true;
 }

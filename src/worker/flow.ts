@@ -187,7 +187,13 @@ async function review(serving: Serving): Promise<ReviewOutput> {
   try {
     const { bytes, files } = request.bundle;
     const listing = await deadline.run("unpacking the bundle", () =>
-      verifyAndUnpack(workspace.bundle, bytes, files, workspace.tree, deadline.signal, serving.thread),
+      verifyAndUnpack(workspace.bundle, bytes, files, workspace.tree, {
+        signal: deadline.signal,
+        thread: serving.thread,
+        // A reviewer command starts from a baseline of every blob; the built-in reviewer needs one
+        // only when it changed something, and the blob ids are then read from the bundle again.
+        blobIds: serving.reviewer.kind === "commands",
+      }),
     );
     debug(`worker: unpacked (sandbox ${sandbox.kind})`);
     writeWorkerGlobalConfig(workspace.home);

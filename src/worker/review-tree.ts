@@ -12,7 +12,7 @@ import { type ChangedLines, changedLinesOf } from "../protocol/changed-lines.js"
 import type { Request } from "../protocol/request.js";
 import type { ReviewComment } from "../protocol/result.js";
 import { createBaseline, createPrivateGitDir, initBaselineRepository } from "./baseline.js";
-import { keepOriginalBlob } from "./baseline-blobs.js";
+import { addBlobIds, keepOriginalBlob } from "./baseline-blobs.js";
 import { collectProposals, ProposalError, ProposalLimitError } from "./collect.js";
 import { DeadlineError } from "./deadline.js";
 import { writeFocusFiles } from "./focus-files.js";
@@ -152,6 +152,7 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
   const baselineIndex = join(workspace.home, "baseline-index");
   const buildBaseline = () =>
     deadline.run("building the baseline", async () => {
+      await addBlobIds(workspace.bundle, request.bundle.bytes, ctx.listing, deadline.signal);
       const { commit, index } = createBaseline(workspace.tree, ctx.listing, request.snapshot.commit, {
         allBlobs,
       });

@@ -272,17 +272,25 @@ class TreeWriter implements EntrySink {
   }
 }
 
+export interface UnpackOptions {
+  /** The request's deadline: stops the unpack. */
+  signal?: AbortSignal;
+  /** A writing thread already started (startWritingThread) for `tree`. */
+  thread?: Worker;
+  /** Compute the blob ids as the bundle streams by (verifyBundle's option; by default, yes). */
+  blobIds?: boolean;
+}
+
 /**
  * Validates the whole listing and unpacks it into `tree` (which must not exist), from one gunzip
- * pass; a refused bundle leaves nothing behind. `signal` (the request's deadline) stops it.
+ * pass; a refused bundle leaves nothing behind.
  */
 export async function verifyAndUnpack(
   bundle: string,
   size: number,
   expectedFiles: number,
   tree: string,
-  signal?: AbortSignal,
-  thread?: Worker,
+  { signal, thread, blobIds }: UnpackOptions = {},
 ): Promise<BundleListing> {
   mkdirSync(tree, { mode: 0o700 });
   const writer = new TreeWriter(tree, signal, thread);
@@ -290,6 +298,7 @@ export async function verifyAndUnpack(
     const listing = await verifyBundle(bundle, size, expectedFiles, {
       sink: writer,
       afterChunk: () => writer.pace(),
+      blobIds,
     });
     await writer.finish();
     return listing;

@@ -24,6 +24,12 @@ export interface BundleListing {
   /** Regular files and symlinks (the request's bundle.files). */
   files: number;
   expandedBytes: number;
+  /**
+   * Whether every file and symlink carries its blob id. Without them (verifyBundle's `blobIds`
+   * false) an id is only there for what a built-in reviewer kept before rewriting it, until
+   * `addBlobIds` reads the bundle again.
+   */
+  blobIds: boolean;
 }
 
 /** The bundle is refused; `rule` names the check, `entry` the offending name when there is one. */
@@ -54,7 +60,7 @@ const TYPE_RULES: Partial<Record<TarType, RuleViolation>> = {
 /** A file whose content is streaming by, its blob id being computed. */
 interface OpenBlob {
   index: number;
-  hash: BlobHasher;
+  hash: BlobHasher | undefined;
   out: FileSink | undefined;
 }
 
@@ -111,6 +117,7 @@ class ListingBuilder {
     private readonly expectedFiles: number,
     private readonly limits: BundleLimits,
     private readonly sink: EntrySink | undefined,
+    private readonly blobIds: boolean,
   ) {}
 
   /** Validates `entry` and places it; for a file, returns the consumer of its content. */
@@ -188,18 +195,19 @@ class ListingBuilder {
     entry: TarEntry,
   ): ((chunk: Buffer) => void) | undefined {
     if (kind === "symlink") {
-      this.nodes.setOid(index, objectId(ObjectType.blob, Buffer.from(entry.linkpath, "utf8")));
+      if (this.blobIds)
+        this.nodes.setOid(index, objectId(ObjectType.blob, Buffer.from(entry.linkpath, "utf8")));
       return undefined;
     }
     if (kind !== "file") return undefined;
     const open: OpenBlob = {
       index,
-      hash: new BlobHasher(entry.size),
+      hash: this.blobIds ? new BlobHasher(entry.size) : undefined,
       out: this.sink?.file(path, entry.mode, entry.mtime),
     };
     this.open = open;
     return (chunk) => {
-      open.hash.update(chunk);
+      open.hash?.update(chunk);
       open.out?.write(chunk);
     };
   }
@@ -209,7 +217,7 @@ class ListingBuilder {
     const open = this.open;
     if (!open) return;
     this.open = undefined;
-    this.nodes.setOid(open.index, open.hash.digest());
+    if (open.hash) this.nodes.setOid(open.index, open.hash.digest());
     open.out?.end();
   }
 
@@ -338,7 +346,7 @@ class ListingBuilder {
         `the bundle holds ${this.files} files and symlinks, the request's bundle.files says ${this.expectedFiles}`,
       );
     }
-    return { nodes: this.nodes, files: this.files, expandedBytes: this.expandedBytes };
+    return { nodes: this.nodes, files: this.files, expandedBytes: this.expandedBytes, blobIds: this.blobIds };
   }
 }
 
@@ -351,20 +359,25 @@ export interface VerifyOptions {
    * sink's failure), a promise holds it until it settles (a sink's flow control).
    */
   afterChunk?: () => void | Promise<void>;
+  /**
+   * Compute each file's and symlink's blob id (the default): a baseline names every blob by it.
+   * A worker whose built-in reviewer most often builds no baseline leaves them for later.
+   */
+  blobIds?: boolean;
 }
 
 /**
  * Reads the whole bundle (gzip → tar listing) and returns the validated listing, with each file's
- * blob id, or throws BundleRefusedError naming the entry and the rule. Nothing is written but what
+ * blob id unless told not to, or throws BundleRefusedError naming the entry and the rule. Nothing is written but what
  * `sink` writes.
  */
 export async function verifyBundle(
   file: string,
   size: number,
   expectedFiles: number,
-  { limits = DEFAULT_BUNDLE_LIMITS, sink, afterChunk }: VerifyOptions = {},
+  { limits = DEFAULT_BUNDLE_LIMITS, sink, afterChunk, blobIds = true }: VerifyOptions = {},
 ): Promise<BundleListing> {
-  const listing = new ListingBuilder(expectedFiles, limits, sink);
+  const listing = new ListingBuilder(expectedFiles, limits, sink, blobIds);
   let last: string | undefined;
   const reader = new TarReader({
     entry(entry) {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { createBaseline, workerGitEnv, writeWorkerGlobalConfig } from "../../src/worker/baseline.js";
-import { keepOriginalBlob } from "../../src/worker/baseline-blobs.js";
+import { addBlobIds, keepOriginalBlob } from "../../src/worker/baseline-blobs.js";
 import { HYGIENE_COMMIT_TITLE } from "../../src/worker/reviewers/hygiene.js";
 import { verifyAndUnpack } from "../../src/worker/unpack.js";
 import {
@@ -68,6 +68,61 @@ describe("worker baseline", () => {
         encoding: "utf8",
       });
       expect(tree.trim()).toBe(target.repo.git("rev-parse", "HEAD^{tree}").trim());
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("takes the blob ids from the bundle again when the unpack left them, a rewritten file's too", async () => {
+    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
+    try {
+      const file = join(root, "bundle.tar.gz");
+      writeFileSync(file, target.bundle);
+      const tree = join(root, "tree");
+      const listing = await verifyAndUnpack(file, target.bundle.length, countFiles(target.bundle), tree, {
+        blobIds: false,
+      });
+      expect(listing.blobIds).toBe(false);
+      expect(listing.nodes.get("trailing.ts")?.oid).toBeUndefined();
+      // A built-in reviewer keeps the original, then rewrites the file.
+      const path = join(tree, "trailing.ts");
+      keepOriginalBlob(tree, listing, "trailing.ts", readFileSync(path));
+      writeFileSync(path, "const a = 1;\nconst b = 2;\n\nconst c = 3;\n");
+      await addBlobIds(file, target.bundle.length, listing);
+      expect(listing.blobIds).toBe(true);
+      writeWorkerGlobalConfig(root);
+      const baseline = createBaseline(tree, listing, target.snapshot, { allBlobs: false });
+      const git = (...args: string[]) =>
+        execFileSync("git", args, {
+          cwd: tree,
+          env: workerGitEnv(root) as NodeJS.ProcessEnv,
+          encoding: "utf8",
+        });
+      expect(git("rev-parse", `${baseline.commit}^{tree}`).trim()).toBe(
+        target.repo.git("rev-parse", "HEAD^{tree}").trim(),
+      );
+      // The original is there to diff against: the rewrite shows as a change.
+      expect(git("diff", "--name-only", baseline.commit)).toBe("trailing.ts\n");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a kept original that is not the bundle's blob once the ids are read", async () => {
+    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
+    try {
+      const file = join(root, "bundle.tar.gz");
+      writeFileSync(file, target.bundle);
+      const tree = join(root, "tree");
+      const listing = await verifyAndUnpack(file, target.bundle.length, countFiles(target.bundle), tree, {
+        blobIds: false,
+      });
+      keepOriginalBlob(tree, listing, "clean.ts", Buffer.from("export const a = 2;\n"));
+      await expect(addBlobIds(file, target.bundle.length, listing)).rejects.toMatchObject({
+        rule: "extract-mismatch",
+        entry: "clean.ts",
+      });
+      expect(listing.blobIds).toBe(false);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -25,7 +25,7 @@ function unpack(entries: TarSpec[], files: number, signal?: AbortSignal) {
   const file = join(dir, `b${counter}.tar.gz`);
   const tree = join(dir, `tree-${counter++}`);
   writeFileSync(file, bundle);
-  return { tree, listed: verifyAndUnpack(file, bundle.length, files, tree, signal) };
+  return { tree, listed: verifyAndUnpack(file, bundle.length, files, tree, { signal }) };
 }
 
 /** Every path under `root` with its type, for comparison with a listing. */
