@@ -1,5 +1,6 @@
 // Dropping a review: its branch and refs go in one transaction, as the store's one writer; the store
-// keeps the record. A review whose work-tree merge was interrupted keeps its undo point until then.
+// keeps the record. A review whose work-tree merge was interrupted keeps its undo point until then; a
+// merged review stays merged and keeps its undo point (as prune leaves it): only its branch goes.
 import { ReviewRemoteError } from "../errors.js";
 import { listRefs, type RefUpdate, updateRefs } from "../git/refs.js";
 import { messages } from "../messages.js";
@@ -11,29 +12,39 @@ import { findRecord, type ReviewRecord, ReviewState, writeRecord } from "../stor
 import { branchDeletion } from "./branch.js";
 import { pendingMergeError } from "./undo.js";
 
-/** Drop review `id` (or a prefix of it); returns its record as it was. */
-export function dropReview(repo: Repo, store: StorePaths, id: string): Promise<ReviewRecord> {
+export interface Dropped {
+  /** The record as it was before the drop. */
+  record: ReviewRecord;
+  /** Whether the review's branch was there and is now deleted. */
+  branchDeleted: boolean;
+}
+
+/** Drop review `id` (or a prefix of it). */
+export function dropReview(repo: Repo, store: StorePaths, id: string): Promise<Dropped> {
   return withStoreLock(store, `drop ${id}`, async () => {
     const record = await findRecord(store, id);
     const pending = await readPendingJournal(store);
     if (pending?.review === record.id) throw pendingMergeError(pending);
-    await deleteReviewRefs(repo, store, record);
-    return record;
+    return { record, branchDeleted: await deleteReviewRefs(repo, store, record) };
   });
 }
 
-async function deleteReviewRefs(repo: Repo, store: StorePaths, record: ReviewRecord): Promise<void> {
+async function deleteReviewRefs(repo: Repo, store: StorePaths, record: ReviewRecord): Promise<boolean> {
   const run = { cwd: repo.cwd, env: repo.env };
   const updates: RefUpdate[] = [];
   const branch = await branchDeletion(run, record);
   if (branch) updates.push(branch);
-  for (const ref of await listRefs(run, `refs/review-remote/${record.id}/`))
-    updates.push({ op: "delete", ref });
+  const merged = record.state === ReviewState.merged;
+  if (!merged) {
+    for (const ref of await listRefs(run, `refs/review-remote/${record.id}/`))
+      updates.push({ op: "delete", ref });
+  }
   const deleted = await updateRefs(run, updates);
   if (!deleted.ok) {
     throw new ReviewRemoteError(messages.dropFailed(record.id, deleted.reason), {
       hints: [messages.hintBranchMoved(record.branch)],
     });
   }
-  await writeRecord(store, { ...record, state: ReviewState.dropped });
+  if (!merged) await writeRecord(store, { ...record, state: ReviewState.dropped });
+  return branch !== undefined;
 }

@@ -1,8 +1,9 @@
 // What `merge` and `drop` show: what happened to HEAD, the work tree or the branch, and how to undo it.
 import { BranchFate } from "../merge/branch.js";
+import type { Dropped } from "../merge/drop.js";
 import { MergeKind, type MergeOutcome } from "../merge/outcome.js";
 import type { PruneOutcome } from "../merge/prune.js";
-import type { ReviewRecord } from "../store/records.js";
+import { type ReviewRecord, ReviewState } from "../store/records.js";
 import type { Output } from "./output.js";
 
 const SAID: Record<MergeKind, (id: string) => string> = {
@@ -25,13 +26,22 @@ export function printMerge(outcome: MergeOutcome, output: Output): void {
   output.out(SAID[outcome.kind](outcome.reviewId));
 }
 
-export function printDrop(record: ReviewRecord, output: Output): void {
+/** What `drop` did: it names a branch only when it deleted one; a merged review stays merged. */
+export function printDrop({ record, branchDeleted }: Dropped, output: Output): void {
+  if (record.state === ReviewState.merged) {
+    output.out(
+      branchDeleted
+        ? `Deleted branch ${record.branch} of review ${record.id}; the review stays merged.`
+        : `Review ${record.id} is merged and has no branch left: nothing to drop.`,
+    );
+    return;
+  }
   output.out(
-    record.branch
+    branchDeleted
       ? `Dropped review ${record.id}: deleted branch ${record.branch}.`
       : `Dropped review ${record.id}.`,
   );
-  if (record.tip)
+  if (branchDeleted && record.tip)
     output.err(
       `hint: the commits stay reachable until git gc; to restore: git branch ${record.branch} ${record.tip}`,
     );

@@ -30,3 +30,56 @@ describe("an unknown revision", () => {
     );
   });
 });
+
+describe("drop", () => {
+  function reviewed(repo: TestRepo): string {
+    const review = repo.run(["--json"]);
+    expect(review.status, review.stderr).toBe(0);
+    return JSON.parse(review.stdout).id;
+  }
+  const stateOf = (repo: TestRepo, id: string) =>
+    JSON.parse(repo.run(["list", "--json"]).stdout).find((r: { id: string }) => r.id === id).state;
+
+  it("of a merged review keeps it merged, keeps its undo point and deletes no branch it lacks", () => {
+    const repo = committedRepo();
+    const id = reviewed(repo);
+    const merged = repo.run(["merge", id]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(repo.git("for-each-ref", "--format=%(refname)", `refs/review-remote/${id}/`)).toContain(
+      "pre-merge",
+    );
+    const dropped = runUnchanged(repo, ["drop", id], 0);
+    expect(dropped.stdout).toBe(`Review ${id} is merged and has no branch left: nothing to drop.\n`);
+    expect(dropped.stderr).toBe("");
+    expect(stateOf(repo, id)).toBe("merged");
+  });
+
+  it("of a merged review whose branch was restored deletes only the branch", () => {
+    const repo = committedRepo();
+    const id = reviewed(repo);
+    const tip = repo.git("rev-parse", `review/${id}`).trim();
+    expect(repo.run(["merge", id]).status).toBe(0);
+    repo.git("branch", `review/${id}`, tip);
+    const dropped = repo.run(["drop", id]);
+    expect(dropped.status, dropped.stderr).toBe(0);
+    expect(dropped.stdout).toBe(`Deleted branch review/${id} of review ${id}; the review stays merged.\n`);
+    expect(repo.git("for-each-ref", "--format=%(refname)", "refs/heads/review/")).toBe("");
+    expect(repo.git("for-each-ref", "--format=%(refname)", `refs/review-remote/${id}/`)).toContain(
+      "pre-merge",
+    );
+    expect(stateOf(repo, id)).toBe("merged");
+  });
+
+  it("a second time names no branch it did not delete", () => {
+    const repo = committedRepo();
+    const id = reviewed(repo);
+    const first = repo.run(["drop", id]);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toBe(`Dropped review ${id}: deleted branch review/${id}.\n`);
+    expect(first.stderr).toContain(`to restore: git branch review/${id} `);
+    const again = runUnchanged(repo, ["drop", id], 0);
+    expect(again.stdout).toBe(`Dropped review ${id}.\n`);
+    expect(again.stderr).toBe("");
+    expect(stateOf(repo, id)).toBe("dropped");
+  });
+});

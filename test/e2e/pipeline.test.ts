@@ -331,10 +331,12 @@ describe("review commands", () => {
     expect(repo.git("branch", "--list", "review/*")).toBe("");
     expect(repo.run(["list", "--json"]).stdout).toContain('"state": "merged"');
     expect(readFileSync(join(repo.dir, "src/app.ts"), "utf8")).toContain("negative total");
+    // Dropping it afterwards takes nothing back: it stays merged.
     const dropped = repo.run(["drop", json.id]);
     expect(dropped.status, dropped.stderr).toBe(0);
+    expect(dropped.stdout).toBe(`Review ${json.id} is merged and has no branch left: nothing to drop.\n`);
     expect(repo.git("branch", "--list", "review/*")).toBe("");
-    expect(repo.run(["list", "--json"]).stdout).toContain('"state": "dropped"');
+    expect(repo.run(["list", "--json"]).stdout).toContain('"state": "merged"');
   });
 
   it("refuses to merge into a dirty work tree, and exits 5 on a conflict with nothing changed", () => {

@@ -105,8 +105,14 @@ describe("a SHA-256 repository", () => {
     expect(readFileSync(join(repo.dir, "c.txt"), "utf8")).toBe("new\n");
     const undo = repo.git("rev-parse", `refs/review-remote/${id}/pre-merge`).trim();
     expect(undo).toMatch(/^[0-9a-f]{64}$/);
-    const dropped = repo.run(["drop", id]);
+    // A merged review keeps its undo point through drop; an unmerged one's refs all go.
+    expect(repo.run(["drop", id]).status).toBe(0);
+    expect(repo.git("rev-parse", `refs/review-remote/${id}/pre-merge`).trim()).toBe(undo);
+    repo.write("c.txt", "newer  \n");
+    const other = reviewId(repo, ["--worktree", "--no-cache"]);
+    expect(repo.git("for-each-ref", `refs/review-remote/${other}/`)).not.toBe("");
+    const dropped = repo.run(["drop", other]);
     expect(dropped.status, dropped.stderr).toBe(0);
-    expect(repo.git("for-each-ref", `refs/review-remote/${id}/`)).toBe("");
+    expect(repo.git("for-each-ref", `refs/review-remote/${other}/`)).toBe("");
   });
 });
