@@ -60,17 +60,32 @@ function commitOf(repo: Repo, rev: string | undefined, resolved = false): Promis
   return resolved && rev !== undefined ? Promise.resolve(rev) : resolveCommit(repo, rev ?? "HEAD");
 }
 
-/** The snapshot: a commit, or a synthetic commit of the work tree in the scratch dir. */
-async function takeSnapshot(repo: Repo, scratch: Scratch, options: ExportOptions): Promise<Snapshot> {
-  const snapshot: Snapshot = options.worktree
+/**
+ * The snapshot: a commit, or a synthetic commit of the work tree in the scratch dir, and what a
+ * work-tree snapshot left out by name (an untracked `.env`), for the listing.
+ */
+async function takeSnapshot(
+  repo: Repo,
+  scratch: Scratch,
+  options: ExportOptions,
+): Promise<{ snapshot: Snapshot; keptOut: Exclusion[] }> {
+  const taken = options.worktree
     ? await snapshotWorktree(repo, scratch, options.policy.exclude ?? [])
-    : { kind: SnapshotKind.commit, commit: await commitOf(repo, options.rev, options.resolved) };
-  debug(`export: snapshot ${snapshot.commit}`);
-  return snapshot;
+    : {
+        snapshot: { kind: SnapshotKind.commit, commit: await commitOf(repo, options.rev, options.resolved) },
+        keptOut: [],
+      };
+  debug(`export: snapshot ${taken.snapshot.commit}`);
+  return taken;
 }
 
 /** The entries of the snapshot the filtered tree keeps and leaves out, and the rules that chose them. */
-async function filterSnapshot(repo: Repo, scratch: Scratch, options: ExportOptions, snapshot: Snapshot) {
+async function filterSnapshot(
+  repo: Repo,
+  scratch: Scratch,
+  options: ExportOptions,
+  { snapshot, keptOut }: { snapshot: Snapshot; keptOut: Exclusion[] },
+) {
   const entries = await listTree({ cwd: scratch.dir, env: scratch.env }, snapshot.commit);
   debug(`export: listed ${entries.length} entries`);
   const pathspecs = options.pathspecs ?? [];
@@ -82,7 +97,7 @@ async function filterSnapshot(repo: Repo, scratch: Scratch, options: ExportOptio
   const { kept, excluded } = filterEntries(entries, { ...rules, symlinkTargets });
   debug(`export: filtered (${kept.length} kept, ${excluded.length} excluded)`);
   // The whole listing stays for a range review: the base's is made from it and what changed.
-  return { snapshot, entries, symlinkTargets, kept, excluded, rules };
+  return { snapshot, entries, symlinkTargets, kept, excluded, rules, keptOut };
 }
 
 /** The filtered tree as a commit in the scratch dir. */
@@ -151,8 +166,18 @@ async function completeListing(
     excluded.push({ path: entry.path, reason: "export-ignore attribute" });
     ignored++;
   }
-  excluded.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const listing: ExportListing = { snapshot, files: archived.files, excluded, findings: archived.findings };
+  const byPath = (a: Exclusion, b: Exclusion) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  excluded.sort(byPath);
+  // What the work-tree snapshot left out by name is kept back too, though no tree lists it.
+  const listed = new Set(filtered.entries.map((entry) => entry.path));
+  const unlisted = filtered.keptOut.filter((entry) => !listed.has(entry.path));
+  const keptBack = unlisted.length ? [...excluded, ...unlisted].sort(byPath) : excluded;
+  const listing: ExportListing = {
+    snapshot,
+    files: archived.files,
+    excluded: keptBack,
+    findings: archived.findings,
+  };
   if (options.base === undefined) return listing;
   // The range started early left out what the filter did: still right if git archive left out nothing more.
   const settled = await early;
@@ -229,11 +254,11 @@ export async function createBundle(repo: Repo, options: ExportOptions, own?: Scr
   let tmp: string | undefined;
   let ahead: Speculation | undefined;
   try {
-    const snapshot = await takeSnapshot(repo, scratch, options);
+    const taken = await takeSnapshot(repo, scratch, options);
     await ensureDir(store.tmp);
     await removeStale([`${BUNDLE_TEMP}.tmp-`], store.tmp);
-    ahead = archiveAhead(scratch, snapshot, options, tempName(join(store.tmp, BUNDLE_TEMP)));
-    const filtered = await filterSnapshot(repo, scratch, options, snapshot);
+    ahead = archiveAhead(scratch, taken.snapshot, options, tempName(join(store.tmp, BUNDLE_TEMP)));
+    const filtered = await filterSnapshot(repo, scratch, options, taken);
     if (filtered.kept.length === 0) {
       throw new ReviewRemoteError(messages.nothingToExport, { hints: [messages.hintNothingToExport] });
     }

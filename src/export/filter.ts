@@ -22,13 +22,20 @@ export interface FilterRules {
   symlinkTargets: ReadonlyMap<string, string>;
 }
 
+/** Why a path never leaves by its name: a secret name or the policy's `exclude`; undefined if neither. */
+export function nameExclusion(path: string, exclude: readonly string[]): string | undefined {
+  const secret = matchSecretName(path);
+  if (secret) return `secret name: ${secret.id} (${secret.description})`;
+  const excluded = matchGlobList(exclude, path);
+  if (excluded !== undefined) return `policy exclude: ${excluded}`;
+  return undefined;
+}
+
 /** The reason the user's rules (secret names, policy, pathspecs) keep `entry` back, if any. */
 function ruleExclusion(entry: TreeEntry, rules: FilterRules): string | undefined {
   if (entry.mode === Mode.gitlink) return "gitlink (submodule)";
-  const secret = matchSecretName(entry.path);
-  if (secret) return `secret name: ${secret.id} (${secret.description})`;
-  const excluded = matchGlobList(rules.exclude, entry.path);
-  if (excluded !== undefined) return `policy exclude: ${excluded}`;
+  const named = nameExclusion(entry.path, rules.exclude);
+  if (named !== undefined) return named;
   if (rules.include.length > 0 && matchGlobList(rules.include, entry.path) === undefined) {
     return "not in policy include";
   }

@@ -7,9 +7,8 @@ import { privateObjectEnv } from "../git/objects.js";
 import { git, splitNul } from "../git/run.js";
 import type { Scratch } from "../git/scratch.js";
 import { readTree, writeTree } from "../git/trees.js";
-import { matchGlobList } from "../paths/glob.js";
 import { type Repo, requireWorkTree } from "../repo.js";
-import { matchSecretName } from "../secrets/names.js";
+import { type Exclusion, nameExclusion } from "./filter.js";
 
 export const SnapshotKind = { commit: "commit", worktree: "worktree" } as const;
 export type SnapshotKind = (typeof SnapshotKind)[keyof typeof SnapshotKind];
@@ -47,15 +46,17 @@ async function keepSecretsOut(
   run: { cwd: string; env: Record<string, string | undefined> },
   parent: string | undefined,
   exclude: readonly string[],
-): Promise<void> {
+): Promise<Exclusion[]> {
   const listed = parent
     ? await git(["diff-index", "--cached", "-z", "--name-only", "--no-renames", parent], run)
     : await git(["ls-files", "-z", "--cached"], run);
-  const kept = splitNul(listed.stdout).filter(
-    (path) => matchSecretName(path) !== undefined || matchGlobList(exclude, path) !== undefined,
-  );
-  if (kept.length === 0) return;
-  const input = kept.map((path) => `${path}\0`).join("");
+  const kept: Exclusion[] = [];
+  for (const path of splitNul(listed.stdout)) {
+    const reason = nameExclusion(path, exclude);
+    if (reason !== undefined) kept.push({ path, reason });
+  }
+  if (kept.length === 0) return kept;
+  const input = kept.map(({ path }) => `${path}\0`).join("");
   if (parent) {
     // Literal pathspecs: a file named `*.pem` must reset only itself.
     await git(["reset", "-q", parent, "--pathspec-from-file=-", "--pathspec-file-nul"], {
@@ -66,17 +67,19 @@ async function keepSecretsOut(
   } else {
     await git(["update-index", "-z", "--force-remove", "--stdin"], { ...run, input });
   }
+  return kept;
 }
 
 /**
  * Snapshot tracked changes and untracked, not-ignored files through a private index and the
- * scratch object dir: the user's index, work tree and object store are never written.
+ * scratch object dir: the user's index, work tree and object store are never written. `keptOut`
+ * names the uncommitted paths left out of it by their names (an untracked `.env`), with the rule.
  */
 export async function snapshotWorktree(
   repo: Repo,
   scratch: Scratch,
   exclude: readonly string[] = [],
-): Promise<Snapshot> {
+): Promise<{ snapshot: Snapshot; keptOut: Exclusion[] }> {
   const top = requireWorkTree(repo);
   const index = join(scratch.dir, "worktree-index");
   const env = { ...privateObjectEnv(repo.env, { ...scratch.objects, index }), ...SYNTHETIC_IDENTITY };
@@ -84,8 +87,8 @@ export async function snapshotWorktree(
   const parent = await readHead({ cwd: repo.cwd, env: repo.env });
   if (!(await copyIndex(join(repo.gitDir, "index"), index))) await readTree(run, parent);
   await git(["add", "--all", "--", ":/"], run);
-  await keepSecretsOut(run, parent, exclude);
+  const keptOut = await keepSecretsOut(run, parent, exclude);
   const tree = await writeTree(run);
   const commit = await commitTree(run, tree, parent ? [parent] : [], "git-review-remote work-tree snapshot");
-  return { kind: SnapshotKind.worktree, commit, parent };
+  return { snapshot: { kind: SnapshotKind.worktree, commit, parent }, keptOut };
 }

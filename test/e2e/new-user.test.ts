@@ -83,3 +83,34 @@ describe("drop", () => {
     expect(stateOf(repo, id)).toBe("dropped");
   });
 });
+
+describe("export --list --worktree", () => {
+  it("names the uncommitted files kept back by name, with their rule, and sends none of them", () => {
+    const repo = committedRepo();
+    repo.write(".review-remote.json", JSON.stringify({ exclude: ["*.sqlite"] }));
+    repo.commit("policy");
+    repo.write("src/app.ts", "export const a = 2;\n");
+    repo.write(".env", "SECRET=abc\n");
+    repo.write("config/prod.key", "not a key\n");
+    repo.write("data/cache.sqlite", "rows\n");
+    repo.write("src/new.ts", "export const b = 1;\n");
+    const listed = runUnchanged(repo, ["export", "--list", "--worktree", "--json"], 0);
+    const { files, excluded } = JSON.parse(listed.stdout);
+    expect(files.map((file: { path: string }) => file.path)).toEqual([
+      ".review-remote.json",
+      "src/app.ts",
+      "src/new.ts",
+    ]);
+    expect(excluded).toEqual([
+      { path: ".env", reason: expect.stringMatching(/^secret name: /) },
+      { path: "config/prod.key", reason: expect.stringMatching(/^secret name: /) },
+      { path: "data/cache.sqlite", reason: "policy exclude: *.sqlite" },
+    ]);
+    const text = runUnchanged(repo, ["export", "--list", "--worktree"], 0);
+    expect(text.stdout).toMatch(/^Would keep back 3 paths:\n {2}\.env +secret name: /m);
+    const exported = repo.run(["export", "--worktree"]);
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain("Exported 3 files");
+    expect(exported.stderr).toContain("3 paths kept back");
+  });
+});
