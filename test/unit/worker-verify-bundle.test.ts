@@ -387,6 +387,14 @@ describe("verifyBundle framing and caps", () => {
     expect((await refusal(good, 1)).rule).toBe("gzip-format");
   });
 
+  it.each([0, 99, 147, 156, 257, 345, 511])("refuses a header whose byte %i does not add up", async (at) => {
+    const tar = Buffer.from(good);
+    tar[at] = ((tar[at] as number) + 1) & 0xff;
+    const error = await refusal(gzipSync(tar), 1);
+    expect(error.rule).toBe("tar-format");
+    expect(error.message).toContain("checksum mismatch");
+  });
+
   it("refuses a tar without end-of-archive blocks", async () => {
     expect((await refusal(gzipSync(good.subarray(0, good.length - 1024)), 1)).rule).toBe("tar-format");
   });
