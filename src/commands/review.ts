@@ -1,6 +1,7 @@
 // `git review-remote [<rev>|<base>..<head>]`: the pipeline (src/pipeline/), then its report.
 import { readSettings } from "../config/settings.js";
-import type { ReviewRemoteError } from "../errors.js";
+import { InterruptedError, type ReviewRemoteError } from "../errors.js";
+import { messages } from "../messages.js";
 import type { FailLevel } from "../pipeline/fail-level.js";
 import type { PipelineOptions } from "../pipeline/outcome.js";
 import { runPipeline } from "../pipeline/pipeline.js";
@@ -10,6 +11,15 @@ import { type Output, useColor } from "../report/output.js";
 import { printRecovered } from "../report/recovery.js";
 import { storePaths } from "../store/layout.js";
 import { recoverStore } from "../store/recover.js";
+
+/**
+ * Ctrl-C reaches the git and worker processes of the review too: what they fail with once it came
+ * (git add or git archive killed, a cut-off stream) is the interrupt, not a git error or a bug.
+ */
+function asInterrupt(signal: AbortSignal, error: unknown): unknown {
+  if (!signal.aborted || error instanceof InterruptedError) return error;
+  return new InterruptedError(messages.interruptedNothingImported, { cause: error });
+}
 
 export async function runReviewCommand(
   options: PipelineOptions & { json: boolean; failLevel?: FailLevel | undefined },
@@ -34,10 +44,16 @@ export async function runReviewCommand(
       events.progress(stage, bytes);
     },
   };
-  const report = await runPipeline(repo, settings, options, watched).finally(() => events.finish());
+  const report = await runPipeline(repo, settings, options, watched)
+    .catch((error: unknown) => {
+      throw asInterrupt(options.signal, error);
+    })
+    .finally(() => events.finish());
   // One worker and nothing else: its failure is the command's, with its hints.
   const [only] = report.failures;
-  if (only && report.failures.length === 1 && report.outcomes.length === 0) throw only.error;
+  if (only && report.failures.length === 1 && report.outcomes.length === 0) {
+    throw asInterrupt(options.signal, only.error);
+  }
   const [{ printReview }, { findingsAtFailLevel }] = await load();
   printReview(report, options.json, output);
   const failures = report.failures.map((failure) => failure.error);

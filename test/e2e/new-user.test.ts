@@ -1,7 +1,11 @@
 // What a new user meets first: mistyped revisions, a review dropped after its merge, the store and
 // the repository left as they were by a refusal.
+import { spawn } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { createTestRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
+import { BIN, createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 
@@ -112,5 +116,43 @@ describe("export --list --worktree", () => {
     expect(exported.status, exported.stderr).toBe(0);
     expect(exported.stderr).toContain("Exported 3 files");
     expect(exported.stderr).toContain("3 paths kept back");
+  });
+});
+
+describe("Ctrl-C during the export of a review", () => {
+  it("stops with exit 130 and 'interrupted', not a git failure or a bug; the next review works", async () => {
+    const repo = committedRepo();
+    repo.write("src/app.ts", "export const a = 3;\n");
+    // A file-system monitor the user configured: git asks it while it snapshots the work tree. This
+    // one says when it is asked, then holds git there, so Ctrl-C lands in the middle of the export.
+    const ready = join(repo.home, "asked");
+    const monitor = join(repo.home, "fsmonitor");
+    writeFileSync(monitor, `#!/bin/sh\n[ -z "$HOLD" ] && exit 1\ntouch '${ready}'\nexec sleep 60\n`, {
+      mode: 0o755,
+    });
+    repo.git("config", "core.fsmonitor", monitor);
+    const before = repoState(repo);
+    // Ctrl-C signals the terminal's whole foreground process group: the CLI, its git, the monitor.
+    const child = spawn(process.execPath, [BIN, "--worktree"], {
+      cwd: repo.dir,
+      env: { ...repo.env, HOLD: "1" },
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    while (!existsSync(ready)) await sleep(20);
+    process.kill(-(child.pid as number), "SIGINT");
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).toContain("git-review-remote: interrupted; nothing was imported\n");
+    expect(stderr).not.toMatch(/failed|internal error/);
+    expect(repoState(repo)).toEqual(before);
+    repo.git("config", "--unset", "core.fsmonitor");
+    const next = repo.run(["--worktree"]);
+    expect(next.status, next.stderr).toBe(0);
+    expect(next.stdout).toContain("Reviewing the uncommitted changes against HEAD");
   });
 });
