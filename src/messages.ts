@@ -98,6 +98,8 @@ export const messages = {
   cannotRead: (file: string, reason: string) => `cannot read ${file}: ${reason}`,
   gitConfigUnreadable: (reason: string) => `cannot read the git config: ${reason}`,
   hooksThroughHusky: "this repository runs its hooks through husky",
+  huskyNotSetUp:
+    "this repository has .husky/: once husky is set up (an npm install runs it), git runs its hooks from there and not this one",
   hintHuskyLine: 'add a line to .husky/pre-push instead: git review-remote hook pre-push "$@"',
   hookNotOurs: (path: string) => `${path} exists and is not ours; leaving it as it is`,
   hintHookLine: 'add this line to it: git review-remote hook pre-push "$@" || exit $?',

@@ -161,7 +161,9 @@ Exit 4 when it does not verify; 1 when the review has no receipt.`,
   "install-hook": `usage: git review-remote install-hook [--force]
 
 Install the pre-push hook in $(git rev-parse --git-path hooks), inside marker
-lines; an existing hook is kept unless --force.`,
+lines; an existing hook is kept unless --force. With husky, add the line
+git review-remote hook pre-push "$@" to .husky/pre-push instead (a clone with
+.husky/ whose husky is not set up yet gets the hook and a warning).`,
   hook: `usage: git review-remote hook pre-push <remote> <url>
 
 Run by the pre-push hook with git's ref updates on stdin. Refuses a push that

@@ -1,9 +1,14 @@
 // `git review-remote install-hook`: the pre-push shim, where git looks for hooks, inside marker lines.
 import { installHook } from "../hooks/install.js";
+import { messages } from "../messages.js";
 import { resolveWorkTreeRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 
 export async function runInstallHook(args: { force: boolean }, output: Output): Promise<void> {
-  const { path, updated } = await installHook(await resolveWorkTreeRepo(), args.force);
+  const { path, updated, huskyLater } = await installHook(await resolveWorkTreeRepo(), args.force);
   output.out(`${updated ? "Updated" : "Installed"} the pre-push hook in ${path}`);
+  if (huskyLater) {
+    output.err(`warning: ${messages.huskyNotSetUp}`);
+    output.err(`hint: ${messages.hintHuskyLine}`);
+  }
 }

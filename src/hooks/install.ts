@@ -1,6 +1,6 @@
 // Installing the pre-push shim (hooks/pre-push of this package) where git looks for hooks, inside
 // marker lines, so a later install updates our block and leaves the rest of the hook alone.
-import { chmod, readFile } from "node:fs/promises";
+import { chmod, readFile, stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
 import { git } from "../git/run.js";
@@ -22,8 +22,14 @@ function block(text: string): string {
   return text.slice(start, end + END_MARKER.length);
 }
 
-/** Writes the hook; returns its path and whether one was there before. */
-export async function installHook(repo: Repo, force: boolean): Promise<{ path: string; updated: boolean }> {
+/**
+ * Writes the hook; returns its path, whether one was there before, and whether the work tree has a
+ * `.husky/` directory whose husky is not set up yet (once it is, git runs no hook from there).
+ */
+export async function installHook(
+  repo: Repo,
+  force: boolean,
+): Promise<{ path: string; updated: boolean; huskyLater: boolean }> {
   const reported = (
     await git(["rev-parse", "--git-path", "hooks"], { cwd: repo.cwd, env: repo.env })
   ).stdout.trim();
@@ -45,5 +51,6 @@ export async function installHook(repo: Repo, force: boolean): Promise<{ path: s
   }
   await writeFileAtomic(path, text, 0o755);
   await chmod(path, 0o755);
-  return { path, updated: existing !== undefined };
+  const husky = repo.top ? await stat(join(repo.top, ".husky")).catch(() => undefined) : undefined;
+  return { path, updated: existing !== undefined, huskyLater: husky?.isDirectory() === true };
 }

@@ -156,3 +156,24 @@ describe("Ctrl-C during the export of a review", () => {
     expect(next.stdout).toContain("Reviewing the uncommitted changes against HEAD");
   });
 });
+
+describe("install-hook in a clone whose husky is not set up yet", () => {
+  it("installs the hook, and says that husky will take the hooks over once set up", () => {
+    const repo = committedRepo();
+    repo.write(".husky/pre-commit", "npm test\n");
+    repo.commit("husky");
+    const installed = repo.run(["install-hook"]);
+    expect(installed.status, installed.stderr).toBe(0);
+    expect(installed.stdout).toBe(
+      `Installed the pre-push hook in ${join(repo.dir, ".git", "hooks", "pre-push")}\n`,
+    );
+    expect(installed.stderr).toBe(
+      "warning: this repository has .husky/: once husky is set up (an npm install runs it), git runs its hooks from there and not this one\n" +
+        'hint: add a line to .husky/pre-push instead: git review-remote hook pre-push "$@"\n',
+    );
+    const plain = committedRepo();
+    const quiet = plain.run(["install-hook"]);
+    expect(quiet.status, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe("");
+  });
+});
