@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { inflateSync } from "node:zlib";
+import { deflateSync, inflateSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   adler32,
@@ -39,6 +40,14 @@ describe("git objects written in-process", () => {
     expect(adler32(large.subarray(50_000), adler32(large.subarray(0, 50_000)))).toBe(adler32(large));
     // zlib's own stream ends with the same checksum.
     expect(storedZlib(large).subarray(-4).readUInt32BE(0)).toBe(adler32(large));
+    // zlib's own checksum (the end of its stream) for every length around a step and a modulo block.
+    const bytes = randomBytes(20_000);
+    for (const size of [0, 1, 7, 8, 9, 15, 16, 17, 5551, 5552, 5553, 5559, 5560, 5561, 11_105, 20_000]) {
+      const piece = bytes.subarray(0, size);
+      const stream = deflateSync(piece, { level: 0 });
+      expect(adler32(piece), `${size} bytes`).toBe(stream.readUInt32BE(stream.length - 4));
+      expect(adler32(piece.subarray(3), adler32(piece.subarray(0, 3)))).toBe(adler32(piece));
+    }
   });
 
   it("frames any size as stored zlib blocks that zlib inflates back", () => {

