@@ -7,7 +7,10 @@ import { closeSync, constants, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { BlobHasher, ObjectType, objectId, writeLooseObject } from "../git/write/objects.js";
 import { PackWriter } from "../git/write/pack.js";
-import { type BundleListing, BundleRefusedError, verifyBundle } from "./verify-bundle.js";
+import { TarReader, TarType } from "../tar/reader.js";
+import { DEFAULT_BUNDLE_LIMITS } from "./bundle-limits.js";
+import { gunzipFile } from "./gunzip.js";
+import { type BundleListing, BundleRefusedError } from "./verify-bundle.js";
 
 const READ_BYTES = 1024 * 1024;
 
@@ -86,9 +89,11 @@ export function keepOriginalBlob(tree: string, listing: BundleListing, path: str
 }
 
 /**
- * The blob ids of a listing unpacked without them, from the bundle read again (its bytes were
- * checked against the request's sha256 as they arrived): the same bytes give the same listing, entry
- * for entry. An id already there (an original a reviewer kept) must be the bundle's.
+ * The blob ids of a listing unpacked without them, from the bundle read again: its bytes were checked
+ * against the request's sha256 as they arrived and validated entry by entry, so this pass only hashes
+ * each file and symlink as it streams by, matched by name to the listing's, in the listing's order
+ * (no second listing is built). An id already there (an original a reviewer kept) must be the
+ * bundle's.
  */
 export async function addBlobIds(
   bundle: string,
@@ -98,19 +103,43 @@ export async function addBlobIds(
 ): Promise<void> {
   if (listing.blobIds) return;
   const { nodes } = listing;
-  const again = await verifyBundle(bundle, size, listing.files, {
-    afterChunk: () => signal?.throwIfAborted(),
-  });
-  if (again.nodes.size !== nodes.size)
-    throw mismatch(nodes.pathAt(Math.min(again.nodes.size, nodes.size - 1)));
-  for (let index = 0; index < nodes.size; index++) {
-    const path = nodes.pathAt(index);
-    if (again.nodes.pathAt(index) !== path) throw mismatch(path);
-    const oid = again.nodes.oidAt(index);
-    if (oid === undefined) continue;
+  let next = 0;
+  /** The listing's next file or symlink, which must be `path`. */
+  const take = (path: string): number => {
+    while (next < nodes.size && nodes.isDirectoryAt(next)) next++;
+    if (next >= nodes.size || nodes.pathAt(next) !== path) throw mismatch(path);
+    return next++;
+  };
+  const found = (index: number, oid: Buffer): void => {
     const kept = nodes.oidAt(index);
-    if (kept && !kept.equals(oid)) throw mismatch(path);
+    if (kept && !kept.equals(oid)) throw mismatch(nodes.pathAt(index));
     nodes.setOid(index, oid);
-  }
+  };
+  let open: { index: number; hash: BlobHasher } | undefined;
+  const reader = new TarReader({
+    entry(entry) {
+      if (entry.type === TarType.directory) return undefined;
+      const index = take(entry.path);
+      if (entry.type === TarType.symlink) {
+        found(index, objectId(ObjectType.blob, Buffer.from(entry.linkpath, "utf8")));
+        return undefined;
+      }
+      const hash = new BlobHasher(entry.size);
+      open = { index, hash };
+      return (chunk) => hash.update(chunk);
+    },
+    entryEnd() {
+      if (open) found(open.index, open.hash.digest());
+      open = undefined;
+    },
+  });
+  const limits = { ...DEFAULT_BUNDLE_LIMITS, maxOutputBytes: DEFAULT_BUNDLE_LIMITS.maxExpandedBytes };
+  await gunzipFile(bundle, size, limits, (chunk) => {
+    signal?.throwIfAborted();
+    reader.write(chunk);
+  });
+  reader.end();
+  while (next < nodes.size && nodes.isDirectoryAt(next)) next++;
+  if (next < nodes.size) throw mismatch(nodes.pathAt(next));
   listing.blobIds = true;
 }

@@ -127,6 +127,35 @@ describe("worker baseline", () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  it.each([
+    ["a file the listing does not have", [{ name: "dir/other.txt", content: "b\n" }], "dir/other.txt"],
+    ["a file less than the listing", [], "dir/b.txt"],
+    ["other bytes under the same name", [{ name: "dir/b.txt", content: "c\n" }], "dir/b.txt"],
+  ])("refuses a bundle read again with %s", async (_, last, entry) => {
+    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
+    try {
+      const first = [
+        { name: "a.txt", content: "a\n" },
+        { name: "dir/", type: "5" },
+      ];
+      const unpacked = gzipSync(makeTar([...first, { name: "dir/b.txt", content: "b\n" }]));
+      const file = join(root, "bundle.tar.gz");
+      writeFileSync(file, unpacked);
+      const tree = join(root, "tree");
+      const listing = await verifyAndUnpack(file, unpacked.length, 2, tree, { blobIds: false });
+      // The original a reviewer kept, to be checked against the bundle read again.
+      keepOriginalBlob(tree, listing, "dir/b.txt", Buffer.from("b\n"));
+      const other = gzipSync(makeTar([...first, ...last]));
+      writeFileSync(file, other);
+      await expect(addBlobIds(file, other.length, listing)).rejects.toMatchObject({
+        rule: "extract-mismatch",
+        entry,
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
 
 /** The TREE extension of an index file (gitformat-index(5)): what `git write-tree` trusts. */
