@@ -19,7 +19,14 @@ function mismatch(path: string): BundleRefusedError {
 }
 
 /** A file's content into `pack`, in pieces; throws unless it is exactly the listed blob. */
-function packFile(pack: PackWriter, file: string, path: string, size: number, oid: Buffer): void {
+function packFile(
+  pack: PackWriter,
+  readBuffer: Buffer,
+  file: string,
+  path: string,
+  size: number,
+  oid: Buffer,
+): void {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     const object = pack.add(ObjectType.blob, size);
@@ -29,8 +36,8 @@ function packFile(pack: PackWriter, file: string, path: string, size: number, oi
       const left = size - read;
       // One byte more than is left: a longer file shows in the same read, no read for the end.
       const want = left <= READ_BYTES ? left + 1 : READ_BYTES;
-      // A fresh buffer each time: the pack keeps the pieces until it writes them out.
-      const piece = Buffer.allocUnsafe(want);
+      // One buffer for every read: the pack copies what it is given.
+      const piece = readBuffer;
       const got = readSync(fd, piece, 0, want, null);
       if (got > left || (got === 0 && left > 0)) throw mismatch(path);
       // An empty file.
@@ -57,6 +64,8 @@ export function packBlobs(tree: string, listing: BundleListing, packDir: string)
     if (oid !== undefined && !distinct.has(oid)) distinct.set(oid, index);
   }
   const pack = new PackWriter(join(packDir, "tmp_blobs_pack"), distinct.size);
+  // One more byte than a read asks for at most (packFile).
+  const readBuffer = Buffer.allocUnsafe(READ_BYTES + 1);
   try {
     for (const index of distinct.values()) {
       const oid = nodes.oidAt(index) as Buffer;
@@ -64,7 +73,7 @@ export function packBlobs(tree: string, listing: BundleListing, packDir: string)
       // A symlink was written from the listing: its target is the blob.
       if (nodes.kindAt(index) === "symlink")
         pack.addWhole(ObjectType.blob, Buffer.from(nodes.linkpathAt(index), "utf8"), oid);
-      else packFile(pack, join(tree, path), path, nodes.sizeAt(index), oid);
+      else packFile(pack, readBuffer, join(tree, path), path, nodes.sizeAt(index), oid);
     }
     pack.finish(packDir);
   } finally {

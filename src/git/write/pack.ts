@@ -2,7 +2,7 @@
 // every object whole (no deltas) in stored zlib blocks: one file instead of one file per object,
 // which is what makes tens of thousands of blobs cheap to write.
 import { createHash } from "node:crypto";
-import { closeSync, openSync, renameSync, writeFileSync, writevSync } from "node:fs";
+import { closeSync, openSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { OBJECT_HASH, type ObjectType, StoredZlib, ZLIB_HEADER } from "./objects.js";
@@ -19,8 +19,13 @@ interface Placed {
   crc: number;
 }
 
-/** Pending bytes handed to the kernel at once (one writev), so that small pieces cost no syscall each. */
-const FLUSH_BYTES = 1024 * 1024;
+/**
+ * Bytes gathered before they go to the file in one write, and to the pack's checksum in one update:
+ * an object's pieces (its header, the zlib frame, a stored block's header, the content) are copied
+ * here, so that a small object costs no system call, no hash or CRC call per piece, and no buffer
+ * kept alive until the write.
+ */
+const BATCH_BYTES = 1024 * 1024;
 const LARGE_OFFSET = 0x80000000;
 
 /** `<type, size>` as the pack's variable-length object header (gitformat-pack(5), "Object entries"). */
@@ -37,14 +42,21 @@ function entryHeader(type: ObjectType, size: number): Buffer {
   return Buffer.from(bytes);
 }
 
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+}
+
 export class PackWriter {
   private readonly fd: number;
   private readonly hash = createHash(OBJECT_HASH);
   private readonly placed: Placed[] = [];
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private offset = 0;
+  private readonly batch = Buffer.allocUnsafe(BATCH_BYTES);
+  private used = 0;
+  /** Where the object being written starts in the batch (0 once part of it went out). */
+  private objectStart = 0;
+  /** The CRC-32 of what went out of the object being written. */
   private crc = 0;
+  private offset = 0;
   private closed = false;
 
   /** A pack of exactly `count` objects, written to `path` (a temp name; `finish` names it). */
@@ -63,6 +75,7 @@ export class PackWriter {
   add(type: ObjectType, size: number): PackObject {
     const offset = this.offset;
     this.crc = 0;
+    this.objectStart = this.used;
     this.emit(entryHeader(type, size));
     this.emit(ZLIB_HEADER);
     const zlib = new StoredZlib();
@@ -71,7 +84,8 @@ export class PackWriter {
       write: (chunk) => zlib.blocks(chunk, emit),
       end: (oid) => {
         this.emit(zlib.end());
-        this.placed.push({ oid, offset, crc: this.crc });
+        const crc = crc32(this.batch.subarray(this.objectStart, this.used), this.crc);
+        this.placed.push({ oid, offset, crc });
       },
     };
   }
@@ -87,9 +101,9 @@ export class PackWriter {
     if (this.placed.length !== this.count) {
       throw new Error(`pack: ${this.placed.length} objects written, ${this.count} announced`);
     }
-    const checksum = this.hash.digest();
-    this.pending.push(checksum);
     this.flush();
+    const checksum = this.hash.digest();
+    writeAll(this.fd, checksum);
     this.close();
     const name = `pack-${checksum.toString("hex")}`;
     writeFileSync(join(dir, `${name}.idx`), encodeIndex(this.placed, checksum), { mode: 0o444 });
@@ -105,30 +119,23 @@ export class PackWriter {
   }
 
   private emit(piece: Buffer): void {
-    this.hash.update(piece);
-    this.crc = crc32(piece, this.crc);
     this.offset += piece.length;
-    this.pending.push(piece);
-    this.pendingBytes += piece.length;
-    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+    for (let at = 0; at < piece.length; ) {
+      if (this.used === BATCH_BYTES) this.flush();
+      const copied = piece.copy(this.batch, this.used, at);
+      this.used += copied;
+      at += copied;
+    }
   }
 
+  /** Writes out the batch, the object being written's part of it counted into its CRC. */
   private flush(): void {
-    let pieces = this.pending;
-    while (pieces.length > 0) {
-      // writev takes at most IOV_MAX (1024) buffers; a short write continues where it stopped.
-      const batch = pieces.slice(0, 1024);
-      let written = writevSync(this.fd, batch);
-      let used = 0;
-      while (used < batch.length && written >= (batch[used] as Buffer).length) {
-        written -= (batch[used] as Buffer).length;
-        used++;
-      }
-      pieces = pieces.slice(used);
-      if (written > 0) pieces[0] = (pieces[0] as Buffer).subarray(written);
-    }
-    this.pending = [];
-    this.pendingBytes = 0;
+    const full = this.batch.subarray(0, this.used);
+    this.hash.update(full);
+    this.crc = crc32(this.batch.subarray(this.objectStart, this.used), this.crc);
+    writeAll(this.fd, full);
+    this.used = 0;
+    this.objectStart = 0;
   }
 }
 
