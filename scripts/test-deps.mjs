@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`'s set-up: the suite drives real system programs — bubblewrap for the worker's sandbox,
 // OpenSSH's server and client for the ssh transport, util-linux's setpriv for the unprivileged worker,
-// Debian's ShellCheck for a reviewer recipe. Run as root on Debian (a CI runner, a container), it
+// Debian's ShellCheck for a reviewer recipe, man for `--help`. Run as root on Debian (a CI runner, a container), it
 // installs what is missing with apt-get; otherwise it names what is missing and the tests that need
 // it report themselves as skipped, with the reason.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -13,6 +13,7 @@ const PACKAGES = [
   { program: "ssh", pkg: "openssh-client" },
   { program: "setpriv", pkg: "util-linux" },
   { program: "shellcheck", pkg: "shellcheck" },
+  { program: "man", pkg: "man-db" },
 ];
 
 function has(program, also) {

@@ -104,15 +104,20 @@ function report(error: unknown, output: Output): number {
   return exitCodeOf(error);
 }
 
-/** `--help` opens the manual page on a terminal (git itself turns `git review-remote --help` into that). */
-async function openManual(output: Output): Promise<number> {
-  if (process.stdout.isTTY) {
-    const { spawnSync } = await import("node:child_process");
-    const page = packageFile("man/git-review-remote.1");
-    const shown = spawnSync("man", [page], { stdio: "inherit" });
-    if (shown.status === 0) return 0;
-  }
-  output.out(USAGE);
+/** The manual page on a terminal, through man; false when not on one or man could not show it. */
+async function showManual(): Promise<boolean> {
+  if (!process.stdout.isTTY) return false;
+  const { spawnSync } = await import("node:child_process");
+  const page = packageFile("man/git-review-remote.1");
+  return spawnSync("man", [page], { stdio: "inherit" }).status === 0;
+}
+
+/**
+ * `--help` opens the manual page on a terminal (git itself turns `git review-remote --help` into
+ * that), and `<command> --help` too, as `git merge --help` opens git-merge's; elsewhere the -h text.
+ */
+async function openManual(output: Output, usage: string): Promise<number> {
+  if (!(await showManual())) output.out(usage);
   return 0;
 }
 
@@ -130,7 +135,7 @@ export async function main(argv: string[]): Promise<number> {
       output.out(`git-review-remote version ${readVersion()}`);
       return 0;
     }
-    if (first === "--help") return await openManual(output);
+    if (first === "--help") return await openManual(output, USAGE);
     if (first === "-h" || first === "help") {
       output.out(USAGE);
       return 0;
@@ -140,7 +145,9 @@ export async function main(argv: string[]): Promise<number> {
     const command = (named ? COMMANDS[named] : undefined) ?? reviewCommand;
     const parsed = parse(named ? others : argv, command.options);
     if (parsed.values.help) {
-      output.out(commandUsage(named ?? "review"));
+      const usage = commandUsage(named ?? "review");
+      if ((named ? others : argv).includes("--help")) return await openManual(output, usage);
+      output.out(usage);
       return 0;
     }
     const [word] = parsed.positionals;

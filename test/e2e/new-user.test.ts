@@ -1,6 +1,6 @@
 // What a new user meets first: mistyped revisions, a review dropped after its merge, the store and
 // the repository left as they were by a refusal.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -176,4 +176,33 @@ describe("install-hook in a clone whose husky is not set up yet", () => {
     expect(quiet.status, quiet.stderr).toBe(0);
     expect(quiet.stderr).toBe("");
   });
+});
+
+describe("<command> --help", () => {
+  /** Runs `git review-remote args` on a terminal (util-linux's script), the manual paged by cat. */
+  function onTerminal(repo: TestRepo, args: string[]): string {
+    const command = ["git", "review-remote", ...args].join(" ");
+    const result = spawnSync("script", ["-qec", command, "/dev/null"], {
+      cwd: repo.dir,
+      env: { ...repo.env, MANPAGER: "cat", PAGER: "cat", MANWIDTH: "80", TERM: "dumb" },
+      encoding: "utf8",
+    });
+    expect(result.status, result.stderr).toBe(0);
+    return result.stdout;
+  }
+
+  it.each([["merge"], ["show"], ["export"], ["install-hook"], ["worker"]])(
+    "opens the manual on a terminal for %s, as git's own commands do; -h stays the short text",
+    (name) => {
+      const repo = committedRepo();
+      expect(onTerminal(repo, [name, "--help"])).toMatch(/^GIT-REVIEW-REMOTE\(1\) +Git Manual /);
+      const short = onTerminal(repo, [name, "-h"]);
+      expect(short).toMatch(new RegExp(`^usage: git review-remote ${name}`));
+      expect(short).not.toContain("GIT-REVIEW-REMOTE(1)");
+      // Not on a terminal (a pipe, a script): the command's own usage, as before.
+      const piped = repo.run([name, "--help"]);
+      expect(piped.status).toBe(0);
+      expect(piped.stdout).toMatch(new RegExp(`^usage: git review-remote ${name}`));
+    },
+  );
 });
