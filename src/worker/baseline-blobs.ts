@@ -1,7 +1,8 @@
-// The baseline's blobs, which the index and trees name by the ids computed while the bundle streamed
-// by: all of them in one pack (a reviewer command runs git on its own: diff, stash, checkout), or
-// only the originals of what a built-in reviewer rewrites. Either way each is read back from disk
-// and must hash to the id the bundle gave it: what the reviewer starts from is exactly what was sent.
+// The baseline's blobs, which the index and trees name by the ids of the bundle's content: all of
+// them in one pack (a reviewer command runs git on its own: diff, stash, checkout; the ids computed
+// while the bundle streamed by), or only the originals of what a built-in reviewer rewrites (the ids
+// read from the bundle again, and only if a baseline is written). Either way each blob must hash to
+// the id the bundle gave it: what the reviewer starts from is exactly what was sent.
 
 import { closeSync, constants, openSync, readSync } from "node:fs";
 import { join } from "node:path";
