@@ -47,6 +47,10 @@ export const messages = {
     'or, for a false positive, add {"fingerprint": "<fp>"} to secrets.allow there, or "review-remote:allow" on the line',
   symmetricRange: (spec: string) => `symmetric ranges are not supported: ${spec}`,
   hintRange: "name a range as <base>..<head>, e.g. git review-remote main..HEAD",
+  emptyRange: (spec: string, commit: string) =>
+    `nothing to review: ${spec} starts and ends at ${commit.slice(0, 10)}, so it changes nothing`,
+  hintEmptyRange:
+    "name the commits to review, e.g. git review-remote HEAD~3..HEAD, or review the whole tree with --all <rev>",
   allTakesOneRevision: (spec: string) => `--all reviews the whole tree of one commit, not a range: ${spec}`,
   worktreeTakesNoRevision: (spec: string) =>
     `--worktree reviews the work tree; it takes no revision: ${spec}`,

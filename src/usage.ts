@@ -41,7 +41,8 @@ context); the review focuses on the change:
                     upstream, else the last commit (HEAD^..HEAD), else (a
                     root commit) the whole tree
   <rev>             that commit's change against its first parent
-  <base>..<head>    the changes between <base> and <head>
+  <base>..<head>    the changes between <base> and <head> (refused when both
+                    name one commit: it changes nothing)
 
     --all               review the whole tree of <rev> (default HEAD), not a change
     --worktree          review the uncommitted changes (tracked, and untracked

@@ -56,6 +56,12 @@ export async function resolveTarget(repo: Repo, request: TargetRequest): Promise
     if (request.all) throw new UsageError(messages.allTakesOneRevision(request.spec ?? ""));
     const commit = await resolveCommit(repo, parsed.rev);
     const base = await resolveCommit(repo, parsed.base);
+    // `main..HEAD` on main: a review of no change would only cost a worker run (the hook skips it too).
+    if (base === commit) {
+      throw new UsageError(messages.emptyRange(request.spec ?? "", commit), {
+        hints: [messages.hintEmptyRange],
+      });
+    }
     return { rev: commit, commit, base, reason: { kind: "range" }, notes: [] };
   }
   const { commit, parent } = await resolveCommitAndParent(repo, parsed.rev);

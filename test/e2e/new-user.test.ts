@@ -206,3 +206,20 @@ describe("<command> --help", () => {
     },
   );
 });
+
+describe("a range that starts where it ends", () => {
+  it.each([["HEAD..HEAD"], ["main..HEAD"], ["HEAD~1..HEAD~1"]])(
+    "%s is a usage error: nothing is exported or sent, and the hint names a range that changes something",
+    (spec) => {
+      const repo = committedRepo();
+      const result = runUnchanged(repo, [spec], 2);
+      const commit = repo.git("rev-parse", spec.split("..")[1] as string).trim();
+      expect(result.stderr).toBe(
+        `git-review-remote: nothing to review: ${spec} starts and ends at ${commit.slice(0, 10)}, so it changes nothing\n` +
+          "hint: name the commits to review, e.g. git review-remote HEAD~3..HEAD, or review the whole tree with --all <rev>\n",
+      );
+      expect(result.stdout).toBe("");
+      expect(existsSync(join(repo.dir, ".git", "review-remote", "audit.jsonl"))).toBe(false);
+    },
+  );
+});
