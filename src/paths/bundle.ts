@@ -106,37 +106,6 @@ export function checkSymlink(
 }
 
 /**
- * Names in bundle order, each with every directory above it: a name that folds onto one already
- * there (`README` and `readme`, NFC and NFD) would be one file on a case-insensitive or normalising
- * file system, so the second one is refused.
- */
-export class FoldedNames {
-  private readonly names = new Map<string, string>();
-  /** The key of every name claimed: a name's key is its directory's key, "/", and its own part's. */
-  private readonly keys = new Map<string, string>();
-
-  /** collisionKey(path), from the key of its directory when that was claimed (NFC stops at "/"). */
-  private keyOf(path: string): string {
-    const known = this.keys.get(path);
-    if (known !== undefined) return known;
-    const slash = path.lastIndexOf("/");
-    const parent = slash === -1 ? undefined : this.keys.get(path.slice(0, slash));
-    return parent === undefined ? collisionKey(path) : `${parent}/${collisionKey(path.slice(slash + 1))}`;
-  }
-
-  /** The name `path` collides with, or undefined (and then `path` is registered). */
-  claim(path: string): string | undefined {
-    if (this.keys.has(path)) return undefined;
-    const key = this.keyOf(path);
-    const other = this.names.get(key);
-    if (other !== undefined && other !== path) return other;
-    this.names.set(key, path);
-    this.keys.set(path, key);
-    return undefined;
-  }
-}
-
-/**
  * A directory claimed by FoldedTree: each name in it by its collisionKey, a file as its path and a
  * directory with what is below it.
  */
@@ -150,10 +119,11 @@ const claimedPath = (claimed: string | ClaimedDirectory): string =>
   typeof claimed === "string" ? claimed : claimed.path;
 
 /**
- * FoldedNames for a listing of paths without their directories (a tree's blobs, in tree order):
- * each path is claimed with every directory above it, all or none. The same keys as FoldedNames,
- * kept per directory, so that a path costs a lookup by name for each of its directories and one
- * folding of its last part.
+ * Names that fold onto one another (`README` and `readme`, NFC and NFD) would be one file on a
+ * case-insensitive or normalising file system: the second one is refused. For a listing of paths
+ * without their directories (a tree's blobs, in tree order): each path is claimed with every
+ * directory above it, all or none. Each directory keeps its names by their collisionKey, so that a
+ * path costs a lookup by name for each of its directories and one folding of its last part.
  */
 export class FoldedTree {
   private readonly root: FoldedDirectory = new Map();

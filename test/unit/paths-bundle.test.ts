@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { checkEntryPath, checkLinkTarget, FoldedNames, FoldedTree } from "../../src/paths/bundle.js";
+import { checkEntryPath, checkLinkTarget, FoldedTree } from "../../src/paths/bundle.js";
 import { collisionKey as foldName, isDotGitLike } from "../../src/paths/fold.js";
 import { resolveLink } from "../../src/paths/symlink.js";
+import { FoldedNames } from "../helpers/folded-names.js";
 
 describe("worker path rules", () => {
   it.each([

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createGzip, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { FoldedNames } from "../../src/paths/bundle.js";
 import { DEFAULT_BUNDLE_LIMITS } from "../../src/worker/bundle-limits.js";
 import { BundleRefusedError, verifyBundle } from "../../src/worker/verify-bundle.js";
+import { FoldedNames } from "../helpers/folded-names.js";
 import { makeTar, type TarSpec, tarHeader } from "../integration/worker-tar.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rr-verify-"));
