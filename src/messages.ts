@@ -33,6 +33,8 @@ export const messages = {
   hintPolicy: "see the policy file section of `git review-remote --help`",
   configInvalid: (key: string, value: string, expected: string) =>
     `bad config value '${value}' for ${key}: expected ${expected}`,
+  hintConfigInvalid: (key: string) =>
+    `change or remove it where it is set (git config --show-origin --get-all ${key} names the file)`,
   storeUnwritable: (dir: string, reason: string) => `cannot write to the store ${dir}: ${reason}`,
   hintStoreUnwritable: "free some disk space or fix the permissions of the git directory, then retry",
   outputUnwritable: (file: string, reason: string) => `cannot write ${file}: ${reason}`,

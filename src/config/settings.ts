@@ -68,12 +68,19 @@ async function readGitConfig(repo: Pick<Repo, "env" | "cwd">): Promise<Map<strin
 
 const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
+/** A config value this tool cannot use: what it expected, and where to look for the setting. */
+function invalidConfig(key: string, value: string, expected: string): ConfigError {
+  return new ConfigError(messages.configInvalid(key, value, expected), {
+    hints: [messages.hintConfigInvalid(key)],
+  });
+}
+
 function parsePositive(key: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);
   // Timers hold at most 2^31 - 1 ms.
   if (!Number.isInteger(number) || number <= 0 || number > MAX_SECONDS) {
-    throw new ConfigError(messages.configInvalid(key, value, `a number of seconds from 1 to ${MAX_SECONDS}`));
+    throw invalidConfig(key, value, `a number of seconds from 1 to ${MAX_SECONDS}`);
   }
   return number;
 }
@@ -83,21 +90,19 @@ function parseBool(key: string, value: string | undefined, fallback: boolean): b
   const v = value.toLowerCase();
   if (["true", "yes", "on", "1"].includes(v)) return true;
   if (["false", "no", "off", "0", ""].includes(v)) return false;
-  throw new ConfigError(messages.configInvalid(key, value, "a boolean"));
+  throw invalidConfig(key, value, "a boolean");
 }
 
 function parsePrePush(value: string | undefined): PrePushMode {
   if (value === undefined) return PrePushMode.warn;
   const mode = value.toLowerCase();
   if (mode === "off" || mode === "warn" || mode === "block") return mode;
-  throw new ConfigError(messages.configInvalid("review-remote.prePush", value, "off, warn or block"));
+  throw invalidConfig("review-remote.prePush", value, "off, warn or block");
 }
 
 function parseFilterMode(value: string | undefined): FilterMode | undefined {
   if (value === undefined || isFilterMode(value)) return value;
-  throw new ConfigError(
-    messages.configInvalid("review-remote.filterMode", value, "added, diff_context, file or nofilter"),
-  );
+  throw invalidConfig("review-remote.filterMode", value, "added, diff_context, file or nofilter");
 }
 
 const UNIT: Record<string, number> = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
@@ -109,7 +114,12 @@ function parseLimit(key: string, value: string): number {
   const ceiling = LIMIT_CEILINGS[key as RaisableLimit];
   if (!(number >= 1 && number <= ceiling)) {
     const name = RAISABLE_LIMITS[key as RaisableLimit];
-    throw new ConfigError(messages.configInvalid(name, value, `a number from 1 to ${ceiling}`));
+    // A size reads as git writes it (32m), with the suffixes it takes; a count as a plain number.
+    const expected =
+      key === "maxPatchBytes"
+        ? `a size in bytes from 1 to ${ceiling / 1024 ** 2}m (k, m and g multiply by 1024: 8m)`
+        : `a number from 1 to ${ceiling}`;
+    throw invalidConfig(name, value, expected);
   }
   return number;
 }
@@ -125,9 +135,7 @@ function parseLimits(values: Map<string, string>): Partial<Record<RaisableLimit,
 
 function parseFailLevel(value: string | undefined): FailLevel | undefined {
   if (value === undefined || isFailLevel(value)) return value;
-  throw new ConfigError(
-    messages.configInvalid("review-remote.failLevel", value, "none, error, warning or info"),
-  );
+  throw invalidConfig("review-remote.failLevel", value, "none, error, warning or info");
 }
 
 /** `review-remote.<name>.<key>` values by worker name (`key` as git prints it: lower-cased). */

@@ -223,3 +223,26 @@ describe("a range that starts where it ends", () => {
     },
   );
 });
+
+describe("a bad config value met by the pre-push hook", () => {
+  it("stops the push with the value, what was expected, and where to look for the setting", () => {
+    const repo = committedRepo();
+    const remote = repos.add(createTestRepo({ bare: true, name: "remote.git" }));
+    repo.git("remote", "add", "origin", remote.dir);
+    expect(repo.run(["install-hook"]).status).toBe(0);
+    repo.git("config", "review-remote.prePush", "blok");
+    const before = repoState(repo);
+    const pushed = spawnSync("git", ["push", "-q", "origin", "main"], {
+      cwd: repo.dir,
+      env: repo.env,
+      encoding: "utf8",
+    });
+    expect(pushed.status).not.toBe(0);
+    expect(pushed.stderr).toContain(
+      "git-review-remote: bad config value 'blok' for review-remote.prePush: expected off, warn or block\n" +
+        "hint: change or remove it where it is set (git config --show-origin --get-all review-remote.prePush names the file)\n",
+    );
+    expect(repoState(repo)).toEqual(before);
+    expect(remote.git("for-each-ref")).toBe("");
+  });
+});

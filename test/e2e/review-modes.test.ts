@@ -75,8 +75,9 @@ describe("what the request carries", () => {
     const before = repoState(repo);
     const over = repo.run(["--worker", "echo"]);
     expect(over.status).toBe(2);
-    expect(over.stderr).toContain(
-      "bad config value '1g' for review-remote.maxPatchBytes: expected a number from 1 to 33554432",
+    expect(over.stderr).toBe(
+      "git-review-remote: bad config value '1g' for review-remote.maxPatchBytes: expected a size in bytes from 1 to 32m (k, m and g multiply by 1024: 8m)\n" +
+        "hint: change or remove it where it is set (git config --show-origin --get-all review-remote.maxPatchBytes names the file)\n",
     );
     expect(repoState(repo)).toEqual(before);
   });
