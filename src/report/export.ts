@@ -3,7 +3,7 @@
 import type { ExportListing, StoredBundle } from "../export/bundle.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 import { formatFinding } from "./finding.js";
-import { formatSize, type Output, paint } from "./output.js";
+import { formatSize, type Output, paint, plural } from "./output.js";
 
 export function printListing(listing: ExportListing, json: boolean, output: Output): void {
   if (json) {
@@ -13,13 +13,13 @@ export function printListing(listing: ExportListing, json: boolean, output: Outp
   }
   const total = listing.files.reduce((sum, file) => sum + file.size, 0);
   output.out(
-    `Would send ${listing.files.length} files (${formatSize(total)}) from ${listing.snapshot.commit}:`,
+    `Would send ${plural(listing.files.length, "file")} (${formatSize(total)}) from ${listing.snapshot.commit}:`,
   );
   // Paths are the repository's own, but a cloned repository's names may hold escape sequences.
   for (const file of listing.files)
     output.out(`${formatSize(file.size).padStart(11)}  ${escapeForDisplay(file.path)}`);
   if (listing.excluded.length > 0) {
-    output.out(`Would keep back ${listing.excluded.length} paths:`);
+    output.out(`Would keep back ${plural(listing.excluded.length, "path")}:`);
     const width = Math.min(48, Math.max(...listing.excluded.map((e) => e.path.length)));
     for (const entry of listing.excluded) {
       output.out(`  ${escapeForDisplay(entry.path).padEnd(width)}  ${escapeForDisplay(entry.reason)}`);
@@ -46,8 +46,8 @@ export function printBundle(bundle: StoredBundle, json: boolean, output: Output)
   output.out(bundle.path);
   if (!output.quiet) {
     output.err(
-      `Exported ${bundle.files.length} files (${formatSize(bundle.bytes)} compressed); ` +
-        `${bundle.excluded.length} paths kept back (git review-remote export --list shows why).`,
+      `Exported ${plural(bundle.files.length, "file")} (${formatSize(bundle.bytes)} compressed); ` +
+        `${plural(bundle.excluded.length, "path")} kept back (git review-remote export --list shows why).`,
     );
   }
 }

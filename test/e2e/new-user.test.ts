@@ -246,3 +246,18 @@ describe("a bad config value met by the pre-push hook", () => {
     expect(remote.git("for-each-ref")).toBe("");
   });
 });
+
+describe("export counts", () => {
+  it("say one file and one path in the singular", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("app.ts", "export const a = 1;\n");
+    repo.write(".env", "SECRET=abc\n");
+    repo.commit("one file and a secret");
+    const listed = runUnchanged(repo, ["export", "--list"], 0);
+    expect(listed.stdout).toMatch(/^Would send 1 file \(20 B\) from [0-9a-f]{40}:\n/);
+    expect(listed.stdout).toContain("\nWould keep back 1 path:\n  .env  secret name: ");
+    const exported = repo.run(["export"]);
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(exported.stderr).toMatch(/^Exported 1 file \([^)]+ compressed\); 1 path kept back /);
+  });
+});
