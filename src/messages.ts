@@ -61,6 +61,8 @@ export const messages = {
   shallowNoUpstreamBase: (upstream: string) =>
     `the history shared with ${upstream} is not in this shallow clone: reviewing the last commit only`,
   hintDeepen: "fetch the missing history, then review again: git fetch --deepen=<n>",
+  emptyWorkerCommand: (name: string) =>
+    `review-remote.${name}.command is empty: worker '${name}' has no command to run`,
   unknownWorker: (name: string) => `no worker named '${name}' is configured`,
   hintConfigureWorker: (name: string) =>
     `configure it with: git config review-remote.${name}.command 'ssh <host> git-review-remote worker'`,

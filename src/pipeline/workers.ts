@@ -31,6 +31,10 @@ function localWorkerCommand(coreWhitespace: string | undefined): string {
 
 export function resolveWorker(name: string, settings: Settings): Worker {
   const configured = settings.workerCommands.get(name);
+  // `sh -c ""` runs nothing and prints nothing: said as the configuration it is, before any export.
+  if (configured?.trim() === "") {
+    throw new ConfigError(messages.emptyWorkerCommand(name), { hints: [messages.hintConfigureWorker(name)] });
+  }
   if (configured !== undefined) return { name, command: configured };
   if (name === LOCAL_WORKER) return { name, command: localWorkerCommand(settings.coreWhitespace) };
   throw new ConfigError(messages.unknownWorker(name), { hints: [messages.hintConfigureWorker(name)] });

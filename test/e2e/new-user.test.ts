@@ -261,3 +261,16 @@ describe("export counts", () => {
     expect(exported.stderr).toMatch(/^Exported 1 file \([^)]+ compressed\); 1 path kept back /);
   });
 });
+
+describe("a worker configured with an empty command", () => {
+  it.each([[""], ["   "]])("(%j) is a configuration error before anything is exported or sent", (command) => {
+    const repo = committedRepo();
+    repo.git("config", "review-remote.box.command", command);
+    const result = runUnchanged(repo, ["--worker", "box"], 2);
+    expect(result.stderr).toBe(
+      "git-review-remote: review-remote.box.command is empty: worker 'box' has no command to run\n" +
+        "hint: configure it with: git config review-remote.box.command 'ssh <host> git-review-remote worker'\n",
+    );
+    expect(existsSync(join(repo.dir, ".git", "review-remote", "audit.jsonl"))).toBe(false);
+  });
+});
