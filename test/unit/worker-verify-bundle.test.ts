@@ -244,6 +244,29 @@ describe("verifyBundle collisions and symlinks", () => {
     ).toBe(rule);
   });
 
+  it("finds an entry by its exact name only, not by one that folds onto it", async () => {
+    const bundle = gzipSync(
+      makeTar([
+        { name: "Docs/", type: "5" },
+        { name: "Docs/Read.md", content: "x" },
+        { name: "caf\u00e9", content: "y" },
+      ]),
+    );
+    const { nodes } = await verifyBundle(save(bundle), bundle.length, 2);
+    expect(nodes.get("Docs/Read.md")).toMatchObject({ kind: "file", size: 1 });
+    expect(nodes.get("Docs")).toMatchObject({ kind: "directory", explicit: true });
+    expect(nodes.get("caf\u00e9")).toMatchObject({ kind: "file" });
+    for (const other of [
+      "docs/Read.md",
+      "Docs/read.md",
+      "Docs/Read.md.",
+      "Docs/",
+      "cafe\u0301",
+      "Docs/Read.md/x",
+    ])
+      expect(nodes.get(other), other).toBeUndefined();
+  });
+
   it("accepts symlinks that stay inside, also through other symlinks", async () => {
     const entries: TarSpec[] = [
       { name: "docs/v2/index.md", content: "x" },
