@@ -85,6 +85,7 @@ export const messages = {
   proposalsRejected: (worker: string) => `rejected the proposals of worker '${worker}'; nothing was imported`,
   workerReportedFailure: (worker: string, reason: string) =>
     `worker '${worker}' reported a failure: ${reason}`,
+  pushInterrupted: "interrupted; nothing was imported, and the push stops",
   interruptedNothingImported: "interrupted; nothing was imported",
   unknownHook: (name: string) => `unknown hook '${name}': only pre-push is supported`,
   pushBlocked: "push blocked",

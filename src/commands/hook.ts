@@ -1,7 +1,7 @@
 // `git review-remote hook pre-push <remote> <url>`: refuse to publish review branches, then review
 // each pushed range; warn or block as review-remote.prePush says; quiet and fast when cached.
 import { readSettings } from "../config/settings.js";
-import { PushBlockedError, type ReviewRemoteError, UsageError } from "../errors.js";
+import { InterruptedError, PushBlockedError, type ReviewRemoteError, UsageError } from "../errors.js";
 import {
   isReviewBranchPush,
   type PushPlan,
@@ -48,7 +48,7 @@ export async function runHook(
     printPushRefs(
       updates.map((update) => ({ update, skip: PushSkip.bare })),
       new Map(),
-      settings.prePushTimeoutSeconds,
+      { timeoutSeconds: settings.prePushTimeoutSeconds },
       output,
     );
     return [];
@@ -57,7 +57,13 @@ export async function runHook(
   const targets = [...new Set(plans.flatMap((plan) => (plan.target === undefined ? [] : [plan.target])))];
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), settings.prePushTimeoutSeconds * 1000);
-  process.once("SIGINT", () => controller.abort());
+  // Ctrl-C reaches the hook twice, from the terminal and from the git push that runs it: every one
+  // is handled, or the second would kill the hook while it stops its worker and marks the review.
+  let interrupted = false;
+  process.on("SIGINT", () => {
+    interrupted = true;
+    controller.abort();
+  });
   const events = {
     progress: () => undefined,
     remoteLine: () => undefined,
@@ -70,7 +76,14 @@ export async function runHook(
     clearTimeout(timer),
   );
   const byTarget = new Map<string, TargetReview>(reviews.map((review) => [review.target, review]));
-  printPushRefs(plans, byTarget, settings.prePushTimeoutSeconds, output);
+  printPushRefs(
+    plans,
+    byTarget,
+    interrupted ? "interrupted" : { timeoutSeconds: settings.prePushTimeoutSeconds },
+    output,
+  );
+  // An interrupted push does not go on half reviewed, whatever prePush and failClosed say.
+  if (interrupted) return [new InterruptedError(messages.pushInterrupted)];
   const { blocked, errors } = pushVerdict(reviews, settings);
   if (blocked === undefined) return [];
   printPushBlocked(blocked, errors, output);

@@ -88,11 +88,15 @@ const REVIEW_OPTIONS: Options = {
   "no-cache": { type: "boolean" },
 };
 
-/** Ctrl-C stops the worker and exits 130 with nothing imported. */
+/**
+ * Ctrl-C stops the worker and exits 130 with nothing imported. Every SIGINT is handled: run as `git
+ * review-remote`, one comes from the terminal and one from git passing it on, and the second must
+ * not kill the review while it stops its worker and marks its record.
+ */
 function interruptSignal(): AbortSignal {
   const controller = new AbortController();
-  process.once("SIGINT", () => controller.abort());
-  process.once("SIGTERM", () => controller.abort());
+  process.on("SIGINT", () => controller.abort());
+  process.on("SIGTERM", () => controller.abort());
   return controller.signal;
 }
 

@@ -23,8 +23,12 @@ const SKIPPED: Record<PushSkip, string> = {
   [PushSkip.bare]: "not reviewed: a bare repository has no work tree",
 };
 
-function timedOut(seconds: number): string {
-  return `timed out after ${seconds} s (review-remote.prePushTimeout)`;
+/** Why the hook stopped before a ref's review was done: its time limit, or Ctrl-C. */
+export type HookStop = { timeoutSeconds: number } | "interrupted";
+
+function stoppedText(stop: HookStop): string {
+  if (stop === "interrupted") return "interrupted (Ctrl-C); the push stops";
+  return `timed out after ${stop.timeoutSeconds} s (review-remote.prePushTimeout)`;
 }
 
 function describeOutcome(outcome: ReviewOutcome, cached: boolean): string {
@@ -45,9 +49,9 @@ function describeOutcome(outcome: ReviewOutcome, cached: boolean): string {
 }
 
 /** The outcome of a reviewed ref, and the lines under it (comments, error details). */
-function describeReview(review: TargetReview, timeoutSeconds: number): { outcome: string; lines: string[] } {
+function describeReview(review: TargetReview, stop: HookStop): { outcome: string; lines: string[] } {
   if (!review.report) {
-    if (review.timedOut || !review.error) return { outcome: timedOut(timeoutSeconds), lines: [] };
+    if (review.timedOut || !review.error) return { outcome: stoppedText(stop), lines: [] };
     return { outcome: `could not review: ${review.error.message}`, lines: [...review.error.details] };
   }
   const { report } = review;
@@ -55,7 +59,7 @@ function describeReview(review: TargetReview, timeoutSeconds: number): { outcome
     describeOutcome(outcome, report.cached.has(outcome.record.id)),
   );
   const failures = report.failures.map(({ worker, error }) =>
-    review.timedOut ? timedOut(timeoutSeconds) : `no review from '${worker.name}': ${error.message}`,
+    review.timedOut ? stoppedText(stop) : `no review from '${worker.name}': ${error.message}`,
   );
   const lines = report.outcomes.flatMap((outcome) => outcome.comments.map(formatComment));
   return { outcome: [...outcomes, ...failures].join("; ") || "nothing to report", lines };
@@ -65,17 +69,17 @@ function describeReview(review: TargetReview, timeoutSeconds: number): { outcome
 export function printPushRefs(
   plans: readonly PushPlan[],
   reviews: ReadonlyMap<string, TargetReview>,
-  timeoutSeconds: number,
+  stop: HookStop,
   output: Output,
 ): void {
   const shown = new Set<string>();
   for (const plan of plans) {
     const review = plan.target === undefined ? undefined : reviews.get(plan.target);
     if (plan.skip || !review || plan.target === undefined) {
-      output.err(refLine(plan, plan.skip ? SKIPPED[plan.skip] : timedOut(timeoutSeconds)));
+      output.err(refLine(plan, plan.skip ? SKIPPED[plan.skip] : stoppedText(stop)));
       continue;
     }
-    const { outcome, lines } = describeReview(review, timeoutSeconds);
+    const { outcome, lines } = describeReview(review, stop);
     output.err(refLine(plan, outcome));
     if (shown.has(plan.target)) continue;
     shown.add(plan.target);

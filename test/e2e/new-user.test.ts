@@ -1,7 +1,7 @@
 // What a new user meets first: mistyped revisions, a review dropped after its merge, the store and
 // the repository left as they were by a refusal.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
@@ -272,5 +272,43 @@ describe("a worker configured with an empty command", () => {
         "hint: configure it with: git config review-remote.box.command 'ssh <host> git-review-remote worker'\n",
     );
     expect(existsSync(join(repo.dir, ".git", "review-remote", "audit.jsonl"))).toBe(false);
+  });
+});
+
+describe("Ctrl-C during a git push that the hook reviews", () => {
+  it("says interrupted (not timed out), stops the push and the worker, and marks the review failed", async () => {
+    const repo = committedRepo();
+    const remote = repos.add(createTestRepo({ bare: true, name: "remote.git" }));
+    repo.git("remote", "add", "origin", remote.dir);
+    expect(repo.run(["install-hook"]).status).toBe(0);
+    // A worker that says where it runs, then takes its time.
+    const pidFile = join(repo.home, "worker.pid");
+    repo.git("config", "review-remote.slow.command", `echo $$ > '${pidFile}'; exec sleep 60`);
+    repo.git("config", "review-remote.worker", "slow");
+    const push = spawn("git", ["push", "origin", "main"], {
+      cwd: repo.dir,
+      env: repo.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    push.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // Closed once every process holding its stderr has ended: git, the hook and what it started.
+    const closed = new Promise<void>((resolve) => push.on("close", () => resolve()));
+    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") await sleep(20);
+    const worker = Number(readFileSync(pidFile, "utf8").trim());
+    // Ctrl-C: git push and the hook get it from the terminal, and the hook once more from git.
+    process.kill(-(push.pid as number), "SIGINT");
+    await closed;
+    expect(stderr).toMatch(
+      /^review-remote: refs\/heads\/main \(0000000\.\.[0-9a-f]{7}\): interrupted \(Ctrl-C\); the push stops$/m,
+    );
+    expect(stderr).not.toContain("timed out");
+    expect(remote.git("for-each-ref")).toBe("");
+    expect(() => process.kill(worker, 0)).toThrow(/ESRCH/);
+    const [review] = JSON.parse(repo.run(["list", "--json"]).stdout);
+    expect(review.state).toBe("failed");
   });
 });
