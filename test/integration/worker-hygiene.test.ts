@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { createBaseline, workerGitEnv, writeWorkerGlobalConfig } from "../../src/worker/baseline.js";
 import { addBlobIds, keepOriginalBlob } from "../../src/worker/baseline-blobs.js";
 import { HYGIENE_COMMIT_TITLE } from "../../src/worker/reviewers/hygiene.js";
-import { verifyAndUnpack } from "../../src/worker/unpack.js";
+import { type UnpackOptions, verifyAndUnpack } from "../../src/worker/unpack.js";
+import type { BundleListing } from "../../src/worker/verify-bundle.js";
 import {
   countFiles,
   envelope,
@@ -48,84 +49,92 @@ const target = useBundledRepo((repo) => {
 });
 const { request } = target;
 
+interface Unpacked {
+  root: string;
+  file: string;
+  tree: string;
+  listing: BundleListing;
+}
+
+/** `bundle` (of `files` files) unpacked as the worker does, in a temp dir removed after `use`. */
+async function withUnpacked(
+  { bundle, files, ...options }: { bundle: Buffer; files: number } & UnpackOptions,
+  use: (unpacked: Unpacked) => Promise<void>,
+): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
+  try {
+    const file = join(root, "bundle.tar.gz");
+    writeFileSync(file, bundle);
+    const tree = join(root, "tree");
+    await use({
+      root,
+      file,
+      tree,
+      listing: await verifyAndUnpack(file, bundle.length, files, tree, options),
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 describe("worker baseline", () => {
   it("reproduces the snapshot's tree byte for byte (modes, symlinks, no conversions)", async () => {
-    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
-    try {
-      writeFileSync(join(root, "bundle.tar.gz"), target.bundle);
-      const listing = await verifyAndUnpack(
-        join(root, "bundle.tar.gz"),
-        target.bundle.length,
-        countFiles(target.bundle),
-        join(root, "tree"),
-      );
-      writeWorkerGlobalConfig(root);
-      const env = workerGitEnv(root);
-      const baseline = createBaseline(join(root, "tree"), listing, target.snapshot, { allBlobs: false });
-      const tree = execFileSync("git", ["rev-parse", `${baseline.commit}^{tree}`], {
-        cwd: join(root, "tree"),
-        env: env as NodeJS.ProcessEnv,
-        encoding: "utf8",
-      });
-      expect(tree.trim()).toBe(target.repo.git("rev-parse", "HEAD^{tree}").trim());
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
-  });
-
-  it("takes the blob ids from the bundle again when the unpack left them, a rewritten file's too", async () => {
-    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
-    try {
-      const file = join(root, "bundle.tar.gz");
-      writeFileSync(file, target.bundle);
-      const tree = join(root, "tree");
-      const listing = await verifyAndUnpack(file, target.bundle.length, countFiles(target.bundle), tree, {
-        blobIds: false,
-      });
-      expect(listing.blobIds).toBe(false);
-      expect(listing.nodes.get("trailing.ts")?.oid).toBeUndefined();
-      // A built-in reviewer keeps the original, then rewrites the file.
-      const path = join(tree, "trailing.ts");
-      keepOriginalBlob(tree, listing, "trailing.ts", readFileSync(path));
-      writeFileSync(path, "const a = 1;\nconst b = 2;\n\nconst c = 3;\n");
-      await addBlobIds(file, target.bundle.length, listing);
-      expect(listing.blobIds).toBe(true);
-      writeWorkerGlobalConfig(root);
-      const baseline = createBaseline(tree, listing, target.snapshot, { allBlobs: false });
-      const git = (...args: string[]) =>
-        execFileSync("git", args, {
+    await withUnpacked(
+      { bundle: target.bundle, files: countFiles(target.bundle) },
+      async ({ root, tree, listing }) => {
+        writeWorkerGlobalConfig(root);
+        const baseline = createBaseline(tree, listing, target.snapshot, { allBlobs: false });
+        const committed = execFileSync("git", ["rev-parse", `${baseline.commit}^{tree}`], {
           cwd: tree,
           env: workerGitEnv(root) as NodeJS.ProcessEnv,
           encoding: "utf8",
         });
-      expect(git("rev-parse", `${baseline.commit}^{tree}`).trim()).toBe(
-        target.repo.git("rev-parse", "HEAD^{tree}").trim(),
-      );
-      // The original is there to diff against: the rewrite shows as a change.
-      expect(git("diff", "--name-only", baseline.commit)).toBe("trailing.ts\n");
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+        expect(committed.trim()).toBe(target.repo.git("rev-parse", "HEAD^{tree}").trim());
+      },
+    );
+  });
+
+  it("takes the blob ids from the bundle again when the unpack left them, a rewritten file's too", async () => {
+    await withUnpacked(
+      { bundle: target.bundle, files: countFiles(target.bundle), blobIds: false },
+      async ({ root, file, tree, listing }) => {
+        expect(listing.blobIds).toBe(false);
+        expect(listing.nodes.get("trailing.ts")?.oid).toBeUndefined();
+        // A built-in reviewer keeps the original, then rewrites the file.
+        const path = join(tree, "trailing.ts");
+        keepOriginalBlob(tree, listing, "trailing.ts", readFileSync(path));
+        writeFileSync(path, "const a = 1;\nconst b = 2;\n\nconst c = 3;\n");
+        await addBlobIds(file, target.bundle.length, listing);
+        expect(listing.blobIds).toBe(true);
+        writeWorkerGlobalConfig(root);
+        const baseline = createBaseline(tree, listing, target.snapshot, { allBlobs: false });
+        const git = (...args: string[]) =>
+          execFileSync("git", args, {
+            cwd: tree,
+            env: workerGitEnv(root) as NodeJS.ProcessEnv,
+            encoding: "utf8",
+          });
+        expect(git("rev-parse", `${baseline.commit}^{tree}`).trim()).toBe(
+          target.repo.git("rev-parse", "HEAD^{tree}").trim(),
+        );
+        // The original is there to diff against: the rewrite shows as a change.
+        expect(git("diff", "--name-only", baseline.commit)).toBe("trailing.ts\n");
+      },
+    );
   });
 
   it("refuses a kept original that is not the bundle's blob once the ids are read", async () => {
-    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
-    try {
-      const file = join(root, "bundle.tar.gz");
-      writeFileSync(file, target.bundle);
-      const tree = join(root, "tree");
-      const listing = await verifyAndUnpack(file, target.bundle.length, countFiles(target.bundle), tree, {
-        blobIds: false,
-      });
-      keepOriginalBlob(tree, listing, "clean.ts", Buffer.from("export const a = 2;\n"));
-      await expect(addBlobIds(file, target.bundle.length, listing)).rejects.toMatchObject({
-        rule: "extract-mismatch",
-        entry: "clean.ts",
-      });
-      expect(listing.blobIds).toBe(false);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    await withUnpacked(
+      { bundle: target.bundle, files: countFiles(target.bundle), blobIds: false },
+      async ({ file, tree, listing }) => {
+        keepOriginalBlob(tree, listing, "clean.ts", Buffer.from("export const a = 2;\n"));
+        await expect(addBlobIds(file, target.bundle.length, listing)).rejects.toMatchObject({
+          rule: "extract-mismatch",
+          entry: "clean.ts",
+        });
+        expect(listing.blobIds).toBe(false);
+      },
+    );
   });
 
   it.each([
@@ -133,17 +142,12 @@ describe("worker baseline", () => {
     ["a file less than the listing", [], "dir/b.txt"],
     ["other bytes under the same name", [{ name: "dir/b.txt", content: "c\n" }], "dir/b.txt"],
   ])("refuses a bundle read again with %s", async (_, last, entry) => {
-    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
-    try {
-      const first = [
-        { name: "a.txt", content: "a\n" },
-        { name: "dir/", type: "5" },
-      ];
-      const unpacked = gzipSync(makeTar([...first, { name: "dir/b.txt", content: "b\n" }]));
-      const file = join(root, "bundle.tar.gz");
-      writeFileSync(file, unpacked);
-      const tree = join(root, "tree");
-      const listing = await verifyAndUnpack(file, unpacked.length, 2, tree, { blobIds: false });
+    const first = [
+      { name: "a.txt", content: "a\n" },
+      { name: "dir/", type: "5" },
+    ];
+    const unpacked = gzipSync(makeTar([...first, { name: "dir/b.txt", content: "b\n" }]));
+    await withUnpacked({ bundle: unpacked, files: 2, blobIds: false }, async ({ file, tree, listing }) => {
       // The original a reviewer kept, to be checked against the bundle read again.
       keepOriginalBlob(tree, listing, "dir/b.txt", Buffer.from("b\n"));
       const other = gzipSync(makeTar([...first, ...last]));
@@ -152,9 +156,7 @@ describe("worker baseline", () => {
         rule: "extract-mismatch",
         entry,
       });
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -175,87 +177,74 @@ function cacheTreeOf(index: Buffer): Buffer | undefined {
 
 describe("worker baseline written from the listing", () => {
   it("is an index git takes as clean, git's own cache-tree, and objects fsck accepts", async () => {
-    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
-    try {
-      const file = join(root, "bundle.tar.gz");
-      writeFileSync(file, target.bundle);
-      const tree = join(root, "tree");
-      const listing = await verifyAndUnpack(file, target.bundle.length, countFiles(target.bundle), tree);
-      const baseline = createBaseline(tree, listing, target.snapshot, { allBlobs: true });
-      writeWorkerGlobalConfig(root);
-      const env = workerGitEnv(root) as NodeJS.ProcessEnv;
-      const git = (...args: string[]) => execFileSync("git", args, { cwd: tree, env, encoding: "utf8" });
-      // Stat data that matches what is on disk: nothing to rehash, nothing modified or untracked.
-      expect(git("diff-files", "--name-only")).toBe("");
-      expect(git("status", "--porcelain", "--untracked-files=all")).toBe("");
-      expect(git("ls-files", "-s")).toBe(
-        target.repo.git("ls-tree", "-r", "HEAD").replace(/^(\d+) blob (\w+)\t/gm, "$1 $2 0\t"),
-      );
-      const theirs = join(root, "git-index");
-      execFileSync("git", ["read-tree", baseline.tree], {
-        cwd: tree,
-        env: { ...env, GIT_INDEX_FILE: theirs },
-      });
-      expect(cacheTreeOf(baseline.index)).toEqual(cacheTreeOf(readFileSync(theirs)));
-      // One pack of distinct blobs (two files share one), every object where the trees say.
-      expect(git("fsck", "--full", "--strict", "--no-dangling", "--no-progress")).toBe("");
-      expect(git("cat-file", "-p", `${baseline.commit}`)).toContain(`Snapshot ${target.snapshot}`);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    await withUnpacked(
+      { bundle: target.bundle, files: countFiles(target.bundle) },
+      async ({ root, tree, listing }) => {
+        const baseline = createBaseline(tree, listing, target.snapshot, { allBlobs: true });
+        writeWorkerGlobalConfig(root);
+        const env = workerGitEnv(root) as NodeJS.ProcessEnv;
+        const git = (...args: string[]) => execFileSync("git", args, { cwd: tree, env, encoding: "utf8" });
+        // Stat data that matches what is on disk: nothing to rehash, nothing modified or untracked.
+        expect(git("diff-files", "--name-only")).toBe("");
+        expect(git("status", "--porcelain", "--untracked-files=all")).toBe("");
+        expect(git("ls-files", "-s")).toBe(
+          target.repo.git("ls-tree", "-r", "HEAD").replace(/^(\d+) blob (\w+)\t/gm, "$1 $2 0\t"),
+        );
+        const theirs = join(root, "git-index");
+        execFileSync("git", ["read-tree", baseline.tree], {
+          cwd: tree,
+          env: { ...env, GIT_INDEX_FILE: theirs },
+        });
+        expect(cacheTreeOf(baseline.index)).toEqual(cacheTreeOf(readFileSync(theirs)));
+        // One pack of distinct blobs (two files share one), every object where the trees say.
+        expect(git("fsck", "--full", "--strict", "--no-dangling", "--no-progress")).toBe("");
+        expect(git("cat-file", "-p", `${baseline.commit}`)).toContain(`Snapshot ${target.snapshot}`);
+      },
+    );
   });
 
   it("refuses a tree whose files are not the bundle's bytes, before any reviewer sees them", async () => {
-    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
-    try {
-      const file = join(root, "bundle.tar.gz");
-      writeFileSync(file, target.bundle);
-      const tree = join(root, "tree");
-      const listing = await verifyAndUnpack(file, target.bundle.length, countFiles(target.bundle), tree);
-      // Other bytes under the same name, as a reviewer or a writer bug could leave them.
-      writeFileSync(join(tree, "clean.ts"), "export const a = 2;\n");
-      expect(() => createBaseline(tree, listing, target.snapshot, { allBlobs: true })).toThrow(
-        expect.objectContaining({ rule: "extract-mismatch", entry: "clean.ts" }),
-      );
-      expect(() => keepOriginalBlob(tree, listing, "clean.ts", readFileSync(join(tree, "clean.ts")))).toThrow(
-        expect.objectContaining({ rule: "extract-mismatch" }),
-      );
-      const original = Buffer.from("export const a = 1;\n");
-      keepOriginalBlob(tree, listing, "clean.ts", original);
-      const oid = listing.nodes.get("clean.ts")?.oid?.toString("hex") ?? "";
-      const shown = execFileSync("git", ["cat-file", "blob", oid], {
-        cwd: tree,
-        env: target.repo.env,
-        encoding: "utf8",
-      });
-      expect(shown).toBe(original.toString());
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    await withUnpacked(
+      { bundle: target.bundle, files: countFiles(target.bundle) },
+      async ({ tree, listing }) => {
+        // Other bytes under the same name, as a reviewer or a writer bug could leave them.
+        writeFileSync(join(tree, "clean.ts"), "export const a = 2;\n");
+        expect(() => createBaseline(tree, listing, target.snapshot, { allBlobs: true })).toThrow(
+          expect.objectContaining({ rule: "extract-mismatch", entry: "clean.ts" }),
+        );
+        expect(() =>
+          keepOriginalBlob(tree, listing, "clean.ts", readFileSync(join(tree, "clean.ts"))),
+        ).toThrow(expect.objectContaining({ rule: "extract-mismatch" }));
+        const original = Buffer.from("export const a = 1;\n");
+        keepOriginalBlob(tree, listing, "clean.ts", original);
+        const oid = listing.nodes.get("clean.ts")?.oid?.toString("hex") ?? "";
+        const shown = execFileSync("git", ["cat-file", "blob", oid], {
+          cwd: tree,
+          env: target.repo.env,
+          encoding: "utf8",
+        });
+        expect(shown).toBe(original.toString());
+      },
+    );
   });
 });
 
 describe("worker baseline with every blob, for a reviewer command", () => {
   it("packs each distinct blob once, a large one in pieces, in a pack git verifies", async () => {
-    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
-    try {
-      // Incompressible, so that the bundle is no "bomb", and read back in several pieces.
-      const large = randomBytes(3 * 1024 * 1024 + 5);
-      const bundle = gzipSync(
-        makeTar([
-          { name: "a.txt", content: "same\n" },
-          { name: "dir/b.txt", content: "same\n" },
-          { name: "dir/empty", content: "" },
-          { name: "big.bin", content: large },
-          { name: "big-again.bin", content: large },
-          { name: "link", type: "2", linkpath: "a.txt" },
-          { name: "dir/same-as-target", content: "a.txt" },
-        ]),
-      );
-      const file = join(root, "bundle.tar.gz");
-      writeFileSync(file, bundle);
-      const tree = join(root, "tree");
-      const listing = await verifyAndUnpack(file, bundle.length, 7, tree);
+    // Incompressible, so that the bundle is no "bomb", and read back in several pieces.
+    const large = randomBytes(3 * 1024 * 1024 + 5);
+    const bundle = gzipSync(
+      makeTar([
+        { name: "a.txt", content: "same\n" },
+        { name: "dir/b.txt", content: "same\n" },
+        { name: "dir/empty", content: "" },
+        { name: "big.bin", content: large },
+        { name: "big-again.bin", content: large },
+        { name: "link", type: "2", linkpath: "a.txt" },
+        { name: "dir/same-as-target", content: "a.txt" },
+      ]),
+    );
+    await withUnpacked({ bundle, files: 7 }, async ({ root, tree, listing }) => {
       const baseline = createBaseline(tree, listing, "0".repeat(40), { allBlobs: true });
       writeWorkerGlobalConfig(root);
       const env = workerGitEnv(root) as NodeJS.ProcessEnv;
@@ -274,9 +263,7 @@ describe("worker baseline with every blob, for a reviewer command", () => {
         maxBuffer: 1 << 24,
       });
       expect(big.equals(large)).toBe(true);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -286,51 +273,42 @@ describe("worker baseline read back from the tree", () => {
     ["shorter", (listed: string) => listed.slice(0, -1)],
     ["empty", () => ""],
   ])("refuses a file %s than the bundle's", async (_, change) => {
-    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
-    try {
-      const file = join(root, "bundle.tar.gz");
-      writeFileSync(file, target.bundle);
-      const tree = join(root, "tree");
-      const listing = await verifyAndUnpack(file, target.bundle.length, countFiles(target.bundle), tree);
-      const path = join(tree, "trailing.ts");
-      writeFileSync(path, change(readFileSync(path, "utf8")));
-      expect(() => createBaseline(tree, listing, target.snapshot, { allBlobs: true })).toThrow(
-        expect.objectContaining({ rule: "extract-mismatch", entry: "trailing.ts" }),
-      );
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    await withUnpacked(
+      { bundle: target.bundle, files: countFiles(target.bundle) },
+      async ({ tree, listing }) => {
+        const path = join(tree, "trailing.ts");
+        writeFileSync(path, change(readFileSync(path, "utf8")));
+        expect(() => createBaseline(tree, listing, target.snapshot, { allBlobs: true })).toThrow(
+          expect.objectContaining({ rule: "extract-mismatch", entry: "trailing.ts" }),
+        );
+      },
+    );
   });
 });
 
 describe("worker baseline of a bundle in any order", () => {
   it("is git's own tree, index and cache-tree, whatever the order and the names' code points", async () => {
-    const root = mkdtempSync(join(tmpdir(), "rr-baseline-"));
-    try {
-      // Out of git's order, with names UTF-16 and UTF-8 order differently (U+1F600 and U+E000), and
-      // names around "/" in byte order ("a-b", "a.c", "a0" beside the directory "a").
-      const names = [
-        "z/y/x.txt",
-        "a0",
-        "\u{1F600}.txt",
-        "a/x",
-        "a-b",
-        "\uE000.txt",
-        "é/b",
-        "a.c",
-        "a/b/c/d",
-        "b",
-      ];
-      const bundle = gzipSync(
-        makeTar([
-          ...names.map((name, i) => ({ name, content: `${name}\n`, mode: i % 3 ? 0o644 : 0o755 })),
-          { name: "a/b/link", type: "2", linkpath: "../x" },
-        ]),
-      );
-      const file = join(root, "bundle.tar.gz");
-      writeFileSync(file, bundle);
-      const tree = join(root, "tree");
-      const listing = await verifyAndUnpack(file, bundle.length, names.length + 1, tree);
+    // Out of git's order, with names UTF-16 and UTF-8 order differently (U+1F600 and U+E000), and
+    // names around "/" in byte order ("a-b", "a.c", "a0" beside the directory "a").
+    const names = [
+      "z/y/x.txt",
+      "a0",
+      "\u{1F600}.txt",
+      "a/x",
+      "a-b",
+      "\uE000.txt",
+      "é/b",
+      "a.c",
+      "a/b/c/d",
+      "b",
+    ];
+    const bundle = gzipSync(
+      makeTar([
+        ...names.map((name, i) => ({ name, content: `${name}\n`, mode: i % 3 ? 0o644 : 0o755 })),
+        { name: "a/b/link", type: "2", linkpath: "../x" },
+      ]),
+    );
+    await withUnpacked({ bundle, files: names.length + 1 }, async ({ root, tree, listing }) => {
       const baseline = createBaseline(tree, listing, "0".repeat(40), { allBlobs: true });
       writeWorkerGlobalConfig(root);
       const env = workerGitEnv(root) as NodeJS.ProcessEnv;
@@ -348,9 +326,7 @@ describe("worker baseline of a bundle in any order", () => {
       expect(git(["ls-files", "-s"])).toBe(git(["ls-files", "-s"], theirs));
       expect(cacheTreeOf(baseline.index)).toEqual(cacheTreeOf(readFileSync(theirs)));
       expect(git(["fsck", "--full", "--strict", "--no-dangling", "--no-progress"])).toBe("");
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    });
   });
 });
 
