@@ -72,6 +72,8 @@ export const messages = {
       : `the range's patch (${cut.bytes} bytes) is too large to send whole; the reviewer gets the lines of ` +
         `${cut.kept} of its ${cut.total} files, the largest by path only`,
   resultRejected: (worker: string) => `rejected the result of worker '${worker}'; nothing was imported`,
+  hintWorkerPrintedNothing: (worker: string) =>
+    `the worker printed nothing on stdout: its command must run git-review-remote worker (git config review-remote.${worker}.command)`,
   commentsDropped: (worker: string, count: number) =>
     `dropped ${count} invalid comment${count === 1 ? "" : "s"} of worker '${worker}'; the others were imported`,
   commentsOverLimit: (worker: string, count: number) =>

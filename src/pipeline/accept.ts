@@ -45,8 +45,12 @@ async function parseAndCheck(context: AcceptContext, worker: Worker, record: Rev
   const parsed = parseResult(raw, context.request, { checkComment: commentChecker(context.sent.files) });
   if (!parsed.ok) {
     await updateRecord(context.store, record, { state: ReviewState.rejected, problems: parsed.problems });
+    // Nothing at all on stdout is a command that never ran the worker (`true`, a wrapper script that
+    // forgot to exec it), more often than a worker that misbehaved.
+    const silent = raw.toString("utf8").trim() === "";
     throw new InvalidResultError(messages.resultRejected(worker.name), {
       details: parsed.problems.map(sanitizeLine),
+      hints: silent ? [messages.hintWorkerPrintedNothing(worker.name)] : [],
     });
   }
   const dropped = [...parsed.dropped, ...droppedByWorker(parsed.result)].map((part) => ({

@@ -312,3 +312,23 @@ describe("Ctrl-C during a git push that the hook reviews", () => {
     expect(review.state).toBe("failed");
   });
 });
+
+describe("a worker command that prints nothing", () => {
+  it("is rejected (exit 4) with a hint at the command, the repository unchanged", () => {
+    const repo = committedRepo();
+    repo.git("config", "review-remote.box.command", "cat >/dev/null");
+    const result = runUnchanged(repo, ["--worker", "box"], 4);
+    expect(result.stderr).toBe(
+      "git-review-remote: rejected the result of worker 'box'; nothing was imported\n" +
+        "  result: not valid JSON: empty document (line 1, column 1)\n" +
+        "hint: the worker printed nothing on stdout: its command must run git-review-remote worker (git config review-remote.box.command)\n",
+    );
+  });
+
+  it("gets no such hint when it printed something that is not a result", () => {
+    const repo = committedRepo();
+    repo.git("config", "review-remote.box.command", "cat >/dev/null; echo hello");
+    const result = runUnchanged(repo, ["--worker", "box"], 4);
+    expect(result.stderr).not.toContain("printed nothing");
+  });
+});
