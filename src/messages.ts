@@ -49,6 +49,10 @@ export const messages = {
     'or, for a false positive, add {"fingerprint": "<fp>"} to secrets.allow there, or "review-remote:allow" on the line',
   symmetricRange: (spec: string) => `symmetric ranges are not supported: ${spec}`,
   hintRange: "name a range as <base>..<head>, e.g. git review-remote main..HEAD",
+  worktreeUnchanged:
+    "nothing to review: the work tree has no uncommitted change that would leave (git review-remote export --list --worktree shows what stays)",
+  hintWorktreeUnchanged:
+    "review the last commit with git review-remote, or the whole work tree with --worktree --all",
   emptyRange: (spec: string, commit: string) =>
     `nothing to review: ${spec} starts and ends at ${commit.slice(0, 10)}, so it changes nothing`,
   hintEmptyRange:

@@ -46,8 +46,8 @@ context); the review focuses on the change:
 
     --all               review the whole tree of <rev> (default HEAD), not a change
     --worktree          review the uncommitted changes (tracked, and untracked
-                        files that are not ignored) against HEAD; with --all,
-                        the whole work tree
+                        files that are not ignored) against HEAD, refused when
+                        none would leave; with --all, the whole work tree
     -m, --question <text>
                         what to ask the reviewer
     --worker <name>     the worker to use (repeat to ask several at once);

@@ -4,7 +4,7 @@
 import type { Policy } from "../config/policy.js";
 import type { ReceiptPolicy } from "../config/receipt-policy.js";
 import type { Settings } from "../config/settings.js";
-import { ExportRefusedError, ReviewRemoteError } from "../errors.js";
+import { ExportRefusedError, ReviewRemoteError, UsageError } from "../errors.js";
 import { createBundle } from "../export/bundle.js";
 import { createScratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
@@ -78,6 +78,11 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       }
       throw error;
     });
+    // A clean work tree (or one whose only changes never leave, an untracked .env) has no change for
+    // a worker to look at: said before anyone is asked, as for a range that starts where it ends.
+    if (options.worktree && bundle.range?.paths.length === 0) {
+      throw new UsageError(messages.worktreeUnchanged, { hints: [messages.hintWorktreeUnchanged] });
+    }
     const [{ buildRequest }, { reviewOnWorker }] = await stages;
     const { request, patchCut } = buildRequest({
       bundle,

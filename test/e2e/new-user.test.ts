@@ -332,3 +332,23 @@ describe("a worker command that prints nothing", () => {
     expect(result.stderr).not.toContain("printed nothing");
   });
 });
+
+describe("--worktree with nothing uncommitted that would leave", () => {
+  const said =
+    "git-review-remote: nothing to review: the work tree has no uncommitted change that would leave (git review-remote export --list --worktree shows what stays)\n" +
+    "hint: review the last commit with git review-remote, or the whole work tree with --worktree --all\n";
+
+  it.each([
+    ["a clean work tree", (_repo: TestRepo) => undefined],
+    ["only an untracked .env", (repo: TestRepo) => repo.write(".env", "SECRET=abc\n")],
+  ])("(%s) is a usage error; no worker is asked", (_, dirty) => {
+    const repo = committedRepo();
+    dirty(repo);
+    const result = runUnchanged(repo, ["--worktree"], 2);
+    expect(result.stderr).toBe(said);
+    expect(existsSync(join(repo.dir, ".git", "review-remote", "audit.jsonl"))).toBe(false);
+    const whole = repo.run(["--worktree", "--all"]);
+    expect(whole.status, whole.stderr).toBe(0);
+    expect(whole.stdout).toContain("Reviewing the whole work tree");
+  });
+});
