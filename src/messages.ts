@@ -47,7 +47,7 @@ export const messages = {
   hintSecretsExclude: 'keep the file out with an "exclude" glob in .review-remote.json,',
   hintSecretsAllow:
     'or, for a false positive, add {"fingerprint": "<fp>"} to secrets.allow there, or "review-remote:allow" on the line',
-  symmetricRange: (spec: string) => `symmetric ranges are not supported: ${spec}`,
+  noMergeBase: (spec: string) => `${spec}: the two commits share no history, so there is no fork point`,
   hintRange: "name a range as <base>..<head>, e.g. git review-remote main..HEAD",
   worktreeUnchanged:
     "nothing to review: the work tree has no uncommitted change that would leave (git review-remote export --list --worktree shows what stays)",

@@ -43,6 +43,8 @@ context); the review focuses on the change:
   <rev>             that commit's change against its first parent
   <base>..<head>    the changes between <base> and <head> (refused when both
                     name one commit: it changes nothing)
+  <a>...<head>      what <head> changed since it forked from <a> (their merge
+                    base), as git diff <a>...<head> shows
 
     --all               review the whole tree of <rev> (default HEAD), not a change
     --worktree          review the uncommitted changes (tracked, and untracked

@@ -4,6 +4,7 @@
 // is no change to focus on (a root commit, or a parent a shallow clone lacks).
 import { UsageError } from "../errors.js";
 import { readHead, resolveCommit, resolveCommitAndParent } from "../git/commits.js";
+import { findMergeBase } from "../git/history.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
 import { chooseChange, type TargetNote, type TargetReason } from "./target-choice.js";
@@ -29,10 +30,12 @@ export interface TargetRequest {
   all: boolean;
 }
 
-function parseSpec(spec: string | undefined): { rev: string; base?: string } {
+/** `<rev>`, `<base>..<head>`, or `<a>...<head>`: from their merge base, as `git diff a...head` shows. */
+function parseSpec(spec: string | undefined): { rev: string; base?: string; forked?: boolean } {
   if (spec === undefined) return { rev: "HEAD" };
-  if (spec.includes("...")) {
-    throw new UsageError(messages.symmetricRange(spec), { hints: [messages.hintRange] });
+  const three = spec.indexOf("...");
+  if (three !== -1) {
+    return { rev: spec.slice(three + 3) || "HEAD", base: spec.slice(0, three) || "HEAD", forked: true };
   }
   const dots = spec.indexOf("..");
   if (dots === -1) return { rev: spec };
@@ -49,13 +52,21 @@ async function worktreeTarget(repo: Repo, request: TargetRequest): Promise<Targe
   return { rev: "HEAD", base: head, reason: { kind: "worktree" }, notes: [] };
 }
 
+/** Where `<head>` forked from `<a>` (their merge base), for `<a>...<head>`. */
+async function forkPoint(repo: Repo, spec: string, a: string, head: string): Promise<string> {
+  const base = await findMergeBase({ cwd: repo.cwd, env: repo.env }, a, head);
+  if (base === undefined) throw new UsageError(messages.noMergeBase(spec), { hints: [messages.hintRange] });
+  return base;
+}
+
 export async function resolveTarget(repo: Repo, request: TargetRequest): Promise<Target> {
   if (request.worktree) return worktreeTarget(repo, request);
   const parsed = parseSpec(request.spec);
   if (parsed.base !== undefined) {
     if (request.all) throw new UsageError(messages.allTakesOneRevision(request.spec ?? ""));
     const commit = await resolveCommit(repo, parsed.rev);
-    const base = await resolveCommit(repo, parsed.base);
+    const named = await resolveCommit(repo, parsed.base);
+    const base = parsed.forked ? await forkPoint(repo, request.spec ?? "", named, commit) : named;
     // `main..HEAD` on main: a review of no change would only cost a worker run (the hook skips it too).
     if (base === commit) {
       throw new UsageError(messages.emptyRange(request.spec ?? "", commit), {

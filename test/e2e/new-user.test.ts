@@ -352,3 +352,41 @@ describe("--worktree with nothing uncommitted that would leave", () => {
     expect(whole.stdout).toContain("Reviewing the whole work tree");
   });
 });
+
+describe("<a>...<head>", () => {
+  /** main moved on after feature forked from it; HEAD is feature. */
+  function forkedRepo(): { repo: TestRepo; fork: string; main: string; feature: string } {
+    const repo = committedRepo();
+    const fork = repo.git("rev-parse", "HEAD").trim();
+    repo.git("checkout", "-q", "-b", "feature");
+    repo.write("src/feature.ts", "export const f = 1;   \n");
+    const feature = repo.commit("feature");
+    repo.git("checkout", "-q", "main");
+    repo.write("src/main-only.ts", "export const m = 1;\n");
+    const main = repo.commit("main moves on");
+    repo.git("checkout", "-q", "feature");
+    return { repo, fork, main, feature };
+  }
+
+  it("reviews what <head> changed since it forked from <a>, as git diff a...head shows it", () => {
+    const { repo, fork, main, feature } = forkedRepo();
+    const forked = repo.run(["main...HEAD", "--json"]);
+    expect(forked.status, forked.stderr).toBe(0);
+    expect(JSON.parse(forked.stdout).target).toMatchObject({ kind: "range", base: fork, head: feature });
+    // Two dots stay the diff between the two trees, main's own newer commit included.
+    const twoDots = repo.run(["main..HEAD", "--json"]);
+    expect(twoDots.status, twoDots.stderr).toBe(0);
+    expect(JSON.parse(twoDots.stdout).target).toMatchObject({ kind: "range", base: main, head: feature });
+  });
+
+  it("is refused with exit 2 when the two share no history, and nothing changes", () => {
+    const { repo } = forkedRepo();
+    repo.git("checkout", "-q", "--orphan", "other");
+    repo.commit("unrelated");
+    const result = runUnchanged(repo, ["feature...HEAD"], 2);
+    expect(result.stderr).toBe(
+      "git-review-remote: feature...HEAD: the two commits share no history, so there is no fork point\n" +
+        "hint: name a range as <base>..<head>, e.g. git review-remote main..HEAD\n",
+    );
+  });
+});
