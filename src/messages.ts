@@ -130,6 +130,9 @@ export const messages = {
   branchNotCreated: (branch: string, reason: string) => `cannot create branch ${branch}: ${reason}`,
   unexpectedArchiveEntry: (type: string, path: string) => `unexpected ${type} entry in the archive: ${path}`,
   tooManyArguments: (command: string, words: string) => `too many arguments for ${command}: ${words}`,
+  emptyQuestion: "-m, --question is empty",
+  hintEmptyQuestion:
+    "ask something (git review-remote -m 'Is the retry loop correct?'), or leave -m out for the default question",
   needsReviewId: (command: string) => `${command} needs a review id`,
   hintListReviews: "list reviews with: git review-remote list",
   importNeedsFile: "import needs the result file: git review-remote import <result.json> --request <id>",

@@ -51,7 +51,7 @@ context); the review focuses on the change:
                         files that are not ignored) against HEAD, refused when
                         none would leave; with --all, the whole work tree
     -m, --question <text>
-                        what to ask the reviewer
+                        what to ask the reviewer (not empty)
     --worker <name>     the worker to use (repeat to ask several at once);
                         default: review-remote.worker, or 'local'; its command
                         (review-remote.<name>.command) gets $REVIEW_REMOTE_ID

@@ -48,6 +48,13 @@ function text(parsed: Parsed, name: string): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/** `-m`: a question with words in it; an empty one would reach the reviewer as its whole prompt. */
+function question(parsed: Parsed): string | undefined {
+  const asked = text(parsed, "question");
+  if (asked === undefined || asked.trim() !== "") return asked;
+  throw new UsageError(messages.emptyQuestion, { hints: [messages.hintEmptyQuestion] });
+}
+
 /** A repeatable string option's values. */
 function texts(parsed: Parsed, name: string): string[] {
   const value = parsed.values[name];
@@ -113,7 +120,7 @@ export const reviewCommand: Command = {
         all: Boolean(parsed.values.all),
         filterMode: filterMode(parsed),
         failLevel: failLevel(parsed),
-        question: text(parsed, "question"),
+        question: question(parsed),
         workers: texts(parsed, "worker"),
         noCache: Boolean(parsed.values["no-cache"]),
         json: Boolean(parsed.values.json),

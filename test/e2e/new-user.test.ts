@@ -390,3 +390,18 @@ describe("<a>...<head>", () => {
     );
   });
 });
+
+describe("an empty question", () => {
+  it.each([[["-m", ""]], [["--question", "  "]], [["-m", "", "--worktree"]]])(
+    "(%j) is a usage error before anything is exported",
+    (args) => {
+      const repo = committedRepo();
+      const result = runUnchanged(repo, args, 2);
+      expect(result.stderr).toBe(
+        "git-review-remote: -m, --question is empty\n" +
+          "hint: ask something (git review-remote -m 'Is the retry loop correct?'), or leave -m out for the default question\n",
+      );
+      expect(existsSync(join(repo.dir, ".git", "review-remote"))).toBe(false);
+    },
+  );
+});
