@@ -45,8 +45,9 @@ export const messages = {
   secretsWouldStop: (count: number) =>
     `the export would be refused: ${count} possible secret${count === 1 ? "" : "s"} found (listed above)`,
   hintSecretsExclude: 'keep the file out with an "exclude" glob in .review-remote.json,',
-  hintSecretsAllow:
-    'or, for a false positive, add {"fingerprint": "<fp>"} to secrets.allow there, or "review-remote:allow" on the line',
+  /** With the finding's own fingerprint when there is one to name, so the line can be pasted. */
+  hintSecretsAllow: (fingerprints: readonly string[]) =>
+    `or, for a false positive, add {"fingerprint": "${new Set(fingerprints).size === 1 ? fingerprints[0] : "<fp>"}"} to secrets.allow there, or "review-remote:allow" on the line`,
   noMergeBase: (spec: string) => `${spec}: the two commits share no history, so there is no fork point`,
   hintRange: "name a range as <base>..<head>, e.g. git review-remote main..HEAD",
   worktreeUnchanged:

@@ -33,7 +33,10 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
     // The listing showed the findings (redacted): the exit code says the export would be refused.
     if (listing.findings.length > 0) {
       throw new ExportRefusedError(messages.secretsWouldStop(listing.findings.length), {
-        hints: [messages.hintSecretsExclude, messages.hintSecretsAllow],
+        hints: [
+          messages.hintSecretsExclude,
+          messages.hintSecretsAllow(listing.findings.map((finding) => finding.fingerprint)),
+        ],
       });
     }
     return;

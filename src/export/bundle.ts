@@ -353,7 +353,7 @@ export class SecretsFoundError extends ExportRefusedError {
   constructor(readonly findings: readonly Finding[]) {
     super(messages.secretsFound(findings.length), {
       details: findings.map(formatFinding),
-      hints: [messages.hintSecretsExclude, messages.hintSecretsAllow],
+      hints: [messages.hintSecretsExclude, messages.hintSecretsAllow(findings.map((f) => f.fingerprint))],
     });
   }
 }

@@ -405,3 +405,33 @@ describe("an empty question", () => {
     },
   );
 });
+
+describe("a refused export's allow hint", () => {
+  it("names the finding's own fingerprint, and that line in the policy lets the review go", () => {
+    const repo = committedRepo();
+    repo.write("src/keys.ts", 'export const key = "AKIAIOSFODNN7EXAMPLF";\n');
+    repo.commit("a key");
+    const refused = runUnchanged(repo, [], 6);
+    const fingerprint = /\[fingerprint ([0-9a-f]+)\]/.exec(refused.stderr)?.[1];
+    expect(fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    const allow = `{"fingerprint": "${fingerprint}"}`;
+    expect(refused.stderr).toContain(`hint: or, for a false positive, add ${allow} to secrets.allow there`);
+    const listed = runUnchanged(repo, ["export", "--list"], 6);
+    expect(listed.stderr).toContain(`add ${allow} to secrets.allow`);
+    repo.write(".review-remote.json", `{"secrets": {"allow": [${allow}]}}\n`);
+    repo.commit("allow the false positive");
+    const allowed = repo.run(["HEAD~1"]);
+    expect(allowed.status, allowed.stderr).toBe(0);
+  });
+
+  it("keeps a placeholder when the findings have several fingerprints", () => {
+    const repo = committedRepo();
+    repo.write(
+      "src/keys.ts",
+      'export const a = "AKIAIOSFODNN7EXAMPLF";\nexport const b = "AKIAIOSFODNN7EXAMPLG";\n',
+    );
+    repo.commit("two keys");
+    const refused = runUnchanged(repo, [], 6);
+    expect(refused.stderr).toContain('add {"fingerprint": "<fp>"} to secrets.allow');
+  });
+});
