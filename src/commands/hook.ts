@@ -28,7 +28,9 @@ export async function runHook(
   args: { name: string | undefined; remote: string | undefined; stdin: NodeJS.ReadableStream },
   output: Output,
 ): Promise<readonly ReviewRemoteError[]> {
-  if (args.name !== "pre-push") throw new UsageError(messages.unknownHook(args.name ?? ""));
+  if (args.name !== "pre-push") {
+    throw new UsageError(messages.unknownHook(args.name ?? ""), { hints: [messages.hintHelp] });
+  }
   if (process.env.REVIEW_REMOTE_SKIP === "1") return [];
   const repo = await resolveRepo();
   const settings = await readSettings(repo);

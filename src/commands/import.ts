@@ -19,7 +19,9 @@ export async function runImport(
   args: { file: string; request: string | undefined; json: boolean; failLevel: FailLevel | undefined },
   output: Output,
 ): Promise<readonly ReviewRemoteError[]> {
-  if (!args.request) throw new UsageError(messages.importNeedsRequest);
+  if (!args.request) {
+    throw new UsageError(messages.importNeedsRequest, { hints: [messages.hintListReviews] });
+  }
   const repo = await resolveWorkTreeRepo();
   const settings = await readSettings(repo);
   printRecovered(await recoverStore(storePaths(repo)), output);

@@ -27,7 +27,7 @@ function parseStored(text: string): Result | undefined {
 
 function parseFormat(format: string): ShowFormat {
   if (format === "text" || format === "json" || format === "sarif") return format;
-  throw new UsageError(messages.badShowFormat(format));
+  throw new UsageError(messages.badShowFormat(format), { hints: [messages.hintHelp] });
 }
 
 /** Each proposal's subject and stat, oldest first; undefined once dropped or when git cannot tell. */

@@ -238,7 +238,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(parsed, output) {
       const { runImport } = await import("./import.js");
       const file = single(parsed, "import");
-      if (!file) throw new UsageError(messages.importNeedsFile);
+      if (!file) throw new UsageError(messages.importNeedsFile, { hints: [messages.hintHelp] });
       const request = text(parsed, "request");
       const json = Boolean(parsed.values.json);
       return runImport({ file, request, json, failLevel: failLevel(parsed) }, output);

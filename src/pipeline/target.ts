@@ -63,7 +63,9 @@ export async function resolveTarget(repo: Repo, request: TargetRequest): Promise
   if (request.worktree) return worktreeTarget(repo, request);
   const parsed = parseSpec(request.spec);
   if (parsed.base !== undefined) {
-    if (request.all) throw new UsageError(messages.allTakesOneRevision(request.spec ?? ""));
+    if (request.all) {
+      throw new UsageError(messages.allTakesOneRevision(request.spec ?? ""), { hints: [messages.hintHelp] });
+    }
     const commit = await resolveCommit(repo, parsed.rev);
     const named = await resolveCommit(repo, parsed.base);
     const base = parsed.forked ? await forkPoint(repo, request.spec ?? "", named, commit) : named;

@@ -435,3 +435,19 @@ describe("a refused export's allow hint", () => {
     expect(refused.stderr).toContain('add {"fingerprint": "<fp>"} to secrets.allow');
   });
 });
+
+describe("every usage error of a command", () => {
+  const cases: [string[], string][] = [
+    [["--all", "HEAD~1..HEAD"], "hint: see 'git review-remote -h'"],
+    [["show", "abc", "--format=yaml"], "hint: see 'git review-remote -h'"],
+    [["import"], "hint: see 'git review-remote -h'"],
+    [["import", "result.json"], "hint: list reviews with: git review-remote list"],
+    [["hook", "pre-commit"], "hint: see 'git review-remote -h'"],
+  ];
+  it.each(cases)("(%j) ends with a hint", (args, hint) => {
+    const repo = committedRepo();
+    const result = runUnchanged(repo, args, 2);
+    expect(result.stderr).toMatch(/^git-review-remote: /);
+    expect(result.stderr.trimEnd().split("\n").at(-1)).toBe(hint);
+  });
+});
