@@ -169,8 +169,8 @@ async function completeListing(
   const byPath = (a: Exclusion, b: Exclusion) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   excluded.sort(byPath);
   // What the work-tree snapshot left out by name is kept back too, though no tree lists it.
-  const listed = new Set(filtered.entries.map((entry) => entry.path));
-  const unlisted = filtered.keptOut.filter((entry) => !listed.has(entry.path));
+  const listed = filtered.keptOut.length ? new Set(filtered.entries.map((entry) => entry.path)) : undefined;
+  const unlisted = filtered.keptOut.filter((entry) => !listed?.has(entry.path));
   const keptBack = unlisted.length ? [...excluded, ...unlisted].sort(byPath) : excluded;
   const listing: ExportListing = {
     snapshot,
