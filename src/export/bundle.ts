@@ -45,6 +45,8 @@ export interface ExportListing {
   excluded: Exclusion[];
   findings: Finding[];
   range?: RangeInfo;
+  /** Every finding is in lines the range's patch removes: the tree alone (`--all`) holds none. */
+  removedOnly?: boolean;
 }
 
 /** A bundle in the store: the listing, and the stored file's sha256, size and path. */
@@ -191,6 +193,8 @@ async function completeListing(
           filtered,
           excluded.map((entry) => entry.path),
         );
+  // Found in the range's patch alone: in lines the change removes (what it adds is in the tree too).
+  if (listing.findings.length === 0 && ranged.findings.length > 0) listing.removedOnly = true;
   listing.findings.push(...ranged.findings);
   debug(`export: range of ${ranged.range.paths.length} changed paths`);
   return { ...listing, range: ranged.range };
@@ -278,7 +282,7 @@ export async function createBundle(repo: Repo, options: ExportOptions, own?: Scr
     const { listing, digest } = await settleFirst(archive, early);
     debug(`export: archived ${listing.tarBytes} tar bytes`);
     const complete = await completeListing(repo, scratch, options, filtered, listing, early);
-    if (complete.findings.length > 0) throw new SecretsFoundError(complete.findings);
+    if (complete.findings.length > 0) throw new SecretsFoundError(complete.findings, complete.removedOnly);
     const path = await storeBundle(store, tmp, digest.sha256, complete.files);
     tmp = undefined;
     const stored = { ...complete, sha256: digest.sha256, bytes: digest.bytes, path };
@@ -350,10 +354,15 @@ function isDiskError(error: unknown): boolean {
 
 /** The content scan stopped the export; `findings` are redacted and safe to print. */
 export class SecretsFoundError extends ExportRefusedError {
-  constructor(readonly findings: readonly Finding[]) {
+  constructor(
+    readonly findings: readonly Finding[],
+    removedOnly = false,
+  ) {
     super(messages.secretsFound(findings.length), {
       details: findings.map(formatFinding),
-      hints: [messages.hintSecretsExclude, messages.hintSecretsAllow(findings.map((f) => f.fingerprint))],
+      hints: removedOnly
+        ? [messages.hintSecretsRemoved]
+        : [messages.hintSecretsExclude, messages.hintSecretsAllow(findings.map((f) => f.fingerprint))],
     });
   }
 }

@@ -451,3 +451,23 @@ describe("every usage error of a command", () => {
     expect(result.stderr.trimEnd().split("\n").at(-1)).toBe(hint);
   });
 });
+
+describe("the commit that removes a secret", () => {
+  it("is refused (its patch carries the removed lines) with a hint at --all, which reviews it", () => {
+    const repo = committedRepo();
+    repo.write("src/keys.ts", `export const key = "${fakeKey("F")}";\n`);
+    repo.commit("a key");
+    repo.write("src/keys.ts", "export const key = process.env.KEY;\n");
+    repo.commit("the key goes");
+    const refused = runUnchanged(repo, [], 6);
+    expect(refused.stderr).toMatch(/^ {2}src\/keys\.ts:1: aws-access-token: /m);
+    expect(refused.stderr.trimEnd().split("\n").at(-1)).toBe(
+      "hint: the change removes these lines, and its patch would carry them: review the tree alone with --all <rev>",
+    );
+    const whole = repo.run(["--all"]);
+    expect(whole.status, whole.stderr).toBe(0);
+    // The commit that added it keeps the usual hints: the tree itself holds the secret.
+    const added = runUnchanged(repo, ["HEAD~1"], 6);
+    expect(added.stderr).toContain('hint: keep the file out with an "exclude" glob');
+  });
+});
