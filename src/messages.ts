@@ -94,6 +94,8 @@ export const messages = {
   proposalsRejected: (worker: string) => `rejected the proposals of worker '${worker}'; nothing was imported`,
   workerReportedFailure: (worker: string, reason: string) =>
     `worker '${worker}' reported a failure: ${reason}`,
+  hintPushWholeTree: (remote: string) =>
+    `no commit of '${remote}' is known here to start from, so the whole tree was reviewed (git fetch ${remote} gives later pushes a base)`,
   pushInterrupted: "interrupted; nothing was imported, and the push stops",
   interruptedNothingImported: "interrupted; nothing was imported",
   unknownHook: (name: string) => `unknown hook '${name}': only pre-push is supported`,

@@ -86,6 +86,10 @@ export async function runHook(
   );
   // An interrupted push does not go on half reviewed, whatever prePush and failClosed say.
   if (interrupted) return [new InterruptedError(messages.pushInterrupted)];
+  // A ref git knows no base for here was reviewed whole: its comments may be about any file.
+  if (plans.some((plan) => !plan.skip && plan.target !== undefined && !plan.target.includes(".."))) {
+    output.err(`hint: ${messages.hintPushWholeTree(args.remote ?? "origin")}`);
+  }
   const { blocked, errors } = pushVerdict(reviews, settings);
   if (blocked === undefined) return [];
   printPushBlocked(blocked, errors, output);

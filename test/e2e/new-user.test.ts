@@ -471,3 +471,30 @@ describe("the commit that removes a secret", () => {
     expect(added.stderr).toContain('hint: keep the file out with an "exclude" glob');
   });
 });
+
+describe("a push git knows no base for", () => {
+  it("says the whole tree was reviewed and how to give later pushes a base; a known base says nothing", () => {
+    const repo = committedRepo();
+    const remote = repos.add(createTestRepo({ bare: true, name: "fork.git" }));
+    repo.git("remote", "add", "fork", remote.dir);
+    expect(repo.run(["install-hook"]).status).toBe(0);
+    const push = (...args: string[]) =>
+      spawnSync("git", ["push", ...args], { cwd: repo.dir, env: repo.env, encoding: "utf8" });
+    const first = push("fork", "main");
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(
+      /^review-remote: refs\/heads\/main \(0000000\.\.[0-9a-f]{7}\): review [0-9a-f]{12}/m,
+    );
+    expect(first.stderr).toContain(
+      "hint: no commit of 'fork' is known here to start from, so the whole tree was reviewed (git fetch fork gives later pushes a base)\n",
+    );
+    repo.git("fetch", "-q", "fork");
+    repo.git("checkout", "-q", "-b", "topic");
+    repo.write("src/topic.ts", "export const t = 1;\n");
+    repo.commit("topic");
+    repo.git("remote", "set-head", "fork", "main");
+    const second = push("fork", "topic");
+    expect(second.status, second.stderr).toBe(0);
+    expect(second.stderr).not.toContain("whole tree");
+  });
+});
