@@ -68,7 +68,7 @@ export async function runHook(
   });
   const events = {
     progress: () => undefined,
-    remoteLine: () => undefined,
+    remoteLine: () => false,
     warning: (text: string, hints: readonly string[] = []) => {
       output.err(`warning: ${text}`);
       for (const hint of hints) output.err(`hint: ${hint}`);

@@ -38,8 +38,8 @@ export interface PipelineReport {
 export interface PipelineEvents {
   /** Bytes through a stage so far (the export's tar, the envelope sent). */
   progress(stage: "export" | "send", bytes: number): void;
-  /** One sanitized stderr line of a worker. */
-  remoteLine(worker: Worker, line: string): void;
+  /** One sanitized stderr line of a worker; true when it was shown as it came. */
+  remoteLine(worker: Worker, line: string): boolean;
   /** Something the user should know that does not stop the run, with what to do about it. */
   warning(text: string, hints?: readonly string[]): void;
 }

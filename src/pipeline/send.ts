@@ -22,7 +22,8 @@ export interface SendContext extends AcceptContext {
   bundlePath: string;
   /** A focused review's change, as git computed it here: the filter stage reads it back. */
   changes: ChangedLines | undefined;
-  onStderrLine(worker: Worker, line: string): void;
+  /** True when the line was shown as it came. */
+  onStderrLine(worker: Worker, line: string): boolean;
   onProgress(worker: Worker, sentBytes: number): void;
 }
 

@@ -27,7 +27,8 @@ export interface TransportOptions {
   bundleBytes: number;
   maxResultBytes: number;
   timeoutSeconds: number;
-  onStderrLine(line: string): void;
+  /** True when the line was shown as it came: a failure's details repeat only the lines that were not. */
+  onStderrLine(line: string): boolean;
   onProgress?(sentBytes: number): void;
   signal?: AbortSignal;
   /** The command already started, with the same command, cwd and env. */
@@ -202,6 +203,7 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
     const child = started.take();
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
+    /** The last lines not shown as they came, for a failure's details. */
     const lastLines: string[] = [];
     let partial = "";
     let failure: Error | undefined;
@@ -213,9 +215,9 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
     };
     const emitLine = (raw: string) => {
       const line = sanitizeLine(raw);
+      if (options.onStderrLine(line)) return;
       lastLines.push(line);
       if (lastLines.length > KEPT_STDERR_LINES) lastLines.shift();
-      options.onStderrLine(line);
     };
 
     // The worker answers a request that ran out of time itself, with the reason: give it the time to.

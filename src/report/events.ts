@@ -13,7 +13,9 @@ export function createPipelineEvents(
     progress: (stage, bytes) => progress.phase(stage, bytes),
     remoteLine(worker, line) {
       progress.done();
-      if (!output.quiet) output.err(workerCount > 1 ? `remote[${worker.name}]: ${line}` : `remote: ${line}`);
+      if (output.quiet) return false;
+      output.err(workerCount > 1 ? `remote[${worker.name}]: ${line}` : `remote: ${line}`);
+      return true;
     },
     warning(text, hints = []) {
       progress.done();

@@ -223,14 +223,26 @@ describe("review pipeline", () => {
     expect(result.stderr).toContain("sent more than 65536 bytes");
   });
 
-  it("shows worker stderr as remote: lines with control characters removed, and its last lines on failure", () => {
+  it("shows worker stderr as remote: lines with control characters removed, each once on failure", () => {
     const repo = baseRepo();
     configureWorker(repo, "noisy", shellWords(join(WORKERS, "noisy-worker.sh")));
     const result = repo.run(["--worker", "noisy"]);
     expect(result.status).toBe(3);
     expect(result.stderr).toContain("worker 'noisy' exited with status 7");
-    expect(result.stderr).toContain("  remote: last words");
+    // Shown as they came: not repeated under the error.
+    expect(result.stderr.match(/remote: last words/g)).toHaveLength(1);
+    expect(result.stderr).toMatch(/^remote: progress red link done$/m);
     expect(["\u0007", "\u001b", "\r"].some((c) => result.stderr.includes(c))).toBe(false);
+  });
+
+  it("gives a quiet run's failure the worker's last lines under the error, since none were shown", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "noisy", shellWords(join(WORKERS, "noisy-worker.sh")));
+    const result = repo.run(["--worker", "noisy", "-q"]);
+    expect(result.status).toBe(3);
+    expect(result.stderr).toContain("worker 'noisy' exited with status 7");
+    expect(result.stderr.match(/remote: last words/g)).toHaveLength(1);
+    expect(result.stderr).toContain("  remote: last words");
   });
 
   it("exits 130 on Ctrl-C, stops the worker and imports nothing", async () => {
