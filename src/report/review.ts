@@ -63,10 +63,20 @@ function printFanOutNextSteps(outcomes: readonly ReviewOutcome[], output: Output
     output.out(`  ${paint(output, "green", record.branch ?? "")}  ${record.worker.name}${mark}`);
   }
   output.out("Next:");
-  output.out("  git review-remote show <id>      # summary, comments, and each proposal's stat");
-  output.out("  git diff HEAD...review/<id>");
-  output.out("  git review-remote merge <id>     # bring one review's proposals in");
-  output.out("  git review-remote drop <id>      # throw the others away");
+  printCommands(output, [
+    ["git review-remote show <id>", "summary, comments, and each proposal's stat"],
+    ["git diff HEAD...review/<id>"],
+    ["git review-remote merge <id>", "bring one review's proposals in"],
+    ["git review-remote drop <id>", "throw the others away"],
+  ]);
+}
+
+/** Commands one per line, indented, their `#` comments in one column. */
+function printCommands(output: Output, commands: readonly (readonly [string, string?])[]): void {
+  const width = Math.max(...commands.map(([command]) => command.length)) + 2;
+  for (const [command, comment] of commands) {
+    output.out(comment ? `  ${command.padEnd(width)}# ${comment}` : `  ${command}`);
+  }
 }
 
 function printNextSteps(outcome: ReviewOutcome, output: Output): void {
@@ -77,16 +87,21 @@ function printNextSteps(outcome: ReviewOutcome, output: Output): void {
     return;
   }
   output.out(`Proposals are on branch ${paint(output, "green", record.branch)}. Next:`);
-  output.out(`  git review-remote show ${record.id}      # summary, comments, and each proposal's stat`);
   // A work-tree review's branch starts at its snapshot, not at HEAD: HEAD...branch would show the
   // uncommitted changes as if they were proposed.
-  if (record.snapshot.kind === "worktree") {
-    output.out(
-      `  git diff ${record.snapshot.commit.slice(0, 12)} ${record.branch}   # the proposals, on your uncommitted changes`,
-    );
-  } else output.out(`  git diff HEAD...${record.branch}`);
-  output.out(`  git review-remote merge ${record.id}     # bring the proposals in`);
-  output.out(`  git review-remote drop ${record.id}      # throw them away`);
+  const diff: readonly [string, string?] =
+    record.snapshot.kind === "worktree"
+      ? [
+          `git diff ${record.snapshot.commit.slice(0, 12)} ${record.branch}`,
+          "the proposals, on your uncommitted changes",
+        ]
+      : [`git diff HEAD...${record.branch}`];
+  printCommands(output, [
+    [`git review-remote show ${record.id}`, "summary, comments, and each proposal's stat"],
+    diff,
+    [`git review-remote merge ${record.id}`, "bring the proposals in"],
+    [`git review-remote drop ${record.id}`, "throw them away"],
+  ]);
 }
 
 /** A worker that did not answer, beside the reviews of those that did. */

@@ -137,6 +137,11 @@ describe("the local worker", () => {
       .split("\n")
       .filter((line) => /^[-+](?![-+]{2} )/.test(line));
     expect(changed).toEqual(["-export const b = 2;   ", "+export const b = 2;"]);
+    // The next steps' comments stand in one column, the longer diff line's included.
+    const next = result.stdout.slice(result.stdout.indexOf("Next:"));
+    const columns = next.split("\n").flatMap((line) => (line.includes("#") ? [line.indexOf("#")] : []));
+    expect(columns).toHaveLength(4);
+    expect(new Set(columns).size, next).toBe(1);
   });
 
   it("reviews the work tree, keeps its snapshot reachable, and merges the proposals into the work tree", () => {
