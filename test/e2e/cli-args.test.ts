@@ -3,18 +3,17 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTestRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
+import {
+  createTestRepo,
+  createTrailingSpaceRepo,
+  repoTracker,
+  runUnchanged,
+  type TestRepo,
+} from "../helpers/repo.js";
 
 const repos = repoTracker();
 
-function committedRepo(): TestRepo {
-  const repo = repos.add(createTestRepo());
-  repo.write("src/app.ts", "export const a = 1;\n");
-  repo.commit("base");
-  repo.write("src/app.ts", "export const a = 1;   \n");
-  repo.commit("trailing spaces");
-  return repo;
-}
+const committedRepo = (): TestRepo => createTrailingSpaceRepo(repos);
 
 describe("a mistyped command", () => {
   it("gets git's 'did you mean', exit 2, and nothing changes", () => {

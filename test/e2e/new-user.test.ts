@@ -5,18 +5,19 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { BIN, createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
+import {
+  BIN,
+  createTestRepo,
+  createTrailingSpaceRepo,
+  repoState,
+  repoTracker,
+  runUnchanged,
+  type TestRepo,
+} from "../helpers/repo.js";
 
 const repos = repoTracker();
 
-function committedRepo(): TestRepo {
-  const repo = repos.add(createTestRepo());
-  repo.write("src/app.ts", "export const a = 1;\n");
-  repo.commit("base");
-  repo.write("src/app.ts", "export const a = 1;   \n");
-  repo.commit("trailing spaces");
-  return repo;
-}
+const committedRepo = (): TestRepo => createTrailingSpaceRepo(repos);
 
 describe("an unknown revision", () => {
   const cases: [string, string[]][] = [

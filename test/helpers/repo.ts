@@ -182,3 +182,13 @@ export function repoTracker(): { add<R extends TestRepo>(repo: R): R } {
     },
   };
 }
+
+/** Two commits, the second adding trailing spaces the built-in reviewer proposes to remove. */
+export function createTrailingSpaceRepo(repos: ReturnType<typeof repoTracker>): TestRepo {
+  const repo = repos.add(createTestRepo());
+  repo.write("src/app.ts", "export const a = 1;\n");
+  repo.commit("base");
+  repo.write("src/app.ts", "export const a = 1;   \n");
+  repo.commit("trailing spaces");
+  return repo;
+}
