@@ -3,7 +3,13 @@ import { copyFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { readPolicy } from "../config/policy.js";
 import { ExportRefusedError, ReviewRemoteError } from "../errors.js";
-import { createBundle, type ExportOptions, listExport, SecretsFoundError } from "../export/bundle.js";
+import {
+  createBundle,
+  type ExportOptions,
+  listExport,
+  SecretsFoundError,
+  secretsHints,
+} from "../export/bundle.js";
 import { messages } from "../messages.js";
 import { resolveWorkTreeRepo } from "../repo.js";
 import { printBundle, printListing, printRefusedExport } from "../report/export.js";
@@ -33,10 +39,7 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
     // The listing showed the findings (redacted): the exit code says the export would be refused.
     if (listing.findings.length > 0) {
       throw new ExportRefusedError(messages.secretsWouldStop(listing.findings.length), {
-        hints: [
-          messages.hintSecretsExclude,
-          messages.hintSecretsAllow(listing.findings.map((finding) => finding.fingerprint)),
-        ],
+        hints: secretsHints(listing.findings),
       });
     }
     return;

@@ -169,11 +169,10 @@ async function completeListing(
     ignored++;
   }
   const byPath = (a: Exclusion, b: Exclusion) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
-  excluded.sort(byPath);
   // What the work-tree snapshot left out by name is kept back too, though no tree lists it.
   const listed = filtered.keptOut.length ? new Set(filtered.entries.map((entry) => entry.path)) : undefined;
   const unlisted = filtered.keptOut.filter((entry) => !listed?.has(entry.path));
-  const keptBack = unlisted.length ? [...excluded, ...unlisted].sort(byPath) : excluded;
+  const keptBack = (unlisted.length ? [...excluded, ...unlisted] : excluded).sort(byPath);
   const listing: ExportListing = {
     snapshot,
     files: archived.files,
@@ -352,6 +351,18 @@ function isDiskError(error: unknown): boolean {
   return code === "ENOSPC" || code === "EROFS" || code === "EACCES" || code === "EPERM" || code === "EDQUOT";
 }
 
+/**
+ * What to do about findings: leave the files out or allow the false positives by fingerprint; or,
+ * when they are only in lines the range removes, review the tree alone.
+ */
+export function secretsHints(findings: readonly Finding[], removedOnly = false): string[] {
+  if (removedOnly) return [messages.hintSecretsRemoved];
+  return [
+    messages.hintSecretsExclude,
+    messages.hintSecretsAllow(findings.map((finding) => finding.fingerprint)),
+  ];
+}
+
 /** The content scan stopped the export; `findings` are redacted and safe to print. */
 export class SecretsFoundError extends ExportRefusedError {
   constructor(
@@ -360,9 +371,7 @@ export class SecretsFoundError extends ExportRefusedError {
   ) {
     super(messages.secretsFound(findings.length), {
       details: findings.map(formatFinding),
-      hints: removedOnly
-        ? [messages.hintSecretsRemoved]
-        : [messages.hintSecretsExclude, messages.hintSecretsAllow(findings.map((f) => f.fingerprint))],
+      hints: secretsHints(findings, removedOnly),
     });
   }
 }
