@@ -38,12 +38,11 @@ function packFile(
       // One byte more than is left: a longer file shows in the same read, no read for the end.
       const want = left <= READ_BYTES ? left + 1 : READ_BYTES;
       // One buffer for every read: the pack copies what it is given.
-      const piece = readBuffer;
-      const got = readSync(fd, piece, 0, want, null);
+      const got = readSync(fd, readBuffer, 0, want, null);
       if (got > left || (got === 0 && left > 0)) throw mismatch(path);
       // An empty file.
       if (got === 0) break;
-      const data = piece.subarray(0, got);
+      const data = readBuffer.subarray(0, got);
       object.write(data);
       hash.update(data);
       read += got;
