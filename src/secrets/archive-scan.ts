@@ -56,7 +56,7 @@ class BufferedArchiveScan implements FileScan {
   write(chunk: Buffer): void {
     this.bytes += chunk.length;
     if (this.bytes > this.site.settings.limits.maxArchiveBytes) this.chunks = [];
-    else this.chunks.push(Buffer.from(chunk));
+    else this.chunks.push(chunk);
   }
 
   end(): Finding[] {

@@ -33,10 +33,9 @@ export class ContentFileScan implements FileScan {
     if (this.sink) {
       this.sink.write(chunk);
     } else if (this.pendingBytes + chunk.length >= HEAD) {
-      this.route([...this.pending, chunk], false);
+      this.route([...this.pending, chunk]);
     } else {
-      // Copy: the caller may hand the same memory on (tar chunks go on to gzip) or reuse it.
-      this.pending.push(Buffer.from(chunk));
+      this.pending.push(chunk);
       this.pendingBytes += chunk.length;
     }
   }
@@ -44,7 +43,7 @@ export class ContentFileScan implements FileScan {
   end(): Finding[] {
     if (this.ended) throw new Error(`content scan of ${this.site.path} ended twice`);
     this.ended = true;
-    if (!this.sink) this.route(this.pending, true);
+    if (!this.sink) this.route(this.pending);
     const findings = (this.sink as FileScan).end();
     const key = this.headLimit ? this.binaryKeyFinding(Buffer.concat(this.head)) : undefined;
     this.head = [];
@@ -70,18 +69,14 @@ export class ContentFileScan implements FileScan {
     }
   }
 
-  /**
-   * Chooses the sink from the first bytes and hands it everything that arrived so far. Bytes that are
-   * the scan's own (copies made here, or joined here) go to a text scan without another copy.
-   */
-  private route(chunks: Buffer[], owned: boolean): void {
+  /** Chooses the sink from the first bytes and hands it everything that arrived so far. */
+  private route(chunks: Buffer[]): void {
     const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
     this.pending = [];
     const sink = this.sinkFor(detectForm(bytes.subarray(0, HEAD)));
     this.sink = sink;
     if (bytes.length === 0) return;
-    if (sink instanceof TextScan && (owned || chunks.length > 1)) sink.writeOwned(bytes);
-    else sink.write(bytes);
+    sink.write(bytes);
   }
 
   private sinkFor(form: Form): FileScan {

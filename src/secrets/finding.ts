@@ -22,6 +22,11 @@ export interface Finding {
   fingerprint: string;
 }
 
+/**
+ * One file's scan, fed in order. A chunk written is the scan's to read until end(), without a copy:
+ * the caller never changes it afterwards (every caller hands on memory nothing writes to again: tar
+ * blocks read from a pipe, blobs read from git, members inflated for the scan).
+ */
 export interface FileScan {
   write(chunk: Buffer): void;
   end(): Finding[];

@@ -42,23 +42,14 @@ export class TextScan implements FileScan {
   }
 
   write(chunk: Buffer): void {
-    this.take(chunk, false);
-  }
-
-  /** write() of memory that is the scan's own from now on (a copy made for it): kept, not copied. */
-  writeOwned(chunk: Buffer): void {
-    this.take(chunk, true);
-  }
-
-  private take(chunk: Buffer, owned: boolean): void {
     if (this.ended) throw new Error(`content scan of ${this.site.path} written after end`);
     if (chunk.length === 0) return;
     let offset = 0;
     while (offset < chunk.length) {
       const take = Math.min(WINDOW - this.pendingBytes, chunk.length - offset);
       const part = chunk.subarray(offset, offset + take);
-      // Copy: the caller may hand the same memory on (tar chunks go on to gzip) or reuse it.
-      this.pending.push(owned ? part : Buffer.from(part));
+      // Kept, not copied (FileScan): tar chunks go on to gzip too, which only reads them.
+      this.pending.push(part);
       this.pendingBytes += take;
       offset += take;
       if (this.pendingBytes === WINDOW) this.flush(false);
