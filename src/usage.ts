@@ -72,10 +72,13 @@ context); the review focuses on the change:
 
 const COMMAND_USAGE: Record<string, string> = {
   review: REVIEW,
-  export: `usage: git review-remote export [<rev>] [--worktree] [--list] [--json] [-o <file>] [-- <pathspec>...]
+  export: `usage: git review-remote export [<rev> | <base>..<head>] [--worktree] [--list] [--json]
+                                [-o <file>] [-- <pathspec>...]
 
 Build the bundle for <rev> (default HEAD) and store it under
 $(git rev-parse --git-common-dir)/review-remote/bundles/<sha256>.tar.gz.
+A range (<base>..<head>, or <a>...<head>) builds the bundle a review of that
+range sends: the tree of <head> and the change's paths and patch, scanned too.
 Secret files are kept back by name, and the export stops (exit 6) when the
 content scan finds a credential.
 

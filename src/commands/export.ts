@@ -11,6 +11,7 @@ import {
   secretsHints,
 } from "../export/bundle.js";
 import { messages } from "../messages.js";
+import { resolveRange } from "../pipeline/target.js";
 import { resolveWorkTreeRepo } from "../repo.js";
 import { printBundle, printListing, printRefusedExport } from "../report/export.js";
 import type { Output } from "../report/output.js";
@@ -27,8 +28,10 @@ export interface ExportArgs {
 export async function runExport(args: ExportArgs, output: Output): Promise<void> {
   const repo = await resolveWorkTreeRepo();
   const policy = await readPolicy(repo.top);
+  // `<base>..<head>`: the bundle a range review sends, with the change's patch (scanned too).
+  const range = args.worktree ? undefined : await resolveRange(repo, args.rev);
   const options: ExportOptions = {
-    rev: args.rev,
+    ...(range ? { rev: range.commit, base: range.base, resolved: true } : { rev: args.rev }),
     worktree: args.worktree,
     pathspecs: args.pathspecs,
     policy,
@@ -39,7 +42,7 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
     // The listing showed the findings (redacted): the exit code says the export would be refused.
     if (listing.findings.length > 0) {
       throw new ExportRefusedError(messages.secretsWouldStop(listing.findings.length), {
-        hints: secretsHints(listing.findings),
+        hints: secretsHints(listing.findings, listing.removedOnly),
       });
     }
     return;

@@ -59,24 +59,31 @@ async function forkPoint(repo: Repo, spec: string, a: string, head: string): Pro
   return base;
 }
 
+/** `<base>..<head>` or `<a>...<head>` resolved to commits; undefined for one revision (or none). */
+export async function resolveRange(
+  repo: Repo,
+  spec: string | undefined,
+): Promise<{ commit: string; base: string } | undefined> {
+  const parsed = parseSpec(spec);
+  if (parsed.base === undefined) return undefined;
+  const commit = await resolveCommit(repo, parsed.rev);
+  const named = await resolveCommit(repo, parsed.base);
+  const base = parsed.forked ? await forkPoint(repo, spec ?? "", named, commit) : named;
+  // `main..HEAD` on main: a review of no change would only cost a worker run (the hook skips it too).
+  if (base === commit) {
+    throw new UsageError(messages.emptyRange(spec ?? "", commit), { hints: [messages.hintEmptyRange] });
+  }
+  return { commit, base };
+}
+
 export async function resolveTarget(repo: Repo, request: TargetRequest): Promise<Target> {
   if (request.worktree) return worktreeTarget(repo, request);
-  const parsed = parseSpec(request.spec);
-  if (parsed.base !== undefined) {
-    if (request.all) {
-      throw new UsageError(messages.allTakesOneRevision(request.spec ?? ""), { hints: [messages.hintHelp] });
-    }
-    const commit = await resolveCommit(repo, parsed.rev);
-    const named = await resolveCommit(repo, parsed.base);
-    const base = parsed.forked ? await forkPoint(repo, request.spec ?? "", named, commit) : named;
-    // `main..HEAD` on main: a review of no change would only cost a worker run (the hook skips it too).
-    if (base === commit) {
-      throw new UsageError(messages.emptyRange(request.spec ?? "", commit), {
-        hints: [messages.hintEmptyRange],
-      });
-    }
-    return { rev: commit, commit, base, reason: { kind: "range" }, notes: [] };
+  if (request.all && parseSpec(request.spec).base !== undefined) {
+    throw new UsageError(messages.allTakesOneRevision(request.spec ?? ""), { hints: [messages.hintHelp] });
   }
+  const range = await resolveRange(repo, request.spec);
+  if (range) return { rev: range.commit, ...range, reason: { kind: "range" }, notes: [] };
+  const parsed = parseSpec(request.spec);
   const { commit, parent } = await resolveCommitAndParent(repo, parsed.rev);
   if (request.all) return { rev: commit, commit, reason: { kind: "all" }, notes: [] };
   const chosen = await chooseChange(repo, commit, { head: request.spec === undefined, parent });

@@ -7,8 +7,9 @@ import { formatSize, type Output, paint, plural } from "./output.js";
 
 export function printListing(listing: ExportListing, json: boolean, output: Output): void {
   if (json) {
-    const { snapshot, files, excluded, findings } = listing;
-    output.json({ snapshot, files, excluded, findings });
+    const { snapshot, files, excluded, findings, range } = listing;
+    const change = range ? { range: { base: range.base, head: range.head, paths: range.paths } } : {};
+    output.json({ snapshot, files, excluded, findings, ...change });
     return;
   }
   const total = listing.files.reduce((sum, file) => sum + file.size, 0);
@@ -18,6 +19,13 @@ export function printListing(listing: ExportListing, json: boolean, output: Outp
   // Paths are the repository's own, but a cloned repository's names may hold escape sequences.
   for (const file of listing.files)
     output.out(`${formatSize(file.size).padStart(11)}  ${escapeForDisplay(file.path)}`);
+  if (listing.range) {
+    const { base, head, paths, patch } = listing.range;
+    output.out(
+      `and the change ${base.slice(0, 10)}..${head.slice(0, 10)}: ${plural(paths.length, "changed path")}, ` +
+        `their patch ${formatSize(Buffer.byteLength(patch))}`,
+    );
+  }
   if (listing.excluded.length > 0) {
     output.out(`Would keep back ${plural(listing.excluded.length, "path")}:`);
     const width = Math.min(48, Math.max(...listing.excluded.map((e) => e.path.length)));

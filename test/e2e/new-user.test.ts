@@ -25,6 +25,7 @@ describe("an unknown revision", () => {
     ["a range review", ["no-such-rev..HEAD"]],
     ["an export", ["export", "no-such-rev"]],
     ["an export listing", ["export", "--list", "no-such-rev"]],
+    ["a range's export listing", ["export", "--list", "no-such-rev..HEAD"]],
   ];
   it.each(cases)("in %s is a usage error whose hint fits every command", (_, args) => {
     const repo = committedRepo();
@@ -470,6 +471,33 @@ describe("the commit that removes a secret", () => {
     // The commit that added it keeps the usual hints: the tree itself holds the secret.
     const added = runUnchanged(repo, ["HEAD~1"], 6);
     expect(added.stderr).toContain('hint: keep the file out with an "exclude" glob');
+  });
+
+  it("is listed by export --list of the range with the same hint; the tree alone lists no finding", () => {
+    const repo = committedRepo();
+    repo.write("src/keys.ts", `export const key = "${fakeKey("F")}";\n`);
+    repo.commit("a key");
+    repo.write("src/keys.ts", "export const key = process.env.KEY;\n");
+    repo.commit("the key goes");
+    const listed = runUnchanged(repo, ["export", "--list", "HEAD~1..HEAD"], 6);
+    expect(listed.stdout).toMatch(
+      /^and the change [0-9a-f]{10}\.\.[0-9a-f]{10}: 1 changed path, their patch /m,
+    );
+    expect(listed.stdout).toMatch(/^ {2}src\/keys\.ts:1: aws-access-token: /m);
+    expect(listed.stderr).toBe(
+      "git-review-remote: the export would be refused: 1 possible secret found (listed above)\n" +
+        "hint: the change removes these lines, and its patch would carry them: review the tree alone with --all <rev>\n",
+    );
+    const json = JSON.parse(runUnchanged(repo, ["export", "--list", "--json", "HEAD~1...HEAD"], 6).stdout);
+    expect(json.range.paths).toEqual(["src/keys.ts"]);
+    expect(json.findings.map((finding: { path: string }) => finding.path)).toEqual(["src/keys.ts"]);
+    // The export of the range is refused the same way; the tree of HEAD alone leaves.
+    const exported = runUnchanged(repo, ["export", "HEAD~1..HEAD"], 6);
+    expect(exported.stderr.trimEnd().split("\n").at(-1)).toBe(listed.stderr.trimEnd().split("\n").at(-1));
+    const tree = repo.run(["export", "--list"]);
+    expect(tree.status, tree.stderr).toBe(0);
+    expect(tree.stdout).not.toContain("and the change");
+    expect(tree.stdout).not.toContain("content scan");
   });
 });
 
