@@ -125,4 +125,35 @@ describe("linter recipes on a worker with a tools directory", () => {
       expect(rules).toContain(rule);
     expect(result.summary.match(/^- /gm)).toHaveLength(5);
   });
+
+  it("eslint: a file it cannot parse, or one it ignores, is a comment, not a failed reviewer", () => {
+    // ESLint reports both without a rule id, and its rdjson formatter writes `"code": {"value": null}`.
+    const repo = craftedRepo();
+    repo.write("src/broken.js", "export const broken = (;\n");
+    repo.write("notes.md", "# Notes\n");
+    repo.commit("a file that does not parse");
+    const command = `${RECIPES.eslint.command} notes.md`;
+    configureWorker(
+      repo,
+      "eslint",
+      workerCommand("--reviewer-command", command, "--reviewer-format", "rdjson"),
+    );
+    const result = review(repo, ["--all", "--worker", "eslint"]);
+    expect(result.comments).toContainEqual(
+      expect.objectContaining({
+        path: "src/broken.js",
+        line: 1,
+        severity: "error",
+        message: expect.stringMatching(/^Parsing error/),
+      }),
+    );
+    expect(result.comments).toContainEqual(
+      expect.objectContaining({
+        path: "notes.md",
+        severity: "warning",
+        message: expect.stringMatching(/^File ignored/),
+      }),
+    );
+    expect(places(result.comments)).toEqual(expect.arrayContaining([...ESLINT_PLACES]));
+  });
 });
