@@ -41,6 +41,12 @@ export interface ReviewTreeContext extends ReviewerPhase {
   limits: WorkerLimits;
 }
 
+/** A file or symlink the bundle carried, so the unpacked tree has it. */
+function isListedFile(listing: BundleListing, path: string): boolean {
+  const index = listing.nodes.indexOf(path);
+  return index !== undefined && !listing.nodes.isDirectoryAt(index);
+}
+
 const LEFTOVER_MESSAGE = "Apply the reviewer's uncommitted changes";
 function writeIoFiles(ctx: ReviewTreeContext, changes: ChangedLines | undefined): ReviewerIo {
   const io: ReviewerIo = {
@@ -50,7 +56,9 @@ function writeIoFiles(ctx: ReviewTreeContext, changes: ChangedLines | undefined)
     commentsFile: join(ctx.workspace.io, "comments.jsonl"),
     outputFile: join(ctx.workspace.io, "output"),
     summaryFile: join(ctx.workspace.io, "summary"),
-    focus: changes ? writeFocusFiles(ctx.workspace.io, changes) : undefined,
+    focus: changes
+      ? writeFocusFiles(ctx.workspace.io, changes, (path) => isListedFile(ctx.listing, path))
+      : undefined,
     home: ctx.workspace.home,
     ...(ctx.workspace.scratch ? { scratch: ctx.workspace.scratch } : {}),
   };

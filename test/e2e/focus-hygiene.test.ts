@@ -129,11 +129,11 @@ describe("what a reviewer is told of the change", () => {
     return repo;
   }
 
-  it("names the changed paths and their lines in $REVIEW_REMOTE_CHANGED and $REVIEW_REMOTE_CHANGED_LINES", () => {
+  it("names the changed paths in the tree in $REVIEW_REMOTE_CHANGED and every change's lines in $REVIEW_REMOTE_CHANGED_LINES", () => {
     const repo = recordingRepo();
     const { branch } = reviewed(repo);
     expect(repo.git("show", `${branch}:seen-env.txt`)).toBe("CHANGED=set\nCHANGED_LINES=set\n");
-    expect(repo.git("show", `${branch}:seen-changed.txt`)).toBe("README.md|gone.txt|src/app.ts|");
+    expect(repo.git("show", `${branch}:seen-changed.txt`)).toBe("README.md|src/app.ts|");
     expect(JSON.parse(repo.git("show", `${branch}:seen-lines.json`))).toEqual({
       schema: "git-review-remote/changed-lines@1",
       base: repo.git("rev-parse", "HEAD^").trim(),

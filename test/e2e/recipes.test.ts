@@ -9,7 +9,15 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configureWorker, FIXTURES } from "../helpers/fixtures.js";
-import { proposed, RECIPES, review, TOOLS, type Tool, workerCommand } from "../helpers/recipes.js";
+import {
+  CHANGED_FILES_RECIPES,
+  proposed,
+  RECIPES,
+  review,
+  TOOLS,
+  type Tool,
+  workerCommand,
+} from "../helpers/recipes.js";
 import { createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
 import { ESLINT_PLACES, places } from "../helpers/reviewer-formats.js";
 
@@ -155,5 +163,25 @@ describe("linter recipes on a worker with a tools directory", () => {
       }),
     );
     expect(places(result.comments)).toEqual(expect.arrayContaining([...ESLINT_PLACES]));
+  });
+
+  it("lints only the changed files of a focused review, a deleted one and a README among them", () => {
+    const repo = craftedRepo();
+    repo.write("src/extra.js", "let more = 1;\nexport { more };\n");
+    repo.write("scripts/new.sh", "#!/bin/sh\necho $1\n");
+    repo.write("notes.md", "# Notes\n");
+    repo.git("rm", "-q", "src/noeol.js");
+    repo.commit("a change that adds, edits and deletes");
+    const flags = (["eslint", "shellcheck"] as const).flatMap((tool) => [
+      "--reviewer-command",
+      CHANGED_FILES_RECIPES[tool],
+      "--reviewer-format",
+      tool === "eslint" ? "rdjson" : "diff",
+    ]);
+    configureWorker(repo, "changed", workerCommand(...flags));
+    const result = review(repo, ["--worker", "changed"]);
+    expect(places(result.comments)).toEqual(["src/extra.js:1 prefer-const"]);
+    expect(result.hiddenComments).toBe(0);
+    expect(Object.keys(proposed(repo, result.branch)).sort()).toEqual(["scripts/new.sh", "src/extra.js"]);
   });
 });

@@ -20,6 +20,12 @@ export const RECIPES = {
 } as const;
 export type Tool = keyof typeof RECIPES;
 
+/** The README's recipes for the changed files of a focused review, instead of a whole directory. */
+export const CHANGED_FILES_RECIPES = {
+  eslint: `xargs -0 eslint --no-warn-ignored -f ${RDJSON} < "$REVIEW_REMOTE_CHANGED"`,
+  shellcheck: `grep -z "\\.sh$" "$REVIEW_REMOTE_CHANGED" | xargs -0 -r shellcheck -f diff`,
+} as const;
+
 /** The worker command of a recipe: sandbox required, the tools directory, then `flags`. */
 export function workerCommand(...flags: string[]): string {
   return shellWords(process.execPath, BIN, "worker", "--sandbox=require", "--tools", TOOLS, ...flags);
@@ -29,6 +35,7 @@ export interface Reviewed {
   branch: string;
   summary: string;
   comments: { path?: string; line?: number; rule?: string; severity: string; message: string }[];
+  hiddenComments: number;
 }
 
 export function review(repo: TestRepo, args: string[]): Reviewed {
