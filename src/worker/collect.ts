@@ -8,6 +8,7 @@ import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type Env, git, spawnGit } from "../git/run.js";
 import { Mode, readTreeMerge, writeTree } from "../git/trees.js";
 import { forbiddenChangeReason } from "../paths/forbidden.js";
+import { checkPath } from "../paths/result.js";
 import type { Limits, RaisableLimit } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
 
@@ -130,6 +131,10 @@ function unsupportedReason(
   if (change.oldMode === Mode.none && change.newMode !== Mode.regular)
     return "new executable files are not proposed";
   if (binary.has(change.path)) return "binary changes are not proposed (text patches only)";
+  // A name the client's path rules refuse (a control character, an invisible one...) would get the
+  // whole result refused (layer 2): leave that file out, not the rest with it.
+  const nameProblem = checkPath(change.path)[0];
+  if (nameProblem) return `the ${nameProblem}`;
   const reason = forbiddenChangeReason(change.path, forbidden);
   return reason ? `the path ${reason}` : undefined;
 }

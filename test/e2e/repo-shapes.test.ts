@@ -1,5 +1,5 @@
-// Repositories of other shapes than the usual: a path with ':' (git splits alternates on it) and
-// SHA-256 object names. The whole flow runs on them: export, review on the local worker, merge.
+// Repositories of other shapes than the usual: a path with ':' (git splits alternates on it), file
+// names with control characters (no patch may carry them) and SHA-256 object names. The whole flow runs on them: export, review on the local worker, merge.
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -46,6 +46,28 @@ describe("a repository whose path contains ':'", () => {
     const merged = repo.run(["merge", id]);
     expect(merged.status, merged.stderr).toBe(0);
     expect(readFileSync(join(repo.dir, "c.txt"), "utf8")).toBe("new\n");
+  });
+});
+
+describe("a repository with a space, non-ASCII letters, a newline and a tab in file names", () => {
+  it("proposes the fixes of the names a patch can carry, and leaves the others out with a warning", () => {
+    const repo = repos.add(createTestRepo({ name: "sp ace ünï" }));
+    const names = { plain: "sp ace/ünï/fïle name.ts", newline: "new\nline.ts", tab: "tab\tname.ts" };
+    for (const name of Object.values(names)) repo.write(name, "a\n");
+    repo.commit("base");
+    for (const name of Object.values(names)) repo.write(name, "a\nb  \n");
+    repo.commit("trailing spaces");
+    const result = repo.run(["--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout) as {
+      branch: string;
+      comments: { path: string; message: string }[];
+    };
+    const proposed = repo.git("diff", "-z", "--name-only", "HEAD", json.branch).split("\0").filter(Boolean);
+    expect(proposed).toEqual([names.plain]);
+    expect(json.comments.map((comment) => comment.path).sort()).toEqual([names.newline, names.tab].sort());
+    for (const comment of json.comments)
+      expect(comment.message).toMatch(/left out: .* contains a control character/);
   });
 });
 
