@@ -21,6 +21,7 @@ export interface Ran {
   version?: string | undefined;
   seconds: number;
   exitCode?: number | undefined;
+  /** Every comment it made, those over the request's limit too. */
   comments: number;
   fixes: number;
   /** Files its commit changed. */
@@ -32,6 +33,8 @@ export interface Ran {
 export interface CommandsOutcome {
   head: string;
   comments: ReviewComment[];
+  /** Comments over the request's limit the reviewers' reports left out. */
+  overLimit: number;
   ran: Ran[];
 }
 
@@ -91,7 +94,7 @@ async function step(
     version,
     seconds,
     exitCode: outcome.exitCode,
-    comments: outcome.comments.length,
+    comments: outcome.comments.length + (outcome.overLimit ?? 0),
     fixes: outcome.fixed.length,
     files: 0,
     error: outcome.error,
@@ -133,10 +136,12 @@ export async function runCommandReviewers(
   const comments: ReviewComment[] = [];
   const ran: Ran[] = [];
   let head = baseline;
+  let overLimit = 0;
   for (const [index, reviewer] of reviewers.entries()) {
     const done = await step(deadline, ctx, reviewer, index, head, index === reviewers.length - 1);
     head = done.head;
     comments.push(...done.outcome.comments);
+    overLimit += done.outcome.overLimit ?? 0;
     ran.push(done.ran);
     if (done.ran.error && reviewers.length > 1) {
       const message = m.reviewerFailed(done.ran.label, done.ran.error);
@@ -144,7 +149,7 @@ export async function runCommandReviewers(
       comments.push({ severity: "error", message, rule: "worker/reviewer-failed" });
     }
   }
-  return { head, comments, ran };
+  return { head, comments, overLimit, ran };
 }
 
 function describe(ran: Ran): string {

@@ -4,13 +4,17 @@
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { type ReviewComment, ReviewCommentSchema } from "../protocol/result.js";
+import { MostSevere } from "./most-severe.js";
 
 const MAX_COMMENTS_FILE_BYTES = 16 * 1024 * 1024;
 const MAX_WARNINGS = 10;
 const FIELDS = ["path", "line", "endLine", "severity", "message", "rule"] as const;
 
 export interface ParsedComments {
+  /** At most the limit: the most severe. */
   comments: ReviewComment[];
+  /** Comments over the limit, left out (the result says how many, once for every reviewer). */
+  overLimit: number;
   /** One line per problem, already capped. */
   warnings: string[];
 }
@@ -37,28 +41,24 @@ function parseLine(line: string, number: number): ReviewComment | string {
   return `comments line ${number}: ${issue?.path.join(".") || "comment"}: ${issue?.message ?? "invalid"}; skipped`;
 }
 
-/** Parses JSON Lines text into comments, keeping at most `maxComments`. */
+/** Parses JSON Lines text into comments, keeping at most `maxComments`: the most severe. */
 export function parseComments(text: string, maxComments: number): ParsedComments {
-  const comments: ReviewComment[] = [];
+  const kept = new MostSevere(maxComments);
   const warnings: string[] = [];
   let skipped = 0;
-  let dropped = 0;
   for (const [index, line] of text.split("\n").entries()) {
     if (line.trim() === "") continue;
     const parsed = parseLine(line, index + 1);
     if (typeof parsed === "string") {
       skipped++;
       if (warnings.length < MAX_WARNINGS) warnings.push(parsed);
-    } else if (comments.length >= maxComments) {
-      dropped++;
     } else {
-      comments.push(parsed);
+      kept.add(parsed);
     }
   }
   if (skipped > warnings.length)
     warnings.push(`comments: ${skipped - warnings.length} more bad lines skipped`);
-  if (dropped > 0) warnings.push(`comments: ${dropped} comments over the limit of ${maxComments} dropped`);
-  return { comments, warnings };
+  return { comments: kept.comments(), overLimit: kept.overLimit, warnings };
 }
 
 /** Reads the file the reviewer wrote (never through a symlink), up to MAX_COMMENTS_FILE_BYTES. */
@@ -67,15 +67,19 @@ export async function readComments(path: string, maxComments: number): Promise<P
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { comments: [], warnings: [] };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      return { comments: [], overLimit: 0, warnings: [] };
     return {
       comments: [],
+      overLimit: 0,
       warnings: [`comments file unreadable: ${(error as NodeJS.ErrnoException).code}; ignored`],
     };
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) return { comments: [], warnings: ["comments file is not a regular file; ignored"] };
+    if (!stat.isFile()) {
+      return { comments: [], overLimit: 0, warnings: ["comments file is not a regular file; ignored"] };
+    }
     const buffer = Buffer.alloc(Math.min(stat.size, MAX_COMMENTS_FILE_BYTES));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     const parsed = parseComments(buffer.subarray(0, bytesRead).toString("utf8"), maxComments);

@@ -292,7 +292,7 @@ async function serve(
     );
     const reported = reviewer.kind === "builtin" ? "none" : sandbox.kind;
     const sign = signerFor(request, options.signKey, startedAt, reviewed);
-    await write(options.stdout, await renderResult(request, reported, output, sign));
+    await write(options.stdout, await renderResult(request, reported, output, { sign, say }));
   } finally {
     void thread.terminate();
     deadline?.dispose();

@@ -25,8 +25,6 @@ export const workerMessages = {
   truncatedDiff: (max: number) => `diff: the report is over ${max} bytes; the last file in it was left out`,
   outsideTree: (format: string, n: number, first: string, reason: string) =>
     `${format}: ${count(n, "location")} outside the tree dropped (first: ${quoteForMessage(first)}: ${reason})`,
-  commentsOverLimit: (format: string, dropped: number, max: number) =>
-    `${format}: ${count(dropped, "comment")} over the limit of ${max} dropped`,
   fixesOverLimit: (format: string, dropped: number, max: number) =>
     `${format}: ${count(dropped, "fix", "fixes")} over the limit of ${max} dropped`,
   commentsLeftOut: (dropped: number, max: number) =>

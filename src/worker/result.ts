@@ -26,6 +26,8 @@ export interface ReviewOutput {
   status: "ok" | "failed";
   summary: string;
   comments: ReviewComment[];
+  /** Comments the reviewers made over the request's limit and left out before these. */
+  overLimit?: number;
   commits: ProposedCommit[];
   error?: string;
 }
@@ -58,25 +60,34 @@ function withParagraph(summary: string, paragraph: string): string {
     .replace(/[\uD800-\uDBFF]$/, "");
 }
 
-/** The comments the request allows: the most severe, as the client keeps, and the summary says so. */
+/**
+ * The comments the request allows: the most severe, as the client keeps. How many were left out,
+ * the reports' own cut and this one together, is said once, with the same words on stderr and first
+ * in the summary (the line the review shows).
+ */
 function keptComments(
   request: Request,
   output: ReviewOutput,
+  say: ((line: string) => void) | undefined,
 ): { comments: ReviewComment[]; summary: string } {
   // A worker answers only what it was asked (the client checks this too).
   if (!request.actions.includes("comment")) return { comments: [], summary: output.summary };
   const { maxComments } = request.limits;
   const comments = mostSevere(output.comments, maxComments);
-  const left = output.comments.length - comments.length;
+  const left = output.comments.length - comments.length + (output.overLimit ?? 0);
   if (left === 0) return { comments, summary: output.summary };
-  return {
-    comments,
-    summary: withParagraph(output.summary, workerMessages.commentsLeftOut(left, maxComments)),
-  };
+  const sentence = workerMessages.commentsLeftOut(left, maxComments);
+  say?.(sentence);
+  return { comments, summary: withParagraph(sentence, output.summary) };
 }
 
-function assemble(request: Request, sandbox: SandboxKind, output: ReviewOutput): Result {
-  const { comments, summary } = keptComments(request, output);
+function assemble(
+  request: Request,
+  sandbox: SandboxKind,
+  output: ReviewOutput,
+  say?: (line: string) => void,
+): Result {
+  const { comments, summary } = keptComments(request, output, say);
   return {
     schema: RESULT_SCHEMA,
     requestId: request.id,
@@ -125,13 +136,14 @@ export async function renderResult(
   request: Request,
   sandbox: SandboxKind,
   reviewed: ReviewOutput,
-  sign?: SignResult,
+  options: { sign?: SignResult | undefined; say?: (line: string) => void } = {},
 ): Promise<string> {
+  const { sign, say } = options;
   const over = proposalsOverLimit(reviewed.commits, request.limits);
   const output = over
     ? withoutProposals(reviewed, over.limit, over.problem.replace(/^commits: /, ""))
     : reviewed;
-  const first = await render(assemble(request, sandbox, output), sign);
+  const first = await render(assemble(request, sandbox, output, say), sign);
   const problems = problemsOf(first.result, first.text, request);
   if (problems.length === 0) return first.text;
   const failed = assemble(request, sandbox, {

@@ -35,6 +35,8 @@ export interface CommandsContext extends ReviewerPhase {
 export interface CommandsReviewed {
   head: string;
   comments: ReviewComment[];
+  /** Comments over the request's limit the reports left out. */
+  overLimit?: number;
   /** What ran, for the summary. */
   ran: string;
   error?: string;
@@ -81,6 +83,7 @@ export async function reviewWithCommands(ctx: CommandsContext, baseline: string)
   return {
     head: outcome.head,
     comments: outcome.comments,
+    overLimit: outcome.overLimit,
     ran: summary,
     ...(error !== undefined ? { error } : {}),
   };

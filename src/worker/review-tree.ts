@@ -84,6 +84,8 @@ interface ReviewerResult {
    */
   leftoverMessage?: string;
   comments: ReviewComment[];
+  /** Comments over the request's limit the reviewers' reports left out (external reviewers). */
+  overLimit?: number;
   summary?: string;
   /** What ran, for the summary (external reviewers). */
   ran?: string;
@@ -151,6 +153,13 @@ async function runUnderDeadline(
 }
 
 export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> {
+  const left = { overLimit: 0 };
+  const output = await reviewAndCollect(ctx, left);
+  return left.overLimit > 0 ? { ...output, overLimit: left.overLimit } : output;
+}
+
+/** The review's output; `left` gets the count of comments the reports left out over the limit. */
+async function reviewAndCollect(ctx: ReviewTreeContext, left: { overLimit: number }): Promise<ReviewOutput> {
   const { request, workspace, deadline, limits } = ctx;
   // A reviewer command runs git on its own (diff, stash, checkout): it needs every blob. The
   // built-in one reads files only, and writes the blobs it replaces as it replaces them.
@@ -180,6 +189,7 @@ export async function reviewTree(ctx: ReviewTreeContext): Promise<ReviewOutput> 
   const changes = request.range ? changedLinesOf(request.range) : undefined;
   const io = writeIoFiles(ctx, changes);
   const reviewed = await runUnderDeadline(ctx, io, baseline, changes);
+  left.overLimit = reviewed.overLimit ?? 0;
   debug("worker: reviewer done");
   const full = fullReason(workspace, limits);
   if (full) return failedOutput(workerMessages.overLimitsSummary, full, reviewed.comments);

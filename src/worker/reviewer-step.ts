@@ -33,6 +33,8 @@ export interface StepOutcome {
   /** The exit code when the reviewer exited by itself. */
   exitCode?: number;
   comments: ReviewComment[];
+  /** Its comments over the request's limit, left out: the most severe are in `comments`. */
+  overLimit?: number;
   /** Rule ids of the fixes applied, one entry a fix (undefined: a fix without a rule). */
   fixed: (string | undefined)[];
   /** Files a diff report patched. */
@@ -89,6 +91,7 @@ async function commentsOutcome(ctx: StepContext, exitCode: number): Promise<Step
   return {
     exitCode,
     comments: [...fromFile.comments, ...fromOutput.comments],
+    overLimit: fromFile.overLimit + fromOutput.overLimit,
     fixed: [],
     patched: [],
     ...(summary ? { summary } : {}),
@@ -131,9 +134,9 @@ export async function runStep(
     const detail = run.ok ? converted.error : `${converted.error} (${run.error})`;
     return { exitCode, comments: [], fixed: [], patched: [], error: detail };
   }
-  const { comments, fixes, patch, warnings } = converted.report;
+  const { comments, overLimit, fixes, patch, warnings } = converted.report;
   for (const line of warnings) ctx.warn(line);
-  const outcome: StepOutcome = { exitCode, comments: [...comments], fixed: [], patched: [] };
+  const outcome: StepOutcome = { exitCode, comments: [...comments], overLimit, fixed: [], patched: [] };
   if (fixes.length > 0) {
     const files = readFixFiles(
       ctx.io.tree,

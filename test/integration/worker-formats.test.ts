@@ -163,14 +163,20 @@ describe("reviewers with report formats", () => {
     expect(stderr).toContain("thinking");
   });
 
-  it("cuts a report over the limits with a warning and keeps the rest", async () => {
-    const line = (n: number) =>
-      `{"message":"finding ${n}","location":{"path":"src/a.js","range":{"start":{"line":1}}},"severity":"WARNING","code":{"value":"many"}}`;
-    const script = `for i in $(seq 1 600); do printf '%s\\n' '${line(0)}'; done`;
+  it("cuts a report over the limits and says how many were left out once, on stderr and in the summary", async () => {
+    const line = (severity: string) =>
+      `{"message":"finding","location":{"path":"src/a.js","range":{"start":{"line":1}}},"severity":"${severity}","code":{"value":"many"}}`;
+    const script = `for i in $(seq 1 600); do printf '%s\\n' '${line("WARNING")}'; done; printf '%s\\n' '${line("ERROR")}'`;
     const { result, stderr } = await review([{ command: script, format: "rdjsonl" }]);
     expect(result.status, result.error).toBe("ok");
     expect(result.comments).toHaveLength(500);
-    expect(stderr).toContain("rdjsonl: 100 comments over the limit of 500 dropped");
+    // The report's last finding is its only error: the most severe of the whole report are kept.
+    expect(result.comments.filter((comment) => comment.severity === "error")).toHaveLength(1);
+    const sentence = "101 comments over the limit of 500 left out; the most severe are kept.";
+    expect(stderr.match(/comments over the limit/g)).toHaveLength(1);
+    expect(stderr).toContain(`git-review-remote worker: ${sentence}\n`);
+    expect(String(result.summary).split("\n")[0]).toBe(sentence);
+    expect(result.summary).toMatch(/: 601 comments, 0 fixes applied, 0 files changed/);
   });
 
   it("fails a declared-format reviewer killed by a signal even when it printed a report", async () => {

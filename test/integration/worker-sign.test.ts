@@ -66,7 +66,7 @@ describe("worker: signed results", () => {
         key.private,
       );
     expect(Buffer.byteLength(await renderResult(request, "none", output))).toBeLessThan(2000);
-    const text = await renderResult(request, "none", output, sign);
+    const text = await renderResult(request, "none", output, { sign });
     const result = JSON.parse(text) as Result;
     expect(result.status).toBe("failed");
     expect(result.error).toMatch(/over the limit of 2000/);

@@ -66,8 +66,8 @@ describe("diff: what becomes a patch", () => {
   });
 
   it("is an empty report when the tool found nothing to change", async () => {
-    expect(await patchOf("")).toEqual({ comments: [], fixes: [], warnings: [] });
-    expect(await patchOf("\n\n")).toEqual({ comments: [], fixes: [], warnings: [] });
+    expect(await patchOf("")).toEqual({ comments: [], overLimit: 0, fixes: [], warnings: [] });
+    expect(await patchOf("\n\n")).toEqual({ comments: [], overLimit: 0, fixes: [], warnings: [] });
   });
 });
 

@@ -128,12 +128,15 @@ describe("sarif: results to comments", () => {
     expect(report.comments[0]?.message.endsWith("…")).toBe(true);
   });
 
-  it("keeps at most maxComments comments and says how many it dropped", async () => {
-    const report = await convertOk("sarif", sarif([result(), result(), result(), result()]), {
+  it("keeps at most maxComments comments, the most severe of the report, and counts the others", async () => {
+    const last = result({ level: "error", message: { text: "the worst, last" } });
+    const report = await convertOk("sarif", sarif([result(), result(), result(), last]), {
       maxComments: 1,
     });
-    expect(report.comments).toHaveLength(1);
-    expect(report.warnings).toEqual(["sarif: 3 comments over the limit of 1 dropped"]);
+    expect(report.comments.map((comment) => comment.message)).toEqual(["the worst, last"]);
+    expect(report.overLimit).toBe(3);
+    // The result says how many were left out, once for every reviewer; the report's warnings do not.
+    expect(report.warnings).toEqual([]);
   });
 
   it("names the tool and its version from the driver", async () => {

@@ -45,11 +45,18 @@ describe("reviewer comments file", () => {
     expect(parsed.warnings.at(-1)).toBe("comments: 14 more bad lines skipped");
   });
 
-  it("caps the number of comments", () => {
-    const line = '{"severity":"info","message":"x"}';
-    const parsed = parseComments(Array(7).fill(line).join("\n"), 5);
-    expect(parsed.comments).toHaveLength(5);
-    expect(parsed.warnings).toEqual(["comments: 2 comments over the limit of 5 dropped"]);
+  it("keeps the most severe comments of the whole file within the limit and counts the rest", () => {
+    const line = (severity: string, n: number) => `{"severity":"${severity}","message":"${n}"}`;
+    // The errors come last: a cut at the first five would keep none of them.
+    const lines = [
+      ...Array.from({ length: 12 }, (_, n) => line("info", n)),
+      line("error", 12),
+      line("error", 13),
+    ];
+    const parsed = parseComments(lines.join("\n"), 5);
+    expect(parsed.comments.map((comment) => comment.message)).toEqual(["0", "1", "2", "12", "13"]);
+    expect(parsed.overLimit).toBe(9);
+    expect(parsed.warnings).toEqual([]);
   });
 
   it("never reads the file through a symlink", async () => {

@@ -11,5 +11,6 @@ export function convertComments(bytes: Uint8Array, context: ConvertContext): Con
   const { bytes: kept, cut } = cutAtLastLine(bytes, maxReportBytes);
   const parsed = parseComments(new TextDecoder().decode(kept), maxComments);
   const warnings = cut ? [...parsed.warnings, m.truncated("comments", maxReportBytes)] : parsed.warnings;
-  return { ok: true, report: { comments: parsed.comments, fixes: [], warnings } };
+  const { comments, overLimit } = parsed;
+  return { ok: true, report: { comments, overLimit, fixes: [], warnings } };
 }

@@ -16,7 +16,12 @@ interface Normalized {
 }
 
 const fail = (problem: string): { ok: false; error: string } => ({ ok: false, error: `diff: ${problem}` });
-const emptyReport = (warnings: string[]): ConvertedReport => ({ comments: [], fixes: [], warnings });
+const emptyReport = (warnings: string[]): ConvertedReport => ({
+  comments: [],
+  overLimit: 0,
+  fixes: [],
+  warnings,
+});
 
 /** A `---`/`+++` section with a git header; the names checked, their timestamps dropped. */
 function normalizePlain(section: DiffSection): Normalized | string {

@@ -8,6 +8,7 @@ import {
   type Severity,
 } from "../../protocol/result.js";
 import { workerMessages as m } from "../messages.js";
+import { MostSevere } from "../most-severe.js";
 import type { TreePath } from "./tree-paths.js";
 import type { ConvertContext, ConvertedReport, Edit } from "./types.js";
 
@@ -34,16 +35,18 @@ export function lastLine(
 }
 
 export class ReportBuilder {
-  private readonly report: ConvertedReport = { comments: [], fixes: [], warnings: [] };
+  private readonly report: ConvertedReport = { comments: [], overLimit: 0, fixes: [], warnings: [] };
+  private readonly comments: MostSevere;
   private extraWarnings = 0;
-  private droppedComments = 0;
   private droppedFixes = 0;
   private outside: { count: number; first: string; reason: string } | undefined;
 
   constructor(
     readonly format: string,
     readonly context: ConvertContext,
-  ) {}
+  ) {
+    this.comments = new MostSevere(context.limits.maxComments);
+  }
 
   setTool(name: string, version?: string): void {
     if (this.report.tool === undefined && name !== "") {
@@ -66,10 +69,9 @@ export class ReportBuilder {
 
   /** A finding, and the fix that came with it (reported at the finding's place if not applied). */
   addFinding(finding: Finding, edits: readonly Edit[] = []): void {
-    const { comments, fixes } = this.report;
-    const { maxComments, maxFixes } = this.context.limits;
-    if (comments.length < maxComments) comments.push(toComment(finding));
-    else this.droppedComments++;
+    const { fixes } = this.report;
+    const { maxFixes } = this.context.limits;
+    this.comments.add(toComment(finding));
     if (edits.length === 0) return;
     if (fixes.length >= maxFixes) {
       this.droppedFixes++;
@@ -92,8 +94,8 @@ export class ReportBuilder {
       const { count, first, reason } = this.outside;
       late.push(m.outsideTree(format, count, first, reason));
     }
-    if (this.droppedComments > 0)
-      late.push(m.commentsOverLimit(format, this.droppedComments, limits.maxComments));
+    this.report.comments = this.comments.comments();
+    this.report.overLimit = this.comments.overLimit;
     if (this.droppedFixes > 0) late.push(m.fixesOverLimit(format, this.droppedFixes, limits.maxFixes));
     // These summaries matter more than the tenth detail line, so they always fit.
     const room = Math.max(0, MAX_WARNINGS - late.length);

@@ -53,7 +53,10 @@ export interface ReportPatch {
 export interface ConvertedReport {
   /** The tool that wrote the report, when the report says (SARIF's driver, rdjson's source). */
   tool?: { name: string; version?: string };
+  /** At most the limit: the most severe. */
   comments: ReviewComment[];
+  /** Findings over the comments' limit, left out (their fixes still count). */
+  overLimit: number;
   fixes: Fix[];
   patch?: ReportPatch;
   /** Already capped: what was dropped or truncated and why. */
