@@ -14,9 +14,17 @@ import type { ReviewRecord } from "../store/records.js";
 import { type MergeHooks, MergeKind, type MergeOutcome } from "./outcome.js";
 import { forgetUndo, recordUndo } from "./undo.js";
 
-/** Whether the index and the tracked files match HEAD (untracked files do not count). */
+/**
+ * Whether the index and the tracked files match HEAD. Untracked files do not count, nor edits inside a
+ * submodule's own work tree (`--ignore-submodules=dirty`): a merge never touches them (proposals carry
+ * no gitlink), and `git stash`, the hint, cannot put them aside. A submodule checked out at another
+ * commit than HEAD records still counts.
+ */
 async function isCleanWorkTree(run: GitRun): Promise<boolean> {
-  const status = await git(["--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=no"], run);
+  const status = await git(
+    ["--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=no", "--ignore-submodules=dirty"],
+    run,
+  );
   return status.stdout.trim() === "";
 }
 

@@ -1,9 +1,10 @@
 // Repositories of other shapes than the usual: a path with ':' (git splits alternates on it), file
-// names with control characters (no patch may carry them) and SHA-256 object names. The whole flow runs on them: export, review on the local worker, merge.
-import { readFileSync, rmSync } from "node:fs";
+// names with control characters (no patch may carry them), a submodule and SHA-256 object names. The whole flow runs on them: export, review on the local worker, merge.
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTestRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 
@@ -68,6 +69,35 @@ describe("a repository with a space, non-ASCII letters, a newline and a tab in f
     expect(json.comments.map((comment) => comment.path).sort()).toEqual([names.newline, names.tab].sort());
     for (const comment of json.comments)
       expect(comment.message).toMatch(/left out: .* contains a control character/);
+  });
+});
+
+describe("a repository with a submodule", () => {
+  it("merges a review while the submodule has edits of its own, and refuses while it is at another commit", () => {
+    const dep = repos.add(createTestRepo({ name: "dep" }));
+    dep.write("d.txt", "dep\n");
+    dep.commit("dep");
+    const repo = untidyRepo({ name: "super" });
+    repo.git("-c", "protocol.file.allow=always", "submodule", "-q", "add", dep.dir, "dep");
+    repo.commit("add the submodule");
+    repo.write("a.txt", "tidy\nuntidy  \nmore  \n");
+    repo.commit("more untidy");
+    const id = reviewId(repo);
+    const inDep = (...args: string[]) =>
+      execFileSync("git", args, { cwd: join(repo.dir, "dep"), env: repo.env });
+    writeFileSync(join(repo.dir, "dep", "d.txt"), "edited in the submodule\n");
+    inDep("commit", "-qam", "moved on");
+    const before = repoState(repo);
+    const refused = repo.run(["merge", id]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("uncommitted changes");
+    expect(repoState(repo)).toEqual(before);
+    inDep("reset", "-q", "--hard", "HEAD^");
+    writeFileSync(join(repo.dir, "dep", "d.txt"), "edited in the submodule\n");
+    const merged = repo.run(["merge", id]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(readFileSync(join(repo.dir, "a.txt"), "utf8")).toBe("tidy\nuntidy  \nmore\n");
+    expect(readFileSync(join(repo.dir, "dep", "d.txt"), "utf8")).toBe("edited in the submodule\n");
   });
 });
 
