@@ -99,7 +99,8 @@ pruned), counts.`,
   show: `usage: git review-remote show <id> [--format=text|json|sarif] [--json]
                               [--filter-mode <mode>] [--all-comments]
 
-Show a review's summary, its receipt ("Good signature from worker ..." or
+Show a review's counts (as validated: "result 3 comments, 1 proposed commit"),
+the worker's summary, its receipt ("Good signature from worker ..." or
 "unsigned"), comments and the stat of each proposed commit.
 Comments outside the change are counted, not shown (--filter-mode, as for
 a review); --all-comments shows them too, marked. --format=json carries

@@ -9,6 +9,7 @@ import { requestForbiddenPaths } from "../paths/forbidden.js";
 import { overLimitNote } from "../protocol/limits.js";
 import { type Dropped, parseResult } from "../protocol/parse-result.js";
 import type { Result } from "../protocol/result.js";
+import { summaryProse } from "../protocol/summary.js";
 import { matchSecretName } from "../secrets/names.js";
 import { writeNote } from "../store/notes.js";
 import { type ReviewRecord, ReviewState, writeReviewFile } from "../store/records.js";
@@ -147,5 +148,5 @@ export async function acceptResult(
   }
   debug(`import: done (${record.state}${record.branch ? `, ${record.branch}` : ""})`);
   await writeNote(repo, sent.snapshot.commit, record, result.comments).catch(() => undefined);
-  return { record, comments: result.comments, summary: result.summary, sandbox: result.worker.sandbox };
+  return { record, comments: result.comments, summary: summaryProse(result), sandbox: result.worker.sandbox };
 }

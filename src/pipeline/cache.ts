@@ -5,6 +5,7 @@ import type { ReceiptPolicy } from "../config/receipt-policy.js";
 import { InvalidResultError } from "../errors.js";
 import { messages } from "../messages.js";
 import type { Result } from "../protocol/result.js";
+import { summaryProse } from "../protocol/summary.js";
 import { type CacheInputs, cacheKey, lookupCache } from "../store/cache.js";
 import type { StorePaths } from "../store/layout.js";
 import { type ReviewRecord, ReviewState, readRecord, readReviewFile } from "../store/records.js";
@@ -43,7 +44,7 @@ async function readCachedOutcome(
   return {
     record,
     comments: result.comments,
-    summary: result.summary ?? "",
+    summary: summaryProse(result),
     sandbox: result.worker?.sandbox,
   };
 }

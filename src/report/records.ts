@@ -1,12 +1,18 @@
 // What `list` and `show` show: the reviews in the store, and one review in full (text, JSON, SARIF).
 import type { FilteredComments } from "../pipeline/filter.js";
 import type { Result } from "../protocol/result.js";
+import { summaryProse } from "../protocol/summary.js";
 import type { ReviewRecord } from "../store/records.js";
 import { formatComment } from "./comment.js";
 import { type Output, paint, plural } from "./output.js";
 import { describeReceipt, receiptJson } from "./receipt.js";
 import { toSarif } from "./sarif.js";
 import { describeHidden, describeScope } from "./target.js";
+
+/** A review's counts, as validated and imported: the same words in the review's line and in `show`. */
+export function describeCounts(record: Pick<ReviewRecord, "comments" | "commits">): string {
+  return `${plural(record.comments, "comment")}, ${plural(record.commits, "proposed commit")}`;
+}
 
 export function printRecords(
   records: readonly ReviewRecord[],
@@ -78,6 +84,7 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
   output.out(`snapshot ${record.snapshot.kind} ${record.snapshot.commit}`);
   output.out(record.range ? `range    ${record.range.base}..${record.range.head}` : "range    whole tree");
   if (record.branch) output.out(`branch   ${record.branch}`);
+  if (result) output.out(`result   ${describeCounts(record)}`);
   output.out(`receipt  ${describeReceipt(record)}`);
   for (const problem of record.problems ?? []) output.out(`problem  ${problem}`);
   for (const part of record.dropped ?? []) {
@@ -86,7 +93,8 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
     const why = part.problems.length > 0 ? part.problems.join("; ") : "over a limit (see the comments)";
     output.out(`dropped  ${what}: ${why}`);
   }
-  if (result?.summary) output.out(`\n${result.summary}`);
+  const summary = result ? summaryProse(result) : "";
+  if (summary) output.out(`\n${summary}`);
   printComments(shown, output);
   if (shown.proposals !== undefined) output.out(shown.proposals);
 }

@@ -6,13 +6,14 @@ import type { PipelineReport, ReviewOutcome, WorkerFailure } from "../pipeline/o
 import type { ReviewComment } from "../protocol/result.js";
 import { formatComment } from "./comment.js";
 import { printDropped } from "./dropped.js";
-import { type Output, paint, plural } from "./output.js";
+import { type Output, paint } from "./output.js";
 import { describeReceipt, isSigned, receiptJson } from "./receipt.js";
+import { describeCounts } from "./records.js";
 import { describeHidden, describeTarget } from "./target.js";
 
 function printOutcome(outcome: ReviewOutcome, cached: boolean, output: Output): void {
   const { record } = outcome;
-  const counts = `${plural(record.comments, "comment")}, ${plural(record.commits, "proposed commit")}`;
+  const counts = describeCounts(record);
   const from = cached ? " (cached: the worker was not contacted)" : "";
   const sandbox = outcome.sandbox ? ` [sandbox: ${outcome.sandbox}]` : "";
   output.out(`Review ${record.id} by ${record.worker.name}${sandbox}: ${counts}${from}`);

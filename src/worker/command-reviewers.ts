@@ -162,9 +162,13 @@ function describe(ran: Ran): string {
   return `- ${name} (\`${ran.command}\`, ${ran.format}${exit}, ${timing}): ${what}`;
 }
 
-/** The summary's account of what ran, and what the reviewers said in $REVIEW_REMOTE_SUMMARY. */
+/**
+ * The summary's account of what ran, and what the reviewers said in $REVIEW_REMOTE_SUMMARY. Its first
+ * line, the one a review shows, names them: `Ran eslint, prettier --write (failed).`
+ */
 export function describeRan(ran: readonly Ran[]): string {
-  const lines = ["Reviewers:", ...ran.map(describe)];
+  const names = ran.map((one) => (one.error ? `${one.label} (failed)` : one.label));
+  const lines = [`Ran ${names.join(", ")}.`, ...ran.map(describe)];
   for (const one of ran) if (one.summary) lines.push("", `${one.label}: ${one.summary}`);
   return lines.join("\n");
 }

@@ -16,11 +16,10 @@ import {
   ResultSchema,
   type ReviewComment,
 } from "../protocol/result.js";
+import { BUILTIN_WORKER_NAME } from "../protocol/summary.js";
 import { readVersion } from "../version.js";
 import { workerMessages } from "./messages.js";
 import type { SandboxKind } from "./sandbox.js";
-
-const WORKER_NAME = "git-review-remote";
 
 export interface ReviewOutput {
   status: "ok" | "failed";
@@ -94,7 +93,7 @@ function assemble(
     bundleSha256: request.bundle.sha256,
     status: output.status,
     summary,
-    worker: { name: WORKER_NAME, version: readVersion(), sandbox },
+    worker: { name: BUILTIN_WORKER_NAME, version: readVersion(), sandbox },
     comments,
     commits: output.status === "ok" && request.actions.includes("propose") ? output.commits : [],
     ...(output.status === "failed" ? { error: output.error ?? "the review failed" } : {}),

@@ -124,9 +124,12 @@ async function runSelectedReviewer(
   return reviewed;
 }
 
-function summarize(commits: number, comments: number, ran?: string): string {
-  const counts = `${commits} proposed commit${commits === 1 ? "" : "s"}, ${comments} comment${comments === 1 ? "" : "s"}.`;
-  return ran ? `${counts}\n\n${ran}` : counts;
+/**
+ * The summary is prose: what ran and what the reviewers said. The counts are the client's to state,
+ * after it validated the result (they may differ from what the worker sent).
+ */
+function summarize(reviewed: ReviewerResult): string {
+  return reviewed.summary ?? reviewed.ran ?? "The reviewer ran.";
 }
 
 /**
@@ -198,7 +201,7 @@ async function reviewAndCollect(ctx: ReviewTreeContext, left: { overLimit: numbe
     return failedOutput(summary, reviewed.error, reviewed.comments);
   }
   if (reviewed.unchanged) {
-    const summary = reviewed.summary ?? summarize(0, reviewed.comments.length, reviewed.ran);
+    const summary = summarize(reviewed);
     return { status: "ok", summary, comments: reviewed.comments, commits: [] };
   }
   baseline ??= await buildBaseline();
@@ -224,7 +227,7 @@ async function reviewAndCollect(ctx: ReviewTreeContext, left: { overLimit: numbe
     const comments = [...reviewed.comments, ...collected.notes];
     return {
       status: "ok",
-      summary: reviewed.summary ?? summarize(collected.commits.length, comments.length, reviewed.ran),
+      summary: summarize(reviewed),
       comments,
       commits: collected.commits,
     };
@@ -235,7 +238,7 @@ async function reviewAndCollect(ctx: ReviewTreeContext, left: { overLimit: numbe
     const filled = fullReason(workspace, limits);
     if (filled) return failedOutput(workerMessages.overLimitsSummary, filled, reviewed.comments);
     if (error instanceof ProposalLimitError) {
-      const summary = reviewed.summary ?? summarize(0, reviewed.comments.length, reviewed.ran);
+      const summary = summarize(reviewed);
       return withoutProposals(
         { status: "ok", summary, comments: reviewed.comments, commits: [] },
         error.limit,

@@ -1,0 +1,104 @@
+// One review, one set of counts: the worker's stderr, the review's lines, `show` and the summary say
+// the same numbers with the same words, and the client states the counts it validated once.
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { configureWorker, createBaseRepo, FIXTURES, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
+import { BIN, createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
+
+const repos = repoTracker();
+const MANY = join(FIXTURES, "reviewers", "many-comments.sh");
+const LEFT_OUT = "3 comments over the limit of 3 left out; the most severe are kept.";
+/** The line older built-in workers began their summary with. */
+const WORKER_COUNTS = /\d+ proposed commits?, \d+ comments?\./;
+
+function manyCommentsRepo(): TestRepo {
+  const repo = repos.add(createTestRepo());
+  const worker = shellWords(
+    process.execPath,
+    BIN,
+    "worker",
+    "--tools",
+    dirname(MANY),
+    "--reviewer-command",
+    MANY,
+  );
+  configureWorker(repo, "many", worker);
+  repo.git("config", "review-remote.worker", "many");
+  repo.git("config", "review-remote.maxComments", "3");
+  repo.write("README.md", "# Title\n");
+  repo.write("src/app.ts", "export const a = 1;\n");
+  repo.commit("base");
+  repo.write("src/app.ts", "export const a = 2;\n");
+  repo.commit("the change");
+  return repo;
+}
+
+describe("a reviewer over the comments' limit", () => {
+  it("is counted once: the same sentence on stderr, under the review's line and in show", () => {
+    const repo = manyCommentsRepo();
+    const run = repo.run([]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr.match(/over the limit/g)).toHaveLength(1);
+    expect(run.stderr).toContain(`remote: git-review-remote worker: ${LEFT_OUT}\n`);
+    const header = run.stdout.match(
+      /^Review ([0-9a-f]{12}) by many(?: \[sandbox: [^\]]+\])?: (.*)\n {2}(.*)$/m,
+    );
+    expect(header?.[2]).toBe("3 comments, 1 proposed commit");
+    expect(header?.[3]).toBe(LEFT_OUT);
+    // The most severe of all six are kept, the last one among them.
+    expect(run.stdout).toContain("  src/app.ts:1 error The one that matters.\n");
+    expect(run.stdout).not.toMatch(WORKER_COUNTS);
+    const id = header?.[1] ?? "";
+    const shown = repo.run(["show", id]);
+    expect(shown.status, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain("\nresult   3 comments, 1 proposed commit\n");
+    expect(shown.stdout).not.toMatch(WORKER_COUNTS);
+    // The reviewer's line counts all it made: made less left out is what came back.
+    expect(shown.stdout).toMatch(
+      new RegExp(
+        `\\n\\n${LEFT_OUT}\\n\\nRan many-comments\\.sh\\.\\n- many-comments\\.sh \\(\`[^\`]+\`, comments, exit 0, \\d+\\.\\d s\\): 6 comments, 0 fixes applied, 1 file changed\\n`,
+      ),
+    );
+  });
+});
+
+describe("a worker's summary", () => {
+  const BENIGN = JSON.parse(readFileSync(join(FIXTURES, "results", "01-benign-result.json"), "utf8"));
+
+  function served(summary: string, name: string): TestRepo {
+    const repo = repos.add(createBaseRepo());
+    const file = join(repo.home, "result.json");
+    writeFileSync(file, JSON.stringify({ ...BENIGN, summary, worker: { ...BENIGN.worker, name } }));
+    configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, file));
+    return repo;
+  }
+
+  function reviewAndShow(repo: TestRepo): { review: string; show: string } {
+    const run = repo.run(["--worker", "fake"]);
+    expect(run.status, run.stderr).toBe(0);
+    const id = run.stdout.match(/^Review ([0-9a-f]{12}) /m)?.[1] ?? "";
+    const shown = repo.run(["show", id]);
+    expect(shown.status, shown.stderr).toBe(0);
+    return { review: run.stdout, show: shown.stdout };
+  }
+
+  it("from an older built-in worker loses the counts it began with, keeping its prose", () => {
+    const repo = served(
+      "3 proposed commits, 7 comments.\n\nHygiene: fixed whitespace in 1 file.",
+      "git-review-remote",
+    );
+    const { review, show } = reviewAndShow(repo);
+    expect(review).toMatch(/: 1 comment, 1 proposed commit\n {2}Hygiene: fixed whitespace in 1 file\.\n/);
+    expect(show).toContain("\nresult   1 comment, 1 proposed commit\n");
+    expect(show).toContain("\n\nHygiene: fixed whitespace in 1 file.\n");
+    expect(review + show).not.toMatch(WORKER_COUNTS);
+  });
+
+  it("from a third-party worker is shown as sent", () => {
+    const repo = served("3 proposed commits, 7 comments.\n\nMine.", "acme-reviewer");
+    const { review, show } = reviewAndShow(repo);
+    expect(review).toMatch(/: 1 comment, 1 proposed commit\n {2}3 proposed commits, 7 comments\.\n/);
+    expect(show).toContain("\n\n3 proposed commits, 7 comments.\n\nMine.\n");
+  });
+});
