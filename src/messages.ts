@@ -91,6 +91,11 @@ export const messages = {
     "review less at once: a shorter range, or a pathspec (git review-remote <base>..<head> -- <path>...)",
   hintRaiseLimit: (limit: RaisableLimit) =>
     `or raise the limit: git config ${RAISABLE_LIMITS[limit]} <n> (at most ${LIMIT_CEILINGS[limit]}; the policy file's limits still apply)`,
+  proposalsOutsideChange: (fixes: number, files: number) =>
+    `${fixes} fix${fixes === 1 ? "" : "es"} in ${files} file${files === 1 ? "" : "s"} outside the change left out (--filter-mode=nofilter keeps them)`,
+  proposalsOutsideChangeShort: (fixes: number) =>
+    `${fixes} fix${fixes === 1 ? "" : "es"} outside the change left out`,
+  nothingToProposeInChange: "Nothing to propose in the change.",
   proposalsRejected: (worker: string) => `rejected the proposals of worker '${worker}'; nothing was imported`,
   workerReportedFailure: (worker: string, reason: string) =>
     `worker '${worker}' reported a failure: ${reason}`,

@@ -59,7 +59,9 @@ context); the review focuses on the change:
                         which comments to show (review-remote.filterMode):
                         added (default: on lines the change added),
                         diff_context (within its hunks), file (in changed
-                        files), nofilter; the others are counted and kept
+                        files), nofilter; the others are counted and kept;
+                        fixes to files the change did not touch are left
+                        out of the branch, but for nofilter
     --fail-level <level>
                         exit 7 when a finding shown is at or above <level>
                         (review-remote.failLevel): none (default), error,
@@ -103,8 +105,10 @@ Show a review's counts (as validated: "result 3 comments, 1 proposed commit"),
 the worker's summary, its receipt ("Good signature from worker ..." or
 "unsigned"), comments and the stat of each proposed commit.
 Comments outside the change are counted, not shown (--filter-mode, as for
-a review); --all-comments shows them too, marked. --format=json carries
-both lists (filter.comments, filter.hiddenComments); --format=sarif prints
+a review); --all-comments shows them too, marked. Fixes outside the change
+left out of the branch are counted. --format=json carries both lists
+(filter.comments, filter.hiddenComments) and filter.leftOutFixes and
+filter.leftOutFiles; --format=sarif prints
 SARIF 2.1.0 for code scanning tools, comments outside the change marked as
 suppressed.`,
   merge: `usage: git review-remote merge [--abort | --continue] <id>

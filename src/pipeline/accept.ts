@@ -14,12 +14,13 @@ import { matchSecretName } from "../secrets/names.js";
 import { writeNote } from "../store/notes.js";
 import { type ReviewRecord, ReviewState, writeReviewFile } from "../store/records.js";
 import { commentChecker, sanitizeComment } from "../validate/comments.js";
-import { applyInQuarantine, type Quarantined } from "../validate/quarantine.js";
+import { applyInQuarantine, discardQuarantine, type Quarantined } from "../validate/quarantine.js";
 import { sanitizeLine, sanitizeText } from "../validate/sanitize.js";
 import { type AcceptContext, baseObjects, updateRecord } from "./context.js";
 import { importResult } from "./import.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { checkResultReceipt } from "./receipt.js";
+import { scopeProposals } from "./scope.js";
 import type { Worker } from "./workers.js";
 
 /** The stored result: validated, with every text sanitized (layer 5). */
@@ -83,12 +84,28 @@ function droppedByWorker(result: Result): Dropped[] {
   });
 }
 
+/**
+ * The scope stage: a focused review's proposals kept to the files its change touched (the same
+ * commits when nothing is outside it, or under nofilter). The record says what was outside.
+ */
+function scopeCommits(context: AcceptContext, record: ReviewRecord, commits: Result["commits"]) {
+  const { scope } = context;
+  if (!scope) return commits;
+  const scoped = scopeProposals(commits, {
+    changed: scope.paths,
+    sent: new Set(context.sent.files.map((file) => file.path)),
+    gate: { maxPatchBytes: context.request.limits.maxPatchBytes },
+  });
+  record.outsideChange = { ...scoped.leftOut, kept: scope.keepAll };
+  return scope.keepAll || scoped.leftOut.fixes === 0 ? commits : scoped.commits;
+}
+
 /** Layers 2-4: gate each patch, apply commit after commit in quarantine, check what git changed. */
 async function checkProposals(
   context: AcceptContext,
   worker: Worker,
   record: ReviewRecord,
-  result: Result,
+  commits: Result["commits"],
   counts: { comments: number; errors: number },
 ): Promise<Quarantined> {
   const { repo, sent, request } = context;
@@ -98,7 +115,7 @@ async function checkProposals(
     cwd: repo.top ?? repo.cwd,
     base: sent.snapshot.commit,
     manifest: new Set(sent.files.map((file) => file.path)),
-    commits: result.commits,
+    commits,
     forbiddenPaths: requestForbiddenPaths(request.forbiddenPaths),
     isSecretName: (path) => matchSecretName(path)?.id,
     maxPatchBytes: request.limits.maxPatchBytes,
@@ -112,6 +129,26 @@ async function checkProposals(
   throw new InvalidResultError(messages.proposalsRejected(worker.name), {
     details: checked.problems.map(sanitizeLine),
   });
+}
+
+/**
+ * Every layer judges the proposals as the worker sent them: one that breaks a rule anywhere, in the
+ * change or not, rejects the result (design §9). Then what is in the change is applied and judged
+ * again, as it will be imported; undefined when none of it is.
+ */
+async function checkInScope(
+  context: AcceptContext,
+  worker: Worker,
+  record: ReviewRecord,
+  result: Result,
+  counts: { comments: number; errors: number },
+): Promise<{ commits: Result["commits"]; checked: Quarantined } | undefined> {
+  const whole = await checkProposals(context, worker, record, result.commits, counts);
+  const commits = scopeCommits(context, record, result.commits);
+  if (commits === result.commits) return { commits, checked: whole };
+  await discardQuarantine(whole.quarantineDir);
+  if (commits.length === 0) return undefined;
+  return { commits, checked: await checkProposals(context, worker, record, commits, counts) };
 }
 
 /** Validate a worker's raw stdout and import it; the first failing layer rejects all of it. */
@@ -140,11 +177,12 @@ export async function acceptResult(
       messages.workerReportedFailure(worker.name, sanitizeLine(result.error ?? "no reason given")),
     );
   }
-  if (result.commits.length === 0) {
+  const scoped =
+    result.commits.length > 0 ? await checkInScope(context, worker, record, result, counts) : undefined;
+  if (scoped === undefined) {
     await updateRecord(store, record, { state: ReviewState.empty, ...counts });
   } else {
-    const checked = await checkProposals(context, worker, record, result, counts);
-    await importResult(context, worker, record, result, checked, counts);
+    await importResult(context, worker, record, scoped.commits, scoped.checked, counts);
   }
   debug(`import: done (${record.state}${record.branch ? `, ${record.branch}` : ""})`);
   await writeNote(repo, sent.snapshot.commit, record, result.comments).catch(() => undefined);

@@ -24,12 +24,27 @@ function meetsReceiptPolicy(record: ReviewRecord, policy: ReceiptPolicy | undefi
   return status === "good" || (status === "unsigned" && !policy.required);
 }
 
+/**
+ * A cached answer is reused only if its branch holds what this run would import: the filter mode
+ * decides whether a focused review's proposals outside the change are kept. One whose proposals
+ * were all in the change (or that proposed nothing) fits either way; a record from before proposals
+ * were scoped kept them all.
+ */
+function fitsScope(record: ReviewRecord, scoped: boolean): boolean {
+  if (record.range === null) return true;
+  const outside = record.outsideChange;
+  if (outside === undefined) return !scoped || record.commits === 0;
+  return outside.fixes === 0 || outside.kept !== scoped;
+}
+
 async function readCachedOutcome(
   store: StorePaths,
   record: ReviewRecord,
   policy: ReceiptPolicy | undefined,
+  scoped: boolean,
 ): Promise<ReviewOutcome | undefined> {
   if (!REUSABLE.has(record.state) || !meetsReceiptPolicy(record, policy)) return undefined;
+  if (!fitsScope(record, scoped)) return undefined;
   const text = await readReviewFile(store, record.id, "result.json");
   if (text === undefined) return undefined;
   // Written only after every validation layer passed, by this tool, into the user's own git dir:
@@ -69,7 +84,11 @@ export async function answerFromCache(
   store: StorePaths,
   workers: readonly Worker[],
   keys: ReadonlyMap<Worker, string>,
-  receiptPolicies: ReadonlyMap<string, ReceiptPolicy>,
+  run: {
+    receiptPolicies: ReadonlyMap<string, ReceiptPolicy>;
+    /** Proposals outside a focused review's change are left out (every filter mode but nofilter). */
+    scoped: boolean;
+  },
 ): Promise<{ outcomes: ReviewOutcome[]; failures: WorkerFailure[]; pending: Worker[] }> {
   const outcomes: ReviewOutcome[] = [];
   const failures: WorkerFailure[] = [];
@@ -78,8 +97,8 @@ export async function answerFromCache(
     const key = keys.get(worker);
     const id = key === undefined ? undefined : await lookupCache(store, key);
     const record = id ? await readRecord(store, id) : undefined;
-    const policy = receiptPolicies.get(worker.name);
-    const cached = record ? await readCachedOutcome(store, record, policy) : undefined;
+    const policy = run.receiptPolicies.get(worker.name);
+    const cached = record ? await readCachedOutcome(store, record, policy, run.scoped) : undefined;
     // A worker whose receipts are checked is asked again: its allowed signers may have changed since.
     const remembered = record && !cached && policy?.allowedSigners === undefined;
     const rejected = remembered ? cachedRejection(record) : undefined;

@@ -28,6 +28,13 @@ export interface AcceptContext {
   /** By worker name: the receipts its results must carry (design §12). */
   receiptPolicies: ReadonlyMap<string, ReceiptPolicy>;
   signal: AbortSignal;
+  /** A focused review's changed paths, which its proposals are kept to unless `keepAll` (nofilter). */
+  scope?: ProposalScope | undefined;
+}
+
+export interface ProposalScope {
+  paths: ReadonlySet<string>;
+  keepAll: boolean;
 }
 
 /**

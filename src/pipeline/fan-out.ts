@@ -13,7 +13,8 @@ import { verifyAllowedSignersReadable } from "../receipt/verify.js";
 import type { Repo } from "../repo.js";
 import { writeRefusal } from "../store/cache.js";
 import type { StorePaths } from "../store/layout.js";
-import { changesOf } from "./focus.js";
+import type { FilterMode } from "./filter.js";
+import { changesOf, proposalScope } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, ReviewOutcome, WorkerFailure } from "./outcome.js";
 import type { SendContext } from "./send.js";
 import type { Target } from "./target.js";
@@ -37,6 +38,8 @@ export interface FanOutOptions {
   /** Where a refused export of this snapshot and policy is remembered (commit snapshots only). */
   refusalKey: string | undefined;
   events: PipelineEvents;
+  /** The filter mode: `nofilter` keeps a focused review's proposals outside its change too. */
+  filterMode: FilterMode;
   /** The built-in workers already started, to be sent their envelope (the caller stops them after). */
   early: ReadonlyMap<Worker, StartedWorker>;
 }
@@ -84,6 +87,7 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       throw new UsageError(messages.worktreeUnchanged, { hints: [messages.hintWorktreeUnchanged] });
     }
     const [{ buildRequest }, { reviewOnWorker }] = await stages;
+    const changes = changesOf(bundle.range);
     const { request, patchCut } = buildRequest({
       bundle,
       question: fan.question,
@@ -96,7 +100,8 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       store: fan.store,
       sent: { snapshot: bundle.snapshot, files: bundle.files, snapshotObjects: scratch?.objects },
       bundlePath: bundle.path,
-      changes: changesOf(bundle.range),
+      changes,
+      scope: proposalScope(changes, fan.filterMode),
       request,
       branchPrefix: settings.branchPrefix,
       receiptPolicies: fan.receiptPolicies,

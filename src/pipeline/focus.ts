@@ -5,7 +5,8 @@ import type { RangeInfo } from "../export/range.js";
 import { type ChangedLines, changedLinesOf } from "../protocol/changed-lines.js";
 import type { StorePaths } from "../store/layout.js";
 import { readReviewFile, writeReviewFile } from "../store/records.js";
-import { type FilterMode, filterComments } from "./filter.js";
+import type { ProposalScope } from "./context.js";
+import { FilterMode, filterComments } from "./filter.js";
 import type { ReviewOutcome } from "./outcome.js";
 
 const CHANGES_FILE = "changes.json";
@@ -30,6 +31,15 @@ export async function readChanges(store: StorePaths, id: string): Promise<Change
   } catch {
     return undefined;
   }
+}
+
+/** What a focused review's proposals are kept to: its changed paths (all of them under nofilter). */
+export function proposalScope(
+  changes: ChangedLines | undefined,
+  mode: FilterMode,
+): ProposalScope | undefined {
+  if (!changes) return undefined;
+  return { paths: new Set(changes.files.map((file) => file.path)), keepAll: mode === FilterMode.nofilter };
 }
 
 /** The outcome with only the comments `mode` shows; the hidden ones are counted beside them. */

@@ -110,7 +110,7 @@ export async function importResult(
   context: AcceptContext,
   worker: Worker,
   record: ReviewRecord,
-  result: Result,
+  commits: Result["commits"],
   checked: Quarantined,
   counts: { comments: number; errors: number },
 ): Promise<void> {
@@ -128,7 +128,7 @@ export async function importResult(
       objectDirs: [...(snapshotObjects ? [snapshotObjects] : []), join(checked.quarantineDir, "objects")],
       base: sent.snapshot.commit,
       trees: checked.trees,
-      messages: result.commits.map((commit) => commit.message),
+      messages: commits.map((commit) => commit.message),
       trailers: {
         request: request.id,
         bundle: request.bundle.sha256,

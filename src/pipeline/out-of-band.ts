@@ -17,7 +17,7 @@ import { findRecord, type ReviewRecord, ReviewState, readReviewFile } from "../s
 import { readRunning } from "../store/running.js";
 import { acceptResult } from "./accept.js";
 import { chooseFilterMode } from "./filter.js";
-import { focusOutcome } from "./focus.js";
+import { focusOutcome, proposalScope, readChanges } from "./focus.js";
 import type { PipelineReport } from "./outcome.js";
 
 /**
@@ -81,6 +81,8 @@ async function acceptLocked(
       hints: [messages.hintSnapshotGone],
     });
   }
+  const mode = chooseFilterMode(undefined, settings.filterMode);
+  const changes = record.range ? await readChanges(store, record.id) : undefined;
   const context = {
     repo,
     store,
@@ -89,8 +91,9 @@ async function acceptLocked(
     branchPrefix: settings.branchPrefix,
     receiptPolicies: new Map([[record.worker.name, receiptPolicy]]),
     signal: new AbortController().signal,
+    scope: proposalScope(changes, mode),
   };
   const outcome = await acceptResult(context, record.worker, { ...record }, await readResult());
-  const focused = await focusOutcome(store, outcome, chooseFilterMode(undefined, settings.filterMode));
+  const focused = await focusOutcome(store, outcome, mode);
   return { outcomes: [focused], failures: [], cached: new Set() };
 }

@@ -14,7 +14,7 @@ import { type StorePaths, storePaths } from "../store/layout.js";
 import { readVersion } from "../version.js";
 import { answerFromCache, cacheKeys } from "./cache.js";
 import { markIdenticalProposals } from "./compare.js";
-import { chooseFilterMode, type FilterMode } from "./filter.js";
+import { chooseFilterMode, FilterMode } from "./filter.js";
 import { focusOutcome } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, PipelineReport } from "./outcome.js";
 import { resolveTarget } from "./target.js";
@@ -47,6 +47,7 @@ export async function runPipeline(
   const question = options.question ?? settings.question ?? policy.question ?? DEFAULT_QUESTION;
   const limits = resolveLimits(settings.timeoutSeconds, settings.limits, policy.limits);
   const store = storePaths(repo);
+  const mode = chooseFilterMode(options.filterMode, settings.filterMode);
   const target = await resolveTarget(repo, {
     spec: options.target,
     worktree: options.worktree,
@@ -73,7 +74,8 @@ export async function runPipeline(
       version,
     });
     if (!options.noCache) {
-      const cached = await answerFromCache(store, workers, keys, receiptPolicies);
+      const scoped = mode !== FilterMode.nofilter;
+      const cached = await answerFromCache(store, workers, keys, { receiptPolicies, scoped });
       report.outcomes.push(...cached.outcomes);
       report.failures.push(...cached.failures);
       for (const outcome of cached.outcomes) report.cached.add(outcome.record.id);
@@ -81,7 +83,7 @@ export async function runPipeline(
     }
   }
   if (pending.length === 0) {
-    return focusReport(repo, store, report, chooseFilterMode(options.filterMode, settings.filterMode));
+    return focusReport(repo, store, report, mode);
   }
 
   // A refused export is deterministic for its snapshot and policy: said again, not scanned again.
@@ -120,6 +122,7 @@ export async function runPipeline(
       receiptPolicies,
       refusalKey,
       events,
+      filterMode: mode,
       early,
     });
     report.outcomes.push(...sent.outcomes);
@@ -127,5 +130,5 @@ export async function runPipeline(
   } finally {
     await Promise.all([...early.values()].map((started) => started.cancel()));
   }
-  return focusReport(repo, store, report, chooseFilterMode(options.filterMode, settings.filterMode));
+  return focusReport(repo, store, report, mode);
 }

@@ -3,9 +3,11 @@
 // blocked or refused.
 import { type PushPlan, PushSkip } from "../hooks/pre-push.js";
 import type { TargetReview } from "../hooks/review-push.js";
+import { messages } from "../messages.js";
 import type { ReviewOutcome } from "../pipeline/outcome.js";
 import { formatComment } from "./comment.js";
 import { type Output, plural } from "./output.js";
+import { leftOut } from "./target.js";
 
 const SAY = "review-remote:";
 
@@ -39,13 +41,15 @@ function describeOutcome(outcome: ReviewOutcome, cached: boolean): string {
   const hidden = outcome.filter?.hidden.length ?? 0;
   const what = parts.length > 0 ? parts.join(", ") : "nothing to report";
   const outside = hidden > 0 ? ` (${plural(hidden, "comment")} outside the change hidden)` : "";
+  const { fixes } = leftOut(record);
+  const scoped = fixes > 0 ? ` (${messages.proposalsOutsideChangeShort(fixes)})` : "";
   // What the accept stage left out of the result (invalid comments, proposals over a limit).
   const left = (record.dropped ?? []).map((part) => {
     const word = part.part === "comments" ? "comment" : "proposed commit";
     return part.count === undefined ? `${word}s dropped` : `${plural(part.count, word)} dropped`;
   });
   const dropped = left.length > 0 ? ` (${left.join(", ")}: git review-remote show ${record.id})` : "";
-  return `review ${record.id}${cached ? " (cached)" : ""}: ${what}${outside}${dropped}`;
+  return `review ${record.id}${cached ? " (cached)" : ""}: ${what}${outside}${scoped}${dropped}`;
 }
 
 /** The outcome of a reviewed ref, and the lines under it (comments, error details). */

@@ -7,7 +7,7 @@ import { formatComment } from "./comment.js";
 import { type Output, paint, plural } from "./output.js";
 import { describeReceipt, receiptJson } from "./receipt.js";
 import { toSarif } from "./sarif.js";
-import { describeHidden, describeScope } from "./target.js";
+import { describeHidden, describeLeftOut, describeScope, leftOut } from "./target.js";
 
 /** A review's counts, as validated and imported: the same words in the review's line and in `show`. */
 export function describeCounts(record: Pick<ReviewRecord, "comments" | "commits">): string {
@@ -71,7 +71,14 @@ function printComments(shown: ShownReview, output: Output): void {
 export function printShow(shown: ShownReview, format: ShowFormat, output: Output): void {
   const { record, result, comments } = shown;
   if (format === ShowFormat.json) {
-    const filter = { mode: comments.mode, comments: comments.shown, hiddenComments: comments.hidden };
+    const { fixes, files } = leftOut(record);
+    const filter = {
+      mode: comments.mode,
+      comments: comments.shown,
+      hiddenComments: comments.hidden,
+      leftOutFixes: fixes,
+      leftOutFiles: files,
+    };
     const receipt = receiptJson(record);
     output.json({ review: record, result: result ?? null, receipt, filter });
     return;
@@ -85,6 +92,8 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
   output.out(record.range ? `range    ${record.range.base}..${record.range.head}` : "range    whole tree");
   if (record.branch) output.out(`branch   ${record.branch}`);
   if (result) output.out(`result   ${describeCounts(record)}`);
+  const left = describeLeftOut(record);
+  if (left) output.out(`scope    ${left}`);
   output.out(`receipt  ${describeReceipt(record)}`);
   for (const problem of record.problems ?? []) output.out(`problem  ${problem}`);
   for (const part of record.dropped ?? []) {

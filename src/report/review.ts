@@ -2,6 +2,7 @@
 // across workers, each naming every worker that made it), one block of next steps (identical
 // proposals marked), and the failures of workers that did not answer; or the one JSON document.
 import type { ReviewRemoteError } from "../errors.js";
+import { messages } from "../messages.js";
 import type { PipelineReport, ReviewOutcome, WorkerFailure } from "../pipeline/outcome.js";
 import type { ReviewComment } from "../protocol/result.js";
 import { formatComment } from "./comment.js";
@@ -9,7 +10,7 @@ import { printDropped } from "./dropped.js";
 import { type Output, paint } from "./output.js";
 import { describeReceipt, isSigned, receiptJson } from "./receipt.js";
 import { describeCounts } from "./records.js";
-import { describeHidden, describeTarget } from "./target.js";
+import { describeHidden, describeLeftOut, describeTarget, leftOut } from "./target.js";
 
 function printOutcome(outcome: ReviewOutcome, cached: boolean, output: Output): void {
   const { record } = outcome;
@@ -39,13 +40,18 @@ function printComments(outcomes: readonly ReviewOutcome[], output: Output): void
   }
 }
 
-/** Under the comments: how many of each review's comments the filter kept out, and where they are. */
+/**
+ * Under the comments: how many of each review's comments the filter kept out, and where they are;
+ * how many of its fixes were outside the change and left out of its branch.
+ */
 function printHidden(outcomes: readonly ReviewOutcome[], output: Output): void {
   for (const { record, filter } of outcomes) {
     if (filter && filter.hidden.length > 0) {
       const line = describeHidden(record.id, filter.mode, filter.hidden.length);
       output.out(`  ${paint(output, "dim", line)}`);
     }
+    const left = describeLeftOut(record);
+    if (left) output.out(`  ${paint(output, "dim", left)}`);
   }
 }
 
@@ -84,7 +90,14 @@ function printNextSteps(outcome: ReviewOutcome, output: Output): void {
   const { record } = outcome;
   if (!record.branch) {
     const overLimit = record.dropped?.some((part) => part.part === "proposals");
-    output.out(overLimit ? "No proposals: they went over a limit (see the warning)." : "Nothing to propose.");
+    const outside = leftOut(record).fixes > 0;
+    output.out(
+      overLimit
+        ? "No proposals: they went over a limit (see the warning)."
+        : outside
+          ? messages.nothingToProposeInChange
+          : "Nothing to propose.",
+    );
     return;
   }
   output.out(`Proposals are on branch ${paint(output, "green", record.branch)}. Next:`);
@@ -122,6 +135,8 @@ function reviewJson(report: PipelineReport) {
     dropped: outcome.record.dropped ?? [],
     filterMode: outcome.filter?.mode ?? "nofilter",
     hiddenComments: outcome.filter?.hidden.length ?? 0,
+    leftOutFixes: leftOut(outcome.record).fixes,
+    leftOutFiles: leftOut(outcome.record).files,
     summary: outcome.summary,
     receipt: receiptJson(outcome.record),
     cached: report.cached.has(outcome.record.id),

@@ -1,5 +1,6 @@
 // What a review was about, in one line: the change it focused on and why that one, or the whole
 // tree; the same words for the run's report and for `list` and `show`.
+import { messages } from "../messages.js";
 import type { Target } from "../pipeline/target.js";
 import type { ReviewRecord } from "../store/records.js";
 import { plural } from "./output.js";
@@ -33,6 +34,18 @@ export function describeTarget(target: Target): string {
 /** What a stored review covered: its range, or the whole tree. */
 export function describeScope(record: Pick<ReviewRecord, "range">): string {
   return record.range ? `${short(record.range.base)}..${short(record.range.head)}` : "whole tree";
+}
+
+/** What a focused review's proposals left out of its branch: fixes and files outside the change. */
+export function leftOut(record: Pick<ReviewRecord, "outsideChange">): { fixes: number; files: number } {
+  const outside = record.outsideChange;
+  return outside && !outside.kept ? { fixes: outside.fixes, files: outside.files } : { fixes: 0, files: 0 };
+}
+
+/** The line under a review's comments when the scope stage left fixes out; undefined when none. */
+export function describeLeftOut(record: Pick<ReviewRecord, "outsideChange">): string | undefined {
+  const { fixes, files } = leftOut(record);
+  return fixes > 0 ? messages.proposalsOutsideChange(fixes, files) : undefined;
 }
 
 /** The line under a review's comments when the filter stage kept some out. */

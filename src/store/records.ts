@@ -50,6 +50,11 @@ export interface ReviewRecord {
   rejection?: { message: string; details: string[]; hints: string[] };
   /** Parts of an accepted result left out (invalid comments, proposals over a limit), and why. */
   dropped?: Dropped[];
+  /**
+   * A focused review's proposals outside its change (design §2, the scope stage): the fixes and
+   * files, left out of its branch or, under `nofilter`, kept. Absent when it proposed nothing.
+   */
+  outsideChange?: { fixes: number; files: number; kept: boolean };
   receipt?: ReceiptRecord;
   createdAt: string;
   updatedAt: string;

@@ -27,6 +27,19 @@ const HUNK_HEADER = /^@@ -([0-9]+)(?:,([0-9]+))? \+([0-9]+)(?:,([0-9]+))? @@/;
 
 type State = "header" | "minus" | "plus" | "hunk" | "afterHunk" | "binary" | "end";
 
+/** One file section of a patch as the gate read it: its text, every name its headers claim, its hunks. */
+export interface PatchSection {
+  text: string;
+  names: string[];
+  hunks: number;
+}
+
+interface SectionSpan {
+  firstLine: number;
+  names: string[];
+  hunks: number;
+}
+
 class PatchScanner {
   readonly problems: string[] = [];
   private readonly reported = new Set<string>();
@@ -37,6 +50,8 @@ class PatchScanner {
   private newLeft = 0;
   private lineNo = 0;
   private sectionLine = 0;
+  /** Where each file section starts (0-based line), with what the gate read of it. */
+  readonly sections: SectionSpan[] = [];
 
   constructor(private readonly options: PatchGateOptions) {}
 
@@ -94,6 +109,7 @@ class PatchScanner {
     this.endSection();
     this.files++;
     this.sectionLine = this.lineNo;
+    this.sections.push({ firstLine: this.lineNo - 1, names: [], hunks: 0 });
     if (this.files === (this.options.maxFiles ?? DEFAULT_MAX_FILES_PER_PATCH) + 1) {
       this.problem(`more than ${this.options.maxFiles ?? DEFAULT_MAX_FILES_PER_PATCH} files in one patch`);
     }
@@ -112,6 +128,8 @@ class PatchScanner {
     if (this.files > 0 && this.sectionNames.size === 0) {
       this.problem("cannot tell which file this section is for", this.sectionLine);
     }
+    const section = this.sections.at(-1);
+    if (section) section.names = [...this.sectionNames];
     this.sectionNames = new Set();
   }
 
@@ -171,6 +189,8 @@ class PatchScanner {
       this.problem("empty hunk");
       return;
     }
+    const section = this.sections.at(-1);
+    if (section) section.hunks++;
     this.state = "hunk";
   }
 
@@ -200,8 +220,8 @@ class PatchScanner {
   }
 }
 
-/** Layer-2 problems with one commit's patch text; empty when it may be handed to git apply. */
-export function checkPatchText(patch: string, options: PatchGateOptions): string[] {
+/** The checks that need no parsing; undefined when the patch may be scanned line by line. */
+function checkPatchBytes(patch: string, options: PatchGateOptions): string[] | undefined {
   const bytes = Buffer.byteLength(patch, "utf8");
   if (bytes > options.maxPatchBytes) {
     return [`patch is ${bytes} bytes, over the limit of ${options.maxPatchBytes}`];
@@ -213,7 +233,32 @@ export function checkPatchText(patch: string, options: PatchGateOptions): string
     return ['patch does not start with "diff --git " (only git diff output is accepted)'];
   }
   if (!patch.endsWith("\n")) return ["patch does not end with a newline (truncated?)"];
+  return undefined;
+}
+
+/** Layer-2 problems with one commit's patch text; empty when it may be handed to git apply. */
+export function checkPatchText(patch: string, options: PatchGateOptions): string[] {
+  const refused = checkPatchBytes(patch, options);
+  if (refused) return refused;
   const scanner = new PatchScanner(options);
   scanner.scan(patch.slice(0, -1).split("\n"));
   return scanner.problems;
+}
+
+/**
+ * The file sections of a patch that passes the gate, each with the names the gate read from its
+ * headers (both of a rename) and its hunk count; undefined when the gate refuses the patch. Each
+ * section's text is a patch of its own: the sections joined again are the patch.
+ */
+export function readPatchSections(patch: string, options: PatchGateOptions): PatchSection[] | undefined {
+  if (checkPatchBytes(patch, options)) return undefined;
+  const lines = patch.slice(0, -1).split("\n");
+  const scanner = new PatchScanner(options);
+  scanner.scan(lines);
+  if (scanner.problems.length > 0) return undefined;
+  return scanner.sections.map((section, i) => {
+    const end = scanner.sections[i + 1]?.firstLine ?? lines.length;
+    const text = `${lines.slice(section.firstLine, end).join("\n")}\n`;
+    return { text, names: section.names, hunks: section.hunks };
+  });
 }

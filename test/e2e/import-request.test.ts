@@ -102,6 +102,8 @@ describe("import --request", () => {
 
   it("gates the imported findings with --fail-level as a review does (exit 7, imported as usual)", () => {
     const repo = repoWithPolicy({});
+    // The benign proposal edits a file the reviewed commit did not touch: kept, not scoped away.
+    repo.git("config", "review-remote.filterMode", "nofilter");
     const result = JSON.parse(readFileSync(BENIGN, "utf8"));
     // On the line the reviewed commit added: a finding the filter shows.
     result.comments = [

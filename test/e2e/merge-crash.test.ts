@@ -99,7 +99,8 @@ function largeMergeRepo(): { repo: TestRepo; id: string } {
   const file = join(repo.home, "proposal.diff");
   writeFileSync(file, diff);
   configureWorker(repo, "fixture", shellWords("node", RESULT_WORKER, "--diff", file));
-  const review = repo.run(["--worktree", "--worker", "fixture", "--json"]);
+  // The proposals touch files the uncommitted change did not: nofilter keeps them all.
+  const review = repo.run(["--worktree", "--worker", "fixture", "--json", "--filter-mode=nofilter"]);
   expect(review.status, review.stderr).toBe(0);
   return { repo, id: JSON.parse(review.stdout).id };
 }

@@ -63,7 +63,8 @@ function reviewWorktree(repo: TestRepo, diff: string): string {
   const file = join(repo.home, "proposal.diff");
   writeFileSync(file, diff);
   configureWorker(repo, "fixture", shellWords("node", RESULT_WORKER, "--diff", file));
-  const result = repo.run(["--worktree", "--worker", "fixture", "--json"]);
+  // Some proposals touch files the uncommitted change did not: nofilter keeps them all.
+  const result = repo.run(["--worktree", "--worker", "fixture", "--json", "--filter-mode=nofilter"]);
   expect(result.status, result.stderr).toBe(0);
   return JSON.parse(result.stdout).id;
 }

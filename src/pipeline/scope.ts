@@ -1,0 +1,93 @@
+// The scope stage, the proposals' side of the filter: a focused review imports only the fixes to
+// files its change touched (the change git computed here at export, never the worker's word), so a
+// reviewer run over the whole tree (`eslint --fix .`) does not propose edits to files nobody changed.
+// File by file, not hunk by hunk: part of a fix could break it. Each path is kept or left out across
+// the whole chain of commits, so the commits that remain still apply one after the other.
+import { type PatchGateOptions, type PatchSection, readPatchSections } from "../validate/patch-gate.js";
+
+interface Proposal {
+  message: string;
+  patch: string;
+}
+
+/** What scoping left out: fixes (hunks; a section without one, a pure rename, counts once) and files. */
+interface LeftOut {
+  fixes: number;
+  files: number;
+}
+
+export interface ScopedProposals<P extends Proposal> {
+  commits: P[];
+  leftOut: LeftOut;
+}
+
+/** Paths joined by a rename, in sets: a rename is kept or left out whole, with both its paths. */
+class PathGroups {
+  private readonly parent = new Map<string, string>();
+
+  find(path: string): string {
+    let root = path;
+    for (let up = this.parent.get(root); up !== undefined && up !== root; up = this.parent.get(root)) {
+      root = up;
+    }
+    this.parent.set(path, root);
+    return root;
+  }
+
+  join(paths: readonly string[]): void {
+    const [first, ...rest] = paths.map((path) => this.find(path));
+    if (first === undefined) return;
+    for (const root of rest) this.parent.set(root, first);
+  }
+}
+
+export interface ScopeRules {
+  /** The paths the change touched (both sides of a rename in it). */
+  changed: ReadonlySet<string>;
+  /** The paths the worker was sent: any other path a proposal names is a file it created. */
+  sent: ReadonlySet<string>;
+  gate: PatchGateOptions;
+}
+
+/**
+ * Keeps, of every commit, the file sections whose path the change touched; a commit left with none
+ * is dropped. A rename counts as touching both its paths: it stays when either is in the change,
+ * and then so does every other section of either path, in every commit. A file the worker created
+ * (a path it was not sent, renamed only to other such paths) is kept: it is nobody's file yet, a fix
+ * may need it, and a rename git could not pair is a deletion and a creation. A chain with a commit
+ * the patch gate would refuse is handed back whole, for the quarantine to reject as it is.
+ */
+export function scopeProposals<P extends Proposal>(
+  commits: readonly P[],
+  rules: ScopeRules,
+): ScopedProposals<P> {
+  const read = commits.map((commit) => readPatchSections(commit.patch, rules.gate));
+  if (!read.every((sections) => sections !== undefined)) return { commits: [...commits], leftOut: none() };
+  const groups = new PathGroups();
+  const paths = new Set(read.flat().flatMap((section) => section.names));
+  for (const section of read.flat()) groups.join(section.names);
+  // A group is out of scope when it holds a file the worker was sent and none the change touched.
+  const inScope = new Set([...paths].map((path) => groups.find(path)));
+  for (const path of paths) if (rules.sent.has(path)) inScope.delete(groups.find(path));
+  for (const path of rules.changed) if (paths.has(path)) inScope.add(groups.find(path));
+  const isKept = (section: PatchSection) => section.names.some((name) => inScope.has(groups.find(name)));
+  const kept: P[] = [];
+  let fixes = 0;
+  const files = new Set<string>();
+  for (const [index, sections] of read.entries()) {
+    const commit = commits[index] as P;
+    const keep = sections.filter(isKept);
+    for (const section of sections) {
+      if (isKept(section)) continue;
+      fixes += Math.max(1, section.hunks);
+      for (const name of section.names) files.add(name);
+    }
+    if (keep.length === sections.length) kept.push(commit);
+    else if (keep.length > 0) kept.push({ ...commit, patch: keep.map((section) => section.text).join("") });
+  }
+  return { commits: kept, leftOut: { fixes, files: files.size } };
+}
+
+function none(): LeftOut {
+  return { fixes: 0, files: 0 };
+}
