@@ -93,6 +93,26 @@ class SignalTrap {
   }
 }
 
+/** How often the worker looks whether its parent is still there. */
+const PARENT_POLL_MS = 1000;
+
+/**
+ * A worker whose parent is gone has nobody to answer: a killed ssh client makes sshd end the session
+ * without a signal to the command (there is no terminal to hang up), and the worker would run its
+ * reviewer to the deadline, an hour by default. Losing the parent is a hangup, so this process raises
+ * SIGHUP on itself, and the trap (or the worker's own handler) stops the reviewer and removes the
+ * workspace, as for a SIGHUP from a terminal.
+ */
+function hangUpWithParent(): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    process.kill(process.pid, "SIGHUP");
+  }, PARENT_POLL_MS);
+  timer.unref();
+}
+
 /**
  * The namespace's first process, `sh` (it also reaps orphans while the worker runs): mounts the
  * workspace, says `started` on fd 3, then runs the worker with the real stderr (fd 4) and says its
@@ -209,6 +229,7 @@ export async function runConfinedWorker(config: WorkerConfig): Promise<number> {
     return runWorker({ ...(run.config ?? config), workspaceRoot: run.root, ...streams() });
   }
   const trap = new SignalTrap();
+  hangUpWithParent();
   removeStaleWorkspaces();
   const root = createWorkspaceRoot();
   try {

@@ -1,6 +1,8 @@
 // The ssh transport for real: a throwaway sshd on 127.0.0.1 (started by the global setup), and the
 // worker reached as `ssh ... git-review-remote worker`, configured the way users configure theirs.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { shellWords } from "../helpers/fixtures.js";
 import { BIN, createTestRepo, repoState, repoTracker, runUnchanged } from "../helpers/repo.js";
@@ -85,4 +87,56 @@ describe.skipIf(!sshd)("ssh transport", () => {
     const result = runUnchanged(repo, ["--worker", "gone"], 3);
     expect(result.stderr).toMatch(/remote: .*(refused|Connection)/);
   });
+
+  it("stops the remote reviewer when the client is interrupted, though ssh sends the worker no signal", async () => {
+    const repo = createTestRepo();
+    repos.add(repo);
+    repo.write("a.txt", "a\n");
+    repo.commit();
+    // A sleep no other process has on its command line, to find the reviewer by from here.
+    const token = `3599.${process.pid}${Date.now() % 100000}`;
+    const worker = shellWords(
+      process.execPath,
+      BIN,
+      "worker",
+      "--reviewer-command",
+      `echo thinking >&2; exec sleep ${token}`,
+    );
+    repo.git(
+      "config",
+      "review-remote.box.command",
+      `ssh -F ${shellWords(sshd?.config as string)} worker ${shellWords(worker)}`,
+    );
+    const before = repoState(repo);
+    // As a terminal does: SIGINT to the whole foreground process group, ssh included.
+    const child = spawn("node", [BIN, "--worker", "box"], { cwd: repo.dir, env: repo.env, detached: true });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      const first = !stderr.includes("thinking");
+      stderr += chunk;
+      if (first && stderr.includes("thinking")) process.kill(-(child.pid as number), "SIGINT");
+    });
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code).toBe(130);
+    expect(repoState(repo)).toEqual(before);
+    // The worker notices its parent, the ssh session, is gone; without that the sleep ran an hour.
+    let running = true;
+    for (let attempt = 0; attempt < 150 && running; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      running = processesRunning(`sleep\0${token}`);
+    }
+    expect(running).toBe(false);
+  });
 });
+
+/** Whether some process's command line contains `text` (its arguments joined by NUL). */
+function processesRunning(text: string): boolean {
+  return readdirSync("/proc").some((entry) => {
+    if (!/^[0-9]+$/.test(entry)) return false;
+    try {
+      return readFileSync(join("/proc", entry, "cmdline"), "latin1").includes(text);
+    } catch {
+      return false;
+    }
+  });
+}
