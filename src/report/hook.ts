@@ -36,7 +36,8 @@ function stoppedText(stop: HookStop): string {
 function describeOutcome(outcome: ReviewOutcome, cached: boolean): string {
   const { record } = outcome;
   const parts: string[] = [];
-  if (outcome.comments.length > 0) parts.push(plural(outcome.comments.length, "comment"));
+  // Every comment imported, as the review's line and `list` count them; those hidden said after.
+  if (record.comments > 0) parts.push(plural(record.comments, "comment"));
   if (record.branch) parts.push(`proposals on ${record.branch}`);
   const hidden = outcome.filter?.hidden.length ?? 0;
   const what = parts.length > 0 ? parts.join(", ") : "nothing to report";

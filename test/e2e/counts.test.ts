@@ -1,5 +1,6 @@
 // One review, one set of counts: the worker's stderr, the review's lines, `show` and the summary say
 // the same numbers with the same words, and the client states the counts it validated once.
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -60,6 +61,38 @@ describe("a reviewer over the comments' limit", () => {
         `\\n\\n${LEFT_OUT}\\n\\nRan many-comments\\.sh\\.\\n- many-comments\\.sh \\(\`[^\`]+\`, comments, exit 0, \\d+\\.\\d s\\): 6 comments, 0 fixes applied, 1 file changed\\n`,
       ),
     );
+  });
+});
+
+describe("the pre-push hook's line", () => {
+  it("counts the comments as the review's line does, then says how many are hidden", () => {
+    const repo = manyCommentsRepo();
+    const remote = repos.add(createTestRepo({ bare: true, name: "origin.git" }));
+    repo.git("remote", "add", "origin", remote.dir);
+    const push = (env: Record<string, string> = {}) =>
+      spawnSync("git", ["push", "origin", "main"], {
+        cwd: repo.dir,
+        env: { ...repo.env, ...env },
+        encoding: "utf8",
+      });
+    expect(push({ REVIEW_REMOTE_SKIP: "1" }).status).toBe(0);
+    expect(repo.run(["install-hook"]).status).toBe(0);
+    // A change to line 2 alone: every comment (all on line 1) is outside it.
+    repo.write("src/app.ts", "export const a = 2;\nexport const b = 1;\n");
+    repo.commit("a second line");
+    const pushed = push();
+    expect(pushed.status, pushed.stderr).toBe(0);
+    const line = pushed.stderr.match(
+      /^review-remote: refs\/heads\/main \(\w+\.\.\w+\): review ([0-9a-f]{12}): (.*)$/m,
+    );
+    const id = line?.[1] ?? "";
+    expect(line?.[2]).toBe(`3 comments, proposals on review/${id} (3 comments outside the change hidden)`);
+    const shown = repo.run(["show", id]);
+    expect(shown.stdout).toContain("\nresult   3 comments, 1 proposed commit\n");
+    expect(shown.stdout).toContain(
+      `  3 comments outside the change hidden (--filter-mode=added); see git review-remote show ${id}`,
+    );
+    expect(repo.run(["list"]).stdout).toMatch(new RegExp(`^${id} .* 3 comments \\(1 error\\), `, "m"));
   });
 });
 
