@@ -38,7 +38,8 @@ export function printRecords(
         snapshot.padEnd(19),
         describeScope(record).padEnd(22),
         (record.branch && branchExists(record.branch) ? record.branch : "-").padEnd(20),
-        `${plural(record.comments, "comment")} (${plural(record.errors, "error")}), ${plural(record.commits, "commit")}`,
+        // The review's words, with the errors among the comments (in the change or not).
+        `${plural(record.comments, "comment")} (${plural(record.errors, "error")}), ${plural(record.commits, "proposed commit")}`,
       ].join("  "),
     );
   }

@@ -92,7 +92,9 @@ describe("the pre-push hook's line", () => {
     expect(shown.stdout).toContain(
       `  3 comments outside the change hidden (--filter-mode=added); see git review-remote show ${id}`,
     );
-    expect(repo.run(["list"]).stdout).toMatch(new RegExp(`^${id} .* 3 comments \\(1 error\\), `, "m"));
+    expect(repo.run(["list"]).stdout).toMatch(
+      new RegExp(`^${id} .* 3 comments \\(1 error\\), 1 proposed commit$`, "m"),
+    );
   });
 });
 

@@ -115,7 +115,7 @@ describe("the local worker", () => {
     expect(result.status, result.stderr).toBe(0);
     const { id } = JSON.parse(result.stdout);
     expect(repo.run(["list"]).stdout).toMatch(
-      new RegExp(`^${id} .* review/${id} +0 comments \\(0 errors\\), 1 commit$`, "m"),
+      new RegExp(`^${id} .* review/${id} +0 comments \\(0 errors\\), 1 proposed commit$`, "m"),
     );
     // Merged, its branch is gone (the record stays): the list says so rather than name it.
     expect(repo.run(["merge", id]).status).toBe(0);
