@@ -96,6 +96,8 @@ export const messages = {
   proposalsOutsideChangeShort: (fixes: number) =>
     `${fixes} fix${fixes === 1 ? "" : "es"} outside the change left out`,
   nothingToProposeInChange: "Nothing to propose in the change.",
+  scopedCommitNote: (kept: number, total: number) =>
+    `Kept to the reviewed change: ${kept} of the ${total} files this commit changed (--filter-mode=nofilter keeps them all).`,
   proposalsRejected: (worker: string) => `rejected the proposals of worker '${worker}'; nothing was imported`,
   workerReportedFailure: (worker: string, reason: string) =>
     `worker '${worker}' reported a failure: ${reason}`,

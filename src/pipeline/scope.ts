@@ -3,6 +3,7 @@
 // reviewer run over the whole tree (`eslint --fix .`) does not propose edits to files nobody changed.
 // File by file, not hunk by hunk: part of a fix could break it. Each path is kept or left out across
 // the whole chain of commits, so the commits that remain still apply one after the other.
+import { messages } from "../messages.js";
 import { type PatchGateOptions, type PatchSection, readPatchSections } from "../validate/patch-gate.js";
 
 interface Proposal {
@@ -83,7 +84,11 @@ export function scopeProposals<P extends Proposal>(
       for (const name of section.names) files.add(name);
     }
     if (keep.length === sections.length) kept.push(commit);
-    else if (keep.length > 0) kept.push({ ...commit, patch: keep.map((section) => section.text).join("") });
+    else if (keep.length > 0) {
+      // The worker's message describes the whole commit ("377 files changed"): say what is left of it.
+      const message = `${commit.message.trimEnd()}\n\n${messages.scopedCommitNote(keep.length, sections.length)}`;
+      kept.push({ ...commit, message, patch: keep.map((section) => section.text).join("") });
+    }
   }
   return { commits: kept, leftOut: { fixes, files: files.size } };
 }

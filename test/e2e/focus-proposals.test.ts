@@ -112,6 +112,9 @@ describe("a whole-tree reviewer on a focused review", () => {
     const branch = `review/${id}`;
     expect(proposedFiles(repo, branch)).toEqual(["M\tsrc/a.js"]);
     expect(repo.git("show", `${branch}:src/a.js`)).toBe("let x = 1;\nlet z = x + 1;\n");
+    expect(repo.git("log", "-1", "--format=%B", branch)).toContain(
+      "Kept to the reviewed change: 1 of the 3 files this commit changed (--filter-mode=nofilter keeps them all).",
+    );
 
     const shown = repo.run(["show", id]);
     expect(shown.stdout).toContain(

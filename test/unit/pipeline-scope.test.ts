@@ -52,7 +52,13 @@ describe("scopeProposals", () => {
   it("keeps the sections of changed files, in order, and counts the hunks and files left out", () => {
     const patch = edit("lib/c.js", "a", "b") + edit("src/a.js", "a", "b") + edit("src/b.js", "a", "b");
     const scoped = scopeProposals([{ message: "fix", patch }], rules(["src/a.js"], SENT));
-    expect(scoped.commits).toEqual([{ message: "fix", patch: edit("src/a.js", "a", "b") }]);
+    expect(scoped.commits).toEqual([
+      {
+        message:
+          "fix\n\nKept to the reviewed change: 1 of the 3 files this commit changed (--filter-mode=nofilter keeps them all).",
+        patch: edit("src/a.js", "a", "b"),
+      },
+    ]);
     expect(scoped.leftOut).toEqual({ fixes: 2, files: 2 });
   });
 
@@ -63,7 +69,8 @@ describe("scopeProposals", () => {
       { message: "three", patch: edit("src/a.js", "b", "c") },
     ];
     const scoped = scopeProposals(commits, rules(["src/a.js"], SENT));
-    expect(scoped.commits.map((commit) => commit.message)).toEqual(["one", "three"]);
+    expect(scoped.commits.map((commit) => commit.message.split("\n")[0])).toEqual(["one", "three"]);
+    expect(scoped.commits[1]?.message).toBe("three");
     expect(scoped.commits[0]?.patch).toBe(edit("src/a.js", "a", "b"));
     expect(scoped.leftOut).toEqual({ fixes: 2, files: 1 });
   });
