@@ -118,10 +118,15 @@ function printNextSteps(outcome: ReviewOutcome, output: Output): void {
   ]);
 }
 
-/** A worker that did not answer, beside the reviews of those that did. */
+/**
+ * A worker that did not answer, beside the reviews of those that did: as a single worker's failure
+ * is printed (its hints too), the worker named once.
+ */
 function printFailure({ worker, error }: WorkerFailure, output: Output): void {
-  output.err(`git-review-remote: worker '${worker.name}': ${error.message}`);
+  const named = error.message.includes(`worker '${worker.name}'`);
+  output.err(`git-review-remote: ${named ? "" : `worker '${worker.name}': `}${error.message}`);
   for (const line of error.details) output.err(`  ${line}`);
+  for (const hint of error.hints) output.err(`hint: ${hint}`);
 }
 
 function reviewJson(report: PipelineReport) {

@@ -119,6 +119,11 @@ describe("review pipeline", () => {
     expect(result.stderr).toContain(
       "remote[down]: ssh: connect to host worker.invalid port 22: Connection refused",
     );
+    const text = repo.run(["--worker", "a", "--worker", "down"]);
+    expect(text.status).toBe(3);
+    expect(text.stderr).toContain(
+      "git-review-remote: worker 'down' exited with status 255\nhint: check the command: git config review-remote.down.command\n",
+    );
   });
 
   it("fans out into one comment list naming every worker, one Next block, identical proposals marked", () => {
