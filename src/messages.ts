@@ -188,7 +188,9 @@ export const messages = {
   hintMergeContinue: (id: string) => `to finish: git review-remote merge --continue ${id}`,
   changedSinceMerge: (id: string) =>
     `files of review ${id} changed since its merge wrote them; nothing was changed`,
-  hintChangedSinceMerge: "restore or commit those files yourself, then run the command again",
+  // Committing would not help: the files' bytes must be on one side of the merge for it to go on.
+  hintChangedSinceMerge:
+    "make each of those files hold what the merge wrote (or what it held before), keeping your edits elsewhere, then run the command again",
   mergePending: (id: string, top: string, action: string) =>
     `the ${action === "abort" ? "undo of the merge" : "merge"} of review ${id} into ${top} was interrupted; each file is either as it was or as merged`,
   abortOrContinue: "--abort and --continue cannot be used together",

@@ -267,6 +267,9 @@ describe("a work-tree merge stopped at any point", () => {
       `files of review ${id} changed since its merge wrote them; nothing was changed`,
     );
     expect(refused.stderr).toContain('changed: "src/m05.ts"');
+    expect(refused.stderr).toContain(
+      "hint: make each of those files hold what the merge wrote (or what it held before)",
+    );
     expect(fullState(repo)).toEqual(edited);
     repo.write("src/m05.ts", lines({ 2: "l2 local 5", 9: "l9 proposed 5" }));
     expect(repo.run(["merge", "--abort", id]).status).toBe(0);
