@@ -61,7 +61,8 @@ export interface ShownReview {
 function printComments(shown: ShownReview, output: Output): void {
   const { shown: inChange, hidden, mode } = shown.comments;
   const outside = shown.allComments ? hidden : [];
-  if (inChange.length + outside.length > 0) output.out("\nComments:");
+  // The count of those hidden stands under the heading too, not as the summary's last line.
+  if (inChange.length + hidden.length > 0) output.out("\nComments:");
   for (const comment of inChange) output.out(`  ${formatComment(comment)}`);
   for (const comment of outside)
     output.out(`  ${formatComment(comment)} ${paint(output, "dim", "(outside the change)")}`);

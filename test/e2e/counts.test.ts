@@ -90,7 +90,7 @@ describe("the pre-push hook's line", () => {
     const shown = repo.run(["show", id]);
     expect(shown.stdout).toContain("\nresult   3 comments, 1 proposed commit\n");
     expect(shown.stdout).toContain(
-      `  3 comments outside the change hidden (--filter-mode=added); see git review-remote show ${id}`,
+      `\nComments:\n  3 comments outside the change hidden (--filter-mode=added); see git review-remote show ${id}`,
     );
     expect(repo.run(["list"]).stdout).toMatch(
       new RegExp(`^${id} .* 3 comments \\(1 error\\), 1 proposed commit$`, "m"),
