@@ -8,7 +8,16 @@ import { formatSize, type Output, paint, plural } from "./output.js";
 export function printListing(listing: ExportListing, json: boolean, output: Output): void {
   if (json) {
     const { snapshot, files, excluded, findings, range } = listing;
-    const change = range ? { range: { base: range.base, head: range.head, paths: range.paths } } : {};
+    const change = range
+      ? {
+          range: {
+            base: range.base,
+            head: range.head,
+            paths: range.paths,
+            patchBytes: Buffer.byteLength(range.patch),
+          },
+        }
+      : {};
     output.json({ snapshot, files, excluded, findings, ...change });
     return;
   }

@@ -490,6 +490,7 @@ describe("the commit that removes a secret", () => {
     );
     const json = JSON.parse(runUnchanged(repo, ["export", "--list", "--json", "HEAD~1...HEAD"], 6).stdout);
     expect(json.range.paths).toEqual(["src/keys.ts"]);
+    expect(listed.stdout).toContain(`1 changed path, their patch ${json.range.patchBytes} B\n`);
     expect(json.findings.map((finding: { path: string }) => finding.path)).toEqual(["src/keys.ts"]);
     // The export of the range is refused the same way; the tree of HEAD alone leaves.
     const exported = runUnchanged(repo, ["export", "HEAD~1..HEAD"], 6);
