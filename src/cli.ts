@@ -89,12 +89,14 @@ function reportUnknownCommand(error: UnknownCommandError, output: Output): numbe
   return error.exitCode;
 }
 
-function report(error: unknown, output: Output): number {
+/** `command`: the command that ran, whose own -h lists the options a usage error is about. */
+function report(error: unknown, output: Output, command: string | undefined): number {
   if (error instanceof UnknownCommandError) return reportUnknownCommand(error, output);
   if (error instanceof ReviewRemoteError) {
     output.err(`git-review-remote: ${error.message}`);
     for (const line of error.details) output.err(`  ${line}`);
-    for (const hint of error.hints) output.err(`hint: ${hint}`);
+    for (const hint of error.hints)
+      output.err(`hint: ${hint === messages.hintHelp && command ? messages.hintCommandHelp(command) : hint}`);
     if (process.env.REVIEW_REMOTE_DEBUG && error.cause)
       output.err(String((error.cause as Error).stack ?? error.cause));
   } else {
@@ -129,6 +131,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   const quiet = argv.includes("-q") || argv.includes("--quiet");
   const output = createOutput(process.stdout, process.stderr, { quiet });
+  let named: string | undefined;
   try {
     const [first, ...others] = argv;
     if (first === "--version") {
@@ -141,7 +144,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     // A first word that is no command is a revision (or an option) for the review pipeline.
-    const named = first !== undefined && Object.hasOwn(COMMANDS, first) ? first : undefined;
+    named = first !== undefined && Object.hasOwn(COMMANDS, first) ? first : undefined;
     const command = (named ? COMMANDS[named] : undefined) ?? reviewCommand;
     const parsed = parse(named ? others : argv, command.options);
     if (parsed.values.help) {
@@ -155,7 +158,7 @@ export async function main(argv: string[]): Promise<number> {
     verifyArgumentCount(named ?? "review", command, parsed);
     return exitCodeOfResult(await command.run(parsed, output));
   } catch (error) {
-    return report(error, output);
+    return report(error, output, named);
   } finally {
     debugExit();
   }

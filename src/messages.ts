@@ -263,4 +263,5 @@ export const messages = {
   receiptsFailedVerification: (count: number) => `${count} stored receipt(s) failed verification`,
   internalError: "internal error: this is a bug in git-review-remote; please report it with the output above",
   hintHelp: "see 'git review-remote -h'",
+  hintCommandHelp: (command: string) => `see 'git review-remote ${command} -h'`,
 } as const;

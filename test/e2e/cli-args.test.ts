@@ -62,7 +62,7 @@ describe("extra arguments", () => {
     const repo = committedRepo();
     const result = runUnchanged(repo, args, 2);
     expect(result.stderr).toMatch(new RegExp(`^git-review-remote: too many arguments for ${name}: `));
-    expect(result.stderr).toContain("hint: see 'git review-remote -h'");
+    expect(result.stderr).toContain(`hint: see 'git review-remote ${name === "review" ? "" : `${name} `}-h'`);
   });
 });
 

@@ -441,10 +441,11 @@ describe("a refused export's allow hint", () => {
 describe("every usage error of a command", () => {
   const cases: [string[], string][] = [
     [["--all", "HEAD~1..HEAD"], "hint: see 'git review-remote -h'"],
-    [["show", "abc", "--format=yaml"], "hint: see 'git review-remote -h'"],
-    [["import"], "hint: see 'git review-remote -h'"],
+    [["show", "abc", "--format=yaml"], "hint: see 'git review-remote show -h'"],
+    [["import"], "hint: see 'git review-remote import -h'"],
     [["import", "result.json"], "hint: list reviews with: git review-remote list"],
-    [["hook", "pre-commit"], "hint: see 'git review-remote -h'"],
+    [["hook", "pre-commit"], "hint: see 'git review-remote hook -h'"],
+    [["prune", "--bogus"], "hint: see 'git review-remote prune -h'"],
   ];
   it.each(cases)("(%j) ends with a hint", (args, hint) => {
     const repo = committedRepo();
