@@ -4,6 +4,7 @@
 // File by file, not hunk by hunk: part of a fix could break it. Each path is kept or left out across
 // the whole chain of commits, so the commits that remain still apply one after the other.
 import { messages } from "../messages.js";
+import { RenameGroups } from "../paths/rename-groups.js";
 import { type PatchGateOptions, type PatchSection, readPatchSections } from "../validate/patch-gate.js";
 
 interface Proposal {
@@ -20,26 +21,6 @@ interface LeftOut {
 export interface ScopedProposals<P extends Proposal> {
   commits: P[];
   leftOut: LeftOut;
-}
-
-/** Paths joined by a rename, in sets: a rename is kept or left out whole, with both its paths. */
-class PathGroups {
-  private readonly parent = new Map<string, string>();
-
-  find(path: string): string {
-    let root = path;
-    for (let up = this.parent.get(root); up !== undefined && up !== root; up = this.parent.get(root)) {
-      root = up;
-    }
-    this.parent.set(path, root);
-    return root;
-  }
-
-  join(paths: readonly string[]): void {
-    const [first, ...rest] = paths.map((path) => this.find(path));
-    if (first === undefined) return;
-    for (const root of rest) this.parent.set(root, first);
-  }
 }
 
 export interface ScopeRules {
@@ -64,14 +45,11 @@ export function scopeProposals<P extends Proposal>(
 ): ScopedProposals<P> {
   const read = commits.map((commit) => readPatchSections(commit.patch, rules.gate));
   if (!read.every((sections) => sections !== undefined)) return { commits: [...commits], leftOut: none() };
-  const groups = new PathGroups();
-  const paths = new Set(read.flat().flatMap((section) => section.names));
+  const groups = new RenameGroups();
   for (const section of read.flat()) groups.join(section.names);
-  // A group is out of scope when it holds a file the worker was sent and none the change touched.
-  const inScope = new Set([...paths].map((path) => groups.find(path)));
-  for (const path of paths) if (rules.sent.has(path)) inScope.delete(groups.find(path));
-  for (const path of rules.changed) if (paths.has(path)) inScope.add(groups.find(path));
-  const isKept = (section: PatchSection) => section.names.some((name) => inScope.has(groups.find(name)));
+  const paths = read.flat().flatMap((section) => section.names);
+  const inScope = groups.inScope(paths, rules.changed, (path) => rules.sent.has(path));
+  const isKept = (section: PatchSection) => section.names.some((name) => inScope.has(name));
   const kept: P[] = [];
   let fixes = 0;
   const files = new Set<string>();

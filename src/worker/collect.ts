@@ -8,9 +8,11 @@ import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type Env, git, spawnGit } from "../git/run.js";
 import { Mode, readTreeMerge, writeTree } from "../git/trees.js";
 import { forbiddenChangeReason } from "../paths/forbidden.js";
+import { RenameGroups } from "../paths/rename-groups.js";
 import { checkPath } from "../paths/result.js";
-import type { Limits, RaisableLimit } from "../protocol/limits.js";
+import { type Limits, overLimitRule, type RaisableLimit } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
+import { workerMessages } from "./messages.js";
 
 /** A reviewer outcome that cannot become a result: reported as status "failed", never thrown further. */
 export class ProposalError extends Error {}
@@ -41,6 +43,11 @@ export interface CollectContext {
   leftoverMessage?: string | undefined;
   forbiddenPaths: readonly string[];
   limits: Limits;
+  /**
+   * A focused review's changed paths: proposals over maxPatchBytes are cut to the fixes to these
+   * (and to files the reviewer created) before they are left out whole.
+   */
+  changed?: ReadonlySet<string> | undefined;
   /** The request's deadline: every git collecting runs is killed when it aborts. */
   signal?: AbortSignal;
 }
@@ -212,6 +219,71 @@ export async function collectProposals(ctx: CollectContext): Promise<Collected> 
       `${commits.length} proposed commits, over the limit of ${ctx.limits.maxCommits}`,
     );
   }
+  try {
+    return await collectPatches(ctx, commits, undefined);
+  } catch (error) {
+    if (!(error instanceof ProposalLimitError) || error.limit !== "maxPatchBytes" || !ctx.changed)
+      throw error;
+    // A whole-tree fixer (`prettier --write .`) on a focused review: the client keeps only the fixes
+    // to the change's files anyway, so those are what is worth the bytes.
+    const scope = await scopeToChange(ctx, commits, ctx.changed);
+    if (scope === undefined) throw error;
+    const collected = await collectPatches(ctx, commits, scope.keep);
+    const note: ReviewComment = {
+      severity: "warning",
+      rule: overLimitRule("maxPatchBytes"),
+      message: workerMessages.outsideChangeOverLimit(scope.left, error.message),
+    };
+    return { ...collected, notes: [note, ...collected.notes] };
+  }
+}
+
+/** Pathspecs past this many bytes are not worth a second try (and near the argument limit). */
+const MAX_SCOPE_PATHSPEC_BYTES = 256 * 1024;
+
+/**
+ * The paths of the chain to keep in a focused review: as the client scopes (renames joined; a group
+ * with a changed path, or only paths the reviewer created, stays). Undefined when that keeps nothing
+ * or leaves nothing out, or the paths to keep are too many to name.
+ */
+async function scopeToChange(
+  ctx: CollectContext,
+  commits: readonly string[],
+  changed: ReadonlySet<string>,
+): Promise<{ keep: string[]; left: number } | undefined> {
+  const groups = new RenameGroups();
+  const existed = new Map<string, boolean>();
+  let previous = ctx.baseline;
+  for (const commit of commits) {
+    const out = await gitIn(ctx, ["diff", "--name-status", "-z", "-M", previous, commit]);
+    const fields = out.stdout.split("\0");
+    for (let i = 0; i + 1 < fields.length; ) {
+      const status = fields[i] as string;
+      const renamed = status.startsWith("R") || status.startsWith("C");
+      const names = fields.slice(i + 1, i + (renamed ? 3 : 2));
+      i += renamed ? 3 : 2;
+      groups.join(names);
+      // First seen as a modification, a deletion or a rename's source: it was in the tree before.
+      for (const [n, name] of names.entries()) {
+        if (!existed.has(name)) existed.set(name, !(status === "A" || (renamed && n === 1)));
+      }
+    }
+    previous = commit;
+  }
+  const keep = [...groups.inScope(existed.keys(), changed, (path) => existed.get(path) === true)];
+  const left = existed.size - keep.length;
+  const bytes = keep.reduce((sum, path) => sum + Buffer.byteLength(path) + 20, 0);
+  if (keep.length === 0 || left === 0 || bytes > MAX_SCOPE_PATHSPEC_BYTES) return undefined;
+  return { keep, left };
+}
+
+/** One patch per commit against the one before, `only` these paths when given. */
+async function collectPatches(
+  ctx: CollectContext,
+  commits: readonly string[],
+  only: readonly string[] | undefined,
+): Promise<Collected> {
+  const includes = (only ?? []).map((path) => `:(top,literal)${path}`);
   const skipped = new Map<string, string>();
   const proposals: ProposedCommit[] = [];
   let budget = ctx.limits.maxPatchBytes;
@@ -229,7 +301,7 @@ export async function collectProposals(ctx: CollectContext): Promise<Collected> 
       "--src-prefix=a/",
       "--dst-prefix=b/",
     ];
-    const patch = await readPatch(ctx, [...args, previous, commit, "--", ...excludes], budget);
+    const patch = await readPatch(ctx, [...args, previous, commit, "--", ...includes, ...excludes], budget);
     if (patch === undefined) {
       throw new ProposalLimitError(
         "maxPatchBytes",

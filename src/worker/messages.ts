@@ -27,6 +27,8 @@ export const workerMessages = {
     `${format}: ${count(n, "location")} outside the tree dropped (first: ${quoteForMessage(first)}: ${reason})`,
   fixesOverLimit: (format: string, dropped: number, max: number) =>
     `${format}: ${count(dropped, "fix", "fixes")} over the limit of ${max} dropped`,
+  outsideChangeOverLimit: (files: number, reason: string) =>
+    `The fixes to ${count(files, "file")} outside the change were left out: ${reason}. The fixes to the change's files are proposed; raise the limit to get them all.`,
   commentsLeftOut: (dropped: number, max: number) =>
     `${count(dropped, "comment")} over the limit of ${max} left out; the most severe are kept.`,
   badFix: (format: string, reason: string) => `${format}: a fix was dropped: ${reason}`,

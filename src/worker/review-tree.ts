@@ -221,6 +221,7 @@ async function reviewAndCollect(ctx: ReviewTreeContext, left: { overLimit: numbe
         leftoverMessage: reviewed.leftoverMessage,
         forbiddenPaths: request.forbiddenPaths,
         limits: request.limits,
+        changed: request.range ? new Set(request.range.paths) : undefined,
         signal: deadline.signal,
       }),
     );

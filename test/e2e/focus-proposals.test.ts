@@ -212,6 +212,33 @@ describe("a whole-tree reviewer on a focused review", () => {
   });
 });
 
+describe("a whole-tree reviewer over the patch limit", () => {
+  it("has the worker propose the fixes to the change, saying how many files it left out", () => {
+    const repo = changedRepo(FIX_ALL);
+    for (let i = 0; i < 40; i++) repo.write(`lib/m${i}.js`, `var m${i} = ${i};\n`);
+    repo.commit("forty more files");
+    repo.write("src/a.js", "var x = 10;\nvar z = x + 1;\n");
+    repo.commit("the change");
+    // The fixes to all 43 files are some 7 KiB of patch; the one to src/a.js fits.
+    repo.git("config", "review-remote.maxPatchBytes", "2000");
+    const result = repo.run(["--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(proposedFiles(repo, json.branch)).toEqual(["M\tsrc/a.js"]);
+    expect(json.comments).toContainEqual(
+      expect.objectContaining({
+        severity: "warning",
+        rule: "limits.maxPatchBytes",
+        message:
+          "The fixes to 42 files outside the change were left out: the proposed patches are over the limit of 2000 bytes. The fixes to the change's files are proposed; raise the limit to get them all.",
+      }),
+    );
+    expect(result.stderr).not.toContain("warning: dropped");
+    // The note is about the review, not the code: no finding for --fail-level.
+    expect(repo.run(["--fail-level", "warning"]).status).toBe(0);
+  });
+});
+
 /** A repo whose change touches src/a.js, answered by a fixture result built from `edits` of lib/c.js. */
 function resultRepo(patch: (repo: TestRepo) => string): TestRepo {
   const repo = repos.add(createTestRepo());
