@@ -133,6 +133,8 @@ export const messages = {
   hintHookForce: "or replace it: git review-remote install-hook --force",
   interruptedBeforeSend: "interrupted; the worker was not contacted",
   workerTimedOut: (worker: string, seconds: number) => `worker '${worker}' timed out after ${seconds}s`,
+  hintMoreTime:
+    "give the worker more time: git config review-remote.timeout <seconds> (the policy's limits.timeoutSeconds caps it)",
   interruptedWorkerStopped: "interrupted; the worker was stopped and nothing was imported",
   resultTooLarge: (worker: string, bytes: number) =>
     `rejected the result of worker '${worker}': it sent more than ${bytes} bytes (limits.maxResultBytes); nothing was imported`,

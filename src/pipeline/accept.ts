@@ -173,9 +173,11 @@ export async function acceptResult(
       ...counts,
       problems: [result.error ?? "failed"],
     });
-    throw new WorkerError(
-      messages.workerReportedFailure(worker.name, sanitizeLine(result.error ?? "no reason given")),
-    );
+    const reason = sanitizeLine(result.error ?? "no reason given");
+    // Our worker names the request's time limit when that is what ran out (a limit of its own,
+    // --max-seconds, no setting here can raise).
+    const hints = reason.includes("limits.timeoutSeconds") ? [messages.hintMoreTime] : [];
+    throw new WorkerError(messages.workerReportedFailure(worker.name, reason), { hints });
   }
   const scoped =
     result.commits.length > 0 ? await checkInScope(context, worker, record, result, counts) : undefined;

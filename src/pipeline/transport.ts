@@ -222,7 +222,12 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
 
     // The worker answers a request that ran out of time itself, with the reason: give it the time to.
     const timer = setTimeout(
-      () => stop(new WorkerError(messages.workerTimedOut(options.workerName, options.timeoutSeconds))),
+      () =>
+        stop(
+          new WorkerError(messages.workerTimedOut(options.workerName, options.timeoutSeconds), {
+            hints: [messages.hintMoreTime],
+          }),
+        ),
       (options.timeoutSeconds + 2 * WORKER_ANSWER_MARGIN_SECONDS) * 1000,
     );
     const onAbort = () => stop(new InterruptedError(messages.interruptedWorkerStopped));

@@ -217,7 +217,25 @@ describe("review pipeline", () => {
     repo.git("config", "review-remote.timeout", "1");
     const result = runUnchanged(repo, ["--worker", "slow"], 3);
     expect(result.stderr).toContain("git-review-remote: worker 'slow' timed out after 1s");
+    expect(result.stderr).toContain(
+      "hint: give the worker more time: git config review-remote.timeout <seconds>",
+    );
     expect(result.stderr).toContain("remote: thinking...");
+  });
+
+  it("says how to give more time when the worker's own deadline stopped its reviewer", () => {
+    const repo = baseRepo();
+    configureWorker(
+      repo,
+      "slow",
+      shellWords(process.execPath, BIN, "worker", "--reviewer-command", "sleep 60"),
+    );
+    repo.git("config", "review-remote.timeout", "2");
+    const result = runUnchanged(repo, ["--worker", "slow"], 3);
+    expect(result.stderr).toMatch(/worker 'slow' reported a failure: .*\(limits\.timeoutSeconds is 2 s\)/);
+    expect(result.stderr).toContain(
+      "hint: give the worker more time: git config review-remote.timeout <seconds>",
+    );
   });
 
   it("stops a worker that sends more than maxResultBytes and rejects its result (exit 4)", () => {
