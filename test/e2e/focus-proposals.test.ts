@@ -76,6 +76,7 @@ interface Reviewed {
     status: string;
     leftOutFixes: number;
     leftOutFiles: number;
+    cached: boolean;
   };
 }
 
@@ -166,6 +167,12 @@ describe("a whole-tree reviewer on a focused review", () => {
     expect(config.review.id).toBe(all.review.id);
     const shown = repo.run(["show", all.review.id]);
     expect(shown.stdout).not.toContain("scope ");
+    // And back: the answer that kept them all is not served to a run that leaves them out.
+    repo.git("config", "--unset", "review-remote.filterMode");
+    const again = reviewed(repo).review;
+    expect(again.id).not.toBe(all.review.id);
+    expect(again).toMatchObject({ leftOutFixes: 2, cached: false });
+    expect(proposedFiles(repo, again.branch)).toEqual(["M\tsrc/a.js"]);
   });
 
   it("keeps every fix of a whole-tree review (--all)", () => {
