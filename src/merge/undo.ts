@@ -18,7 +18,7 @@ import {
 import type { StorePaths } from "../store/layout.js";
 import type { ReviewRecord } from "../store/records.js";
 import { type MergeHooks, MergeKind, type MergeOutcome } from "./outcome.js";
-import { applyJournal } from "./worktree-apply.js";
+import { applyJournal, verifyJournalFiles } from "./worktree-apply.js";
 
 export async function recordUndo(run: GitRun, record: ReviewRecord, oid: string): Promise<string> {
   const ref = `refs/review-remote/${record.id}/pre-merge`;
@@ -55,10 +55,12 @@ async function walkJournal(
   hooks: MergeHooks,
 ): Promise<{ journal: MergeJournal; run: GitRun }> {
   const mine: MergeJournal = { ...journal, action, owner: currentOwner() };
+  const run = { cwd: mine.top, env: repo.env };
+  const side = action === "abort" ? "before" : "after";
+  await verifyJournalFiles(run, mine, side);
   await writePendingJournal(store, mine);
   await hooks.guard.wrote();
-  const run = { cwd: mine.top, env: repo.env };
-  await applyJournal(run, mine, action === "abort" ? "before" : "after", hooks.guard);
+  await applyJournal(run, mine, side, hooks.guard);
   return { journal: mine, run };
 }
 

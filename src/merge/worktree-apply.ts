@@ -44,8 +44,12 @@ function holds(current: string | null, version: FileVersion | null): boolean {
   return version === null ? current === null : current === version.oid;
 }
 
-/** The files still to write toward `side`; refuses, writing nothing, if one is on neither side. */
-async function filesToWrite(run: GitOptions, journal: MergeJournal, side: Side): Promise<number[]> {
+/** Each file's current blob id; refuses, writing nothing, if one is on neither side of the merge. */
+async function readOnEitherSide(
+  run: GitOptions,
+  journal: MergeJournal,
+  side: Side,
+): Promise<(string | null)[]> {
   const other: Side = side === "after" ? "before" : "after";
   const current = await readCurrent(run, journal.top, journal.files);
   const changed = journal.files.filter(
@@ -58,6 +62,20 @@ async function filesToWrite(run: GitOptions, journal: MergeJournal, side: Side):
       hints: [messages.hintChangedSinceMerge],
     });
   }
+  return current;
+}
+
+/**
+ * Refuses, as `applyJournal` would, before the journal is written as this run's: a refused undo
+ * must not leave the store saying an undo was interrupted.
+ */
+export async function verifyJournalFiles(run: GitOptions, journal: MergeJournal, side: Side): Promise<void> {
+  await readOnEitherSide(run, journal, side);
+}
+
+/** The files still to write toward `side`; refuses, writing nothing, if one is on neither side. */
+async function filesToWrite(run: GitOptions, journal: MergeJournal, side: Side): Promise<number[]> {
+  const current = await readOnEitherSide(run, journal, side);
   return journal.files.flatMap((file, i) => (holds(current[i] as string | null, file[side]) ? [] : [i]));
 }
 

@@ -271,6 +271,10 @@ describe("a work-tree merge stopped at any point", () => {
       "hint: make each of those files hold what the merge wrote (or what it held before)",
     );
     expect(fullState(repo)).toEqual(edited);
+    // Refused before it began: no undo is left waiting, and the next command says nothing of one.
+    const listed = repo.run(["list"]);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stderr).toBe("");
     repo.write("src/m05.ts", lines({ 2: "l2 local 5", 9: "l9 proposed 5" }));
     expect(repo.run(["merge", "--abort", id]).status).toBe(0);
     expect(fullState(repo)).toEqual(original);
