@@ -24,6 +24,8 @@ export interface Ran {
   /** Every comment it made, those over the request's limit too. */
   comments: number;
   fixes: number;
+  /** Fixes its report held, when more than were applied. */
+  offered?: number | undefined;
   /** Files its commit changed. */
   files: number;
   error?: string | undefined;
@@ -96,6 +98,7 @@ async function step(
     exitCode: outcome.exitCode,
     comments: outcome.comments.length + (outcome.overLimit ?? 0),
     fixes: outcome.fixed.length,
+    offered: outcome.offered,
     files: 0,
     error: outcome.error,
     summary: outcome.summary,
@@ -152,13 +155,21 @@ export async function runCommandReviewers(
   return { head, comments, overLimit, ran };
 }
 
+/** `2 fixes applied`, or `1000 of 3600 fixes applied` when the report held more than were applied. */
+function fixesApplied(ran: Ran): string {
+  const of = ran.offered !== undefined && ran.offered > ran.fixes ? ran.offered : undefined;
+  const count = of ?? ran.fixes;
+  const word = count === 1 ? "fix" : "fixes";
+  return of === undefined ? `${ran.fixes} ${word} applied` : `${ran.fixes} of ${of} ${word} applied`;
+}
+
 function describe(ran: Ran): string {
   const name = ran.version ? `${ran.label} ${ran.version}` : ran.label;
   const exit = ran.exitCode === undefined ? "" : `, exit ${ran.exitCode}`;
   const timing = `${ran.seconds.toFixed(1)} s`;
   const what = ran.error
     ? `failed: ${ran.error}`
-    : `${ran.comments} comment${ran.comments === 1 ? "" : "s"}, ${ran.fixes} fix${ran.fixes === 1 ? "" : "es"} applied, ${ran.files} file${ran.files === 1 ? "" : "s"} changed`;
+    : `${ran.comments} comment${ran.comments === 1 ? "" : "s"}, ${fixesApplied(ran)}, ${ran.files} file${ran.files === 1 ? "" : "s"} changed`;
   return `- ${name} (\`${ran.command}\`, ${ran.format}${exit}, ${timing}): ${what}`;
 }
 

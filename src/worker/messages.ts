@@ -26,7 +26,7 @@ export const workerMessages = {
   outsideTree: (format: string, n: number, first: string, reason: string) =>
     `${format}: ${count(n, "location")} outside the tree dropped (first: ${quoteForMessage(first)}: ${reason})`,
   fixesOverLimit: (format: string, dropped: number, max: number) =>
-    `${format}: ${count(dropped, "fix", "fixes")} over the limit of ${max} dropped`,
+    `${format}: ${count(dropped, "fix", "fixes")} over the limit of ${max} left out`,
   outsideChangeOverLimit: (files: number, reason: string) =>
     `The fixes to ${count(files, "file")} outside the change were left out: ${reason}. The fixes to the change's files are proposed; raise the limit to get them all.`,
   commentsLeftOut: (dropped: number, max: number) =>

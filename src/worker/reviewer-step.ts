@@ -37,6 +37,8 @@ export interface StepOutcome {
   overLimit?: number;
   /** Rule ids of the fixes applied, one entry a fix (undefined: a fix without a rule). */
   fixed: (string | undefined)[];
+  /** Fixes its report held, applied or not (those over the limit too). */
+  offered?: number;
   /** Files a diff report patched. */
   patched: string[];
   /** What it wrote to $REVIEW_REMOTE_SUMMARY. */
@@ -134,7 +136,7 @@ export async function runStep(
     const detail = run.ok ? converted.error : `${converted.error} (${run.error})`;
     return { exitCode, comments: [], fixed: [], patched: [], error: detail };
   }
-  const { comments, overLimit, fixes, patch, warnings } = converted.report;
+  const { comments, overLimit, fixes, fixesOverLimit, patch, warnings } = converted.report;
   for (const line of warnings) ctx.warn(line);
   const outcome: StepOutcome = { exitCode, comments: [...comments], overLimit, fixed: [], patched: [] };
   if (fixes.length > 0) {
@@ -149,6 +151,8 @@ export async function runStep(
     outcome.comments.push(...applied.comments);
     outcome.fixed = applied.applied.map((fix) => fix.rule);
   }
+  const offered = fixes.length + (fixesOverLimit ?? 0);
+  if (offered > outcome.fixed.length) outcome.offered = offered;
   if (patch) {
     const patchFile = join(ctx.io.dir, `patch-${index}.diff`);
     writeFileSync(patchFile, patch.text, { mode: 0o444 });

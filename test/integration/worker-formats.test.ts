@@ -73,7 +73,7 @@ describe("reviewers with report formats", () => {
     expect(String(result.summary).split("\n")[0]).toBe("Ran report.sh, report.sh.");
     expect(result.summary).not.toMatch(/proposed commits?, \d+ comments?\./);
     expect(result.summary).toMatch(
-      /- report\.sh \(`.*lint\.rdjson`, rdjson, exit 1, \d+\.\d s\): 5 comments, 2 fixes applied, 1 file changed/,
+      /- report\.sh \(`.*lint\.rdjson`, rdjson, exit 1, \d+\.\d s\): 5 comments, 2 of 3 fixes applied, 1 file changed/,
     );
     expect(result.summary).toMatch(/- report\.sh \(`.*quote\.diff output 0`, diff, exit 0, /);
   });

@@ -336,6 +336,8 @@ describe("sarif: fixes", () => {
       },
     );
     expect(report.fixes.map((fix) => fix.path)).toEqual(["a.js"]);
-    expect(report.warnings).toEqual(["sarif: 1 fix over the limit of 1 dropped"]);
+    expect(report.warnings).toEqual(["sarif: 1 fix over the limit of 1 left out"]);
+    // Counted, for the reviewer's "1 of 2 fixes applied".
+    expect(report.fixesOverLimit).toBe(1);
   });
 });

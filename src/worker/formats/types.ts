@@ -58,6 +58,8 @@ export interface ConvertedReport {
   /** Findings over the comments' limit, left out (their fixes still count). */
   overLimit: number;
   fixes: Fix[];
+  /** Fixes over their limit, not in `fixes` (a count, for "n of m fixes applied"). */
+  fixesOverLimit?: number;
   patch?: ReportPatch;
   /** Already capped: what was dropped or truncated and why. */
   warnings: string[];
