@@ -251,7 +251,7 @@ export const messages = {
   receiptRejected: (principal: string) =>
     `rejected the result of worker '${principal}': it has no valid receipt; nothing was imported`,
   hintReceiptRequired: (principal: string) =>
-    `the worker must sign its results (git review-remote worker --sign-key <key>), or set review-remote.${principal}.requireSignature false`,
+    `the worker must sign its results (${principal === "local" ? "the local worker signs with the key REVIEW_REMOTE_SIGN_KEY names" : "git review-remote worker --sign-key <key>"}), or set review-remote.${principal}.requireSignature false`,
   signatureRequiredWithoutSigners: (worker: string) =>
     `review-remote.${worker}.requireSignature is true, but no allowed signers file is configured for worker '${worker}'`,
   hintConfigureAllowedSigners: (worker: string) =>

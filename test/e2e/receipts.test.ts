@@ -221,6 +221,23 @@ describe("receipts: refused with exit 4, nothing imported", () => {
     expectRefused(repo, /the result of worker 'box' carries no signed receipt/);
   });
 
+  it("an unsigned result of the local worker, with a hint at the key it signs with", () => {
+    const repo = changedRepo();
+    repo.git(
+      "config",
+      "review-remote.allowedSigners",
+      keys.allowedSigners([signerLine("local", workerKey.public)]),
+    );
+    const refused = runUnchanged(repo, [], 4);
+    expect(refused.stderr).toContain("the result of worker 'local' carries no signed receipt");
+    expect(refused.stderr).toContain(
+      "hint: the worker must sign its results (the local worker signs with the key REVIEW_REMOTE_SIGN_KEY names)",
+    );
+    const signed = repo.run(["--no-cache"], { env: { REVIEW_REMOTE_SIGN_KEY: workerKey.private } });
+    expect(signed.status, signed.stderr).toBe(0);
+    expect(signed.stdout).toContain('Good signature from worker "local"');
+  });
+
   it("a signature made in another namespace", () => {
     const repo = changedRepo();
     configureWorker(repo, "box", tamperingWorker(["namespace", workerKey.private]));
