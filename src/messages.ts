@@ -62,7 +62,7 @@ export const messages = {
     "name the commits to review, e.g. git review-remote HEAD~3..HEAD, or review the whole tree with --all <rev>",
   allTakesOneRevision: (spec: string) => `--all reviews the whole tree of one commit, not a range: ${spec}`,
   worktreeTakesNoRevision: (spec: string) =>
-    `--worktree reviews the work tree; it takes no revision: ${spec}`,
+    `--worktree snapshots the work tree; it takes no revision: ${spec}`,
   shallowNoParent: (commit: string) =>
     `the parent of ${commit} is not in this shallow clone: reviewing its whole tree, not its change`,
   shallowNoUpstreamBase: (upstream: string) =>

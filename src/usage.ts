@@ -85,7 +85,7 @@ Secret files are kept back by name, and the export stops (exit 6) when the
 content scan finds a credential.
 
     --worktree        snapshot the work tree (tracked changes and untracked,
-                      not ignored files) instead of a commit
+                      not ignored files) instead of a commit; no <rev> with it
     --list            show what would leave and what stays, and why; store
                       nothing; exit 6 when the content scan would stop it
     --json            print one JSON document on stdout

@@ -2,7 +2,7 @@
 import { copyFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { readPolicy } from "../config/policy.js";
-import { ExportRefusedError, ReviewRemoteError } from "../errors.js";
+import { ExportRefusedError, ReviewRemoteError, UsageError } from "../errors.js";
 import {
   createBundle,
   type ExportOptions,
@@ -26,6 +26,10 @@ export interface ExportArgs {
 }
 
 export async function runExport(args: ExportArgs, output: Output): Promise<void> {
+  // As for a review: the work tree is the snapshot, and a revision beside it would be ignored.
+  if (args.worktree && args.rev !== undefined) {
+    throw new UsageError(messages.worktreeTakesNoRevision(args.rev), { hints: [messages.hintHelp] });
+  }
   const repo = await resolveWorkTreeRepo();
   const policy = await readPolicy(repo.top);
   // `<base>..<head>`: the bundle a range review sends, with the change's patch (scanned too).

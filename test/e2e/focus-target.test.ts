@@ -127,7 +127,7 @@ describe("the default target", () => {
     expect(range.stderr).toContain("--all reviews the whole tree of one commit, not a range");
     const worktree = repo.run(["--worktree", "HEAD"]);
     expect(worktree.status).toBe(2);
-    expect(worktree.stderr).toContain("--worktree reviews the work tree; it takes no revision");
+    expect(worktree.stderr).toContain("--worktree snapshots the work tree; it takes no revision: HEAD\n");
     expect(repoState(repo)).toEqual(before);
   });
 });

@@ -440,6 +440,7 @@ describe("a refused export's allow hint", () => {
 
 describe("every usage error of a command", () => {
   const cases: [string[], string][] = [
+    [["export", "--list", "--worktree", "HEAD~1"], "hint: see 'git review-remote export -h'"],
     [["--all", "HEAD~1..HEAD"], "hint: see 'git review-remote -h'"],
     [["show", "abc", "--format=yaml"], "hint: see 'git review-remote show -h'"],
     [["import"], "hint: see 'git review-remote import -h'"],
