@@ -244,6 +244,23 @@ describe("a whole-tree reviewer over the patch limit", () => {
     // The note is about the review, not the code: no finding for --fail-level.
     expect(repo.run(["--fail-level", "warning"]).status).toBe(0);
   });
+
+  it("keeps a rename of a file of the change whole, and leaves out one of an untouched file", () => {
+    const repo = changedRepo(`${FIX_ALL}git mv src/a.js src/renamed.js\ngit mv lib/c.js lib/moved.js\n`);
+    // Lines the fixer leaves alone, so that git pairs each rename (else: a deletion and a new file).
+    const notes = Array.from({ length: 8 }, (_, i) => `// note ${i} about the module\n`).join("");
+    for (let i = 0; i < 40; i++) repo.write(`lib/m${i}.js`, `var m${i} = ${i};\n`);
+    repo.write("lib/c.js", `var x = 3;\n${notes}`);
+    repo.commit("forty more files");
+    repo.write("src/a.js", `var x = 10;\n${notes}`);
+    repo.commit("the change");
+    repo.git("config", "review-remote.maxPatchBytes", "2000");
+    const { review } = reviewed(repo);
+    const [renamed, ...rest] = proposedFiles(repo, review.branch);
+    expect(rest).toEqual([]);
+    expect(renamed).toMatch(/^R\d+\tsrc\/a\.js\tsrc\/renamed\.js$/);
+    expect(repo.git("show", `${review.branch}:src/renamed.js`)).toBe(`let x = 10;\n${notes}`);
+  });
 });
 
 /** A repo whose change touches src/a.js, answered by a fixture result built from `edits` of lib/c.js. */
