@@ -168,6 +168,12 @@ export const messages = {
   mergeTreeFailed: (reason: string) => `git merge-tree failed: ${reason}`,
   noHeadToMergeInto: "HEAD has no commit to merge the proposals into",
   conflictWithHead: (id: string) => `the proposals of review ${id} conflict with HEAD; nothing was changed`,
+  snapshotNotInHead: (id: string, commit: string) =>
+    `review ${id} is of commit ${commit}, which HEAD does not contain: merging would bring it in too, with its history; nothing was changed`,
+  hintMergeOnReviewedBranch: (commit: string) =>
+    `merge it on the branch it reviewed (git branch --contains ${commit} lists them)`,
+  hintCherryPickProposals: (commit: string, tip: string) =>
+    `or take the proposals alone: git cherry-pick ${commit}..${tip}`,
   hintInspectRange: (range: string) => `inspect them with: git diff ${range}`,
   hintMergeByHand: (branch: string | undefined) => `or merge by hand: git merge ${branch}`,
   mergeFailed: (reason: string) => `git merge failed: ${reason}; nothing was changed`,

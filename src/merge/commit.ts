@@ -95,6 +95,28 @@ async function rollBack(run: GitRun, head: string, indexFile: string, index: Buf
   return isCleanWorkTree(run);
 }
 
+/**
+ * The proposals sit on the reviewed commit: merging them where HEAD does not contain it (another
+ * branch checked out, or the branch rebased since) would bring that commit and its history along,
+ * a fast-forward onto an unmerged branch, and say only "merged". Refused, nothing changed.
+ */
+async function verifySnapshotInHead(
+  run: GitRun,
+  record: ReviewRecord,
+  head: string,
+  tip: string,
+): Promise<void> {
+  const snapshot = record.snapshot.commit;
+  if (await isAncestor(run, snapshot, head)) return;
+  const short = snapshot.slice(0, 10);
+  throw new ReviewRemoteError(messages.snapshotNotInHead(record.id, short), {
+    hints: [
+      messages.hintMergeOnReviewedBranch(short),
+      messages.hintCherryPickProposals(short, record.branch ?? tip),
+    ],
+  });
+}
+
 export async function mergeCommitSnapshot(
   repo: Repo,
   record: ReviewRecord,
@@ -108,6 +130,7 @@ export async function mergeCommitSnapshot(
   if (await isAncestor(run, tip, head)) {
     return { kind: MergeKind.alreadyMerged, reviewId: record.id, previous: head };
   }
+  await verifySnapshotInHead(run, record, head, tip);
   const conflicts = await previewMerge(repo, run, head, tip);
   if (conflicts.length > 0) {
     throw new MergeConflictError(messages.conflictWithHead(record.id), {

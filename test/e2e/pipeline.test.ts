@@ -1,7 +1,7 @@
 // The pipeline as users meet it, through `git review-remote` with workers configured in git config.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -385,6 +385,25 @@ describe("review commands", () => {
     repo.commit("conflicting change");
     const conflict = runUnchanged(repo, ["merge", id], 5);
     expect(conflict.stderr).toContain("conflict: src/app.ts");
+  });
+
+  it("refuses to merge a review of a commit HEAD does not contain, and names the cherry-pick", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
+    const main = repo.git("rev-parse", "--abbrev-ref", "HEAD").trim();
+    repo.git("checkout", "-q", "-b", "feature");
+    repo.write("feature.txt", "unmerged work\n");
+    const feature = repo.commit("unmerged feature work").slice(0, 10);
+    const { id, branch } = JSON.parse(repo.run(["--worker", "fake", "--all", "--json"]).stdout);
+    repo.git("checkout", "-q", main);
+    const refused = runUnchanged(repo, ["merge", id], 1);
+    expect(refused.stderr).toContain(`review ${id} is of commit ${feature}, which HEAD does not contain`);
+    expect(refused.stderr).toContain(
+      `hint: or take the proposals alone: git cherry-pick ${feature}..${branch}`,
+    );
+    repo.git("cherry-pick", `${feature}..${branch}`);
+    expect(existsSync(join(repo.dir, "feature.txt"))).toBe(false);
+    expect(readFileSync(join(repo.dir, "src/app.ts"), "utf8")).toContain("negative total");
   });
 
   it("imports a result fetched out of band through the same validation", () => {
