@@ -10,7 +10,7 @@ export function printAudit(entries: readonly AuditEntry[], json: boolean, output
   if (entries.length === 0) output.out("Nothing has been sent from this repository.");
   for (const entry of entries) {
     output.out(
-      `${entry.time}  ${entry.worker}  ${entry.bundleSha256.slice(0, 16)}  ${entry.files} files, ${formatSize(entry.bytes)}  review ${entry.reviewId}  via: ${entry.command}`,
+      `${entry.time}  ${entry.worker}  ${entry.bundleSha256.slice(0, 16)}  ${plural(entry.files, "file")} (${formatSize(entry.bytes)} compressed)  review ${entry.reviewId}  via: ${entry.command}`,
     );
   }
 }

@@ -98,6 +98,22 @@ describe("the pre-push hook's line", () => {
   });
 });
 
+describe("the bundle a review sent", () => {
+  it("is counted in audit with the words and numbers export gives it", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("README.md", "# Title\n");
+    repo.write("src/app.ts", "export const a = 1;\n");
+    repo.commit("base");
+    expect(repo.run(["--all"]).status).toBe(0);
+    const exported = repo.run(["export"]);
+    expect(exported.status, exported.stderr).toBe(0);
+    const sent = exported.stderr.match(/^Exported (2 files \(\d+ B compressed\));/m)?.[1];
+    expect(sent).toBeDefined();
+    const audit = repo.run(["audit"]).stdout;
+    expect(audit).toContain(`  ${exported.stdout.slice(0, 16)}  ${sent}  review `);
+  });
+});
+
 describe("a worker's summary", () => {
   const BENIGN = JSON.parse(readFileSync(join(FIXTURES, "results", "01-benign-result.json"), "utf8"));
 
