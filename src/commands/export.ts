@@ -1,6 +1,7 @@
 // `git review-remote export`: build, scan and store the bundle, or show what would leave (`--list`).
-import { copyFile } from "node:fs/promises";
+import { createReadStream, createWriteStream } from "node:fs";
 import { resolve } from "node:path";
+import { pipeline } from "node:stream/promises";
 import { readPolicy } from "../config/policy.js";
 import { ExportRefusedError, ReviewRemoteError, UsageError } from "../errors.js";
 import {
@@ -57,11 +58,15 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
   });
   if (args.output) {
     const target = resolve(repo.cwd, args.output);
-    await copyFile(bundle.path, target).catch((error: NodeJS.ErrnoException) => {
-      throw new ReviewRemoteError(messages.outputUnwritable(target, error.code ?? String(error)), {
-        cause: error,
-      });
-    });
+    // A stream, not copyFile: that copies the stored bundle's read-only mode, and the next export
+    // to the same file then fails with EACCES. The copy is the user's file, made as any other.
+    await pipeline(createReadStream(bundle.path), createWriteStream(target)).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw new ReviewRemoteError(messages.outputUnwritable(target, error.code ?? String(error)), {
+          cause: error,
+        });
+      },
+    );
   }
   printBundle(bundle, args.json, output);
 }

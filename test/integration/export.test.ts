@@ -400,11 +400,18 @@ describe("export", () => {
     expect(result.stderr).toBe("");
   });
 
-  it("writes a copy with -o", () => {
+  it("writes a copy with -o, as a file of the user's that the next -o can write over", () => {
     const repo = basicRepo();
     const target = join(repo.home, "out.tar.gz");
     const result = exportJson(repo, ["-o", target]);
     expect(readFileSync(target)).toEqual(readFileSync(result.path));
+    // The store's bundles are read-only; a copy of that mode stopped the next export, run as a
+    // user, with EACCES.
+    expect(statSync(target).mode & 0o200).toBe(0o200);
+    repo.write("b.txt", "another commit\n");
+    repo.commit("another");
+    const again = exportJson(repo, ["-o", target]);
+    expect(readFileSync(target)).toEqual(readFileSync(again.path));
   });
 
   it("fails clearly outside a repository and in an empty one", () => {
