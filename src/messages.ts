@@ -46,7 +46,7 @@ export const messages = {
     `the export would be refused: ${count} possible secret${count === 1 ? "" : "s"} found (listed above)`,
   hintSecretsExclude: 'keep the file out with an "exclude" glob in .review-remote.json,',
   hintSecretsRemoved:
-    "the change removes these lines, and its patch would carry them: review the tree alone with --all <rev>",
+    "the change removes these lines, and its patch would carry them: send the tree alone (review with --all <rev>, export <rev>)",
   /** With the finding's own fingerprint when there is one to name, so the line can be pasted. */
   hintSecretsAllow: (fingerprints: readonly string[]) =>
     `or, for a false positive, add {"fingerprint": "${new Set(fingerprints).size === 1 ? fingerprints[0] : "<fp>"}"} to secrets.allow there, or "review-remote:allow" on the line`,

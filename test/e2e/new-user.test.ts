@@ -466,7 +466,7 @@ describe("the commit that removes a secret", () => {
     const refused = runUnchanged(repo, [], 6);
     expect(refused.stderr).toMatch(/^ {2}src\/keys\.ts:1: aws-access-token: /m);
     expect(refused.stderr.trimEnd().split("\n").at(-1)).toBe(
-      "hint: the change removes these lines, and its patch would carry them: review the tree alone with --all <rev>",
+      "hint: the change removes these lines, and its patch would carry them: send the tree alone (review with --all <rev>, export <rev>)",
     );
     const whole = repo.run(["--all"]);
     expect(whole.status, whole.stderr).toBe(0);
@@ -488,7 +488,7 @@ describe("the commit that removes a secret", () => {
     expect(listed.stdout).toMatch(/^ {2}src\/keys\.ts:1: aws-access-token: /m);
     expect(listed.stderr).toBe(
       "git-review-remote: the export would be refused: 1 possible secret found (listed above)\n" +
-        "hint: the change removes these lines, and its patch would carry them: review the tree alone with --all <rev>\n",
+        "hint: the change removes these lines, and its patch would carry them: send the tree alone (review with --all <rev>, export <rev>)\n",
     );
     const json = JSON.parse(runUnchanged(repo, ["export", "--list", "--json", "HEAD~1...HEAD"], 6).stdout);
     expect(json.range.paths).toEqual(["src/keys.ts"]);
