@@ -68,6 +68,8 @@ export const messages = {
   shallowNoUpstreamBase: (upstream: string) =>
     `the history shared with ${upstream} is not in this shallow clone: reviewing the last commit only`,
   hintDeepen: "fetch the missing history, then review again: git fetch --deepen=<n>",
+  hintShallowRevision:
+    "this clone is shallow: an older commit may be missing (git fetch --deepen=<n> fetches more)",
   emptyWorkerCommand: (name: string) =>
     `review-remote.${name}.command is empty: worker '${name}' has no command to run`,
   unknownWorker: (name: string) => `no worker named '${name}' is configured`,

@@ -58,12 +58,22 @@ export async function commitTree(
   return retried.stdout.trim();
 }
 
-/** Why `rev` names no commit, for a command the user gave it to: an empty repository or no such revision. */
+export async function isShallowRepository(run: GitRun): Promise<boolean> {
+  const out = await git(["rev-parse", "--is-shallow-repository"], run);
+  return out.stdout.trim() === "true";
+}
+
+/**
+ * Why `rev` names no commit, for a command the user gave it to: an empty repository or no such
+ * revision; in a shallow clone, perhaps one older than its history (`HEAD~30` at depth 20).
+ */
 async function unknownCommitError(run: GitRun, rev: string): Promise<UsageError> {
   if (rev === "HEAD" && (await readHead(run)) === undefined) {
     return new UsageError(messages.emptyRepository, { hints: [messages.hintEmptyRepository] });
   }
-  return new UsageError(messages.unknownRevision(rev), { hints: [messages.hintUnknownRevision] });
+  const hints: string[] = [messages.hintUnknownRevision];
+  if (await isShallowRepository(run)) hints.push(messages.hintShallowRevision);
+  return new UsageError(messages.unknownRevision(rev), { hints });
 }
 
 /** The commit `rev` names, for a command the user gave it to: unknown or empty repo is a usage error. */

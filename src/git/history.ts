@@ -33,11 +33,6 @@ export async function findMergeBase(run: GitRun, a: string, b: string): Promise<
   return out.exitCode === 0 ? out.stdout.trim() : undefined;
 }
 
-export async function isShallowRepository(run: GitRun): Promise<boolean> {
-  const out = await git(["rev-parse", "--is-shallow-repository"], run);
-  return out.stdout.trim() === "true";
-}
-
 /**
  * Whether the commit object names a parent git cannot reach: the boundary of a shallow clone,
  * where `<commit>^` fails as it does for a root commit, but the raw object still lists a parent.

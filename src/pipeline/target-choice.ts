@@ -2,13 +2,8 @@
 // share (the commits ahead of HEAD's upstream); otherwise the commit's own change against its first
 // parent; a root commit has no change apart from its whole tree. A shallow clone may lack the base:
 // the review then falls back to what it can see and says how to fetch the rest.
-import {
-  countCommitsBetween,
-  findMergeBase,
-  findUpstream,
-  hasMissingParent,
-  isShallowRepository,
-} from "../git/history.js";
+import { isShallowRepository } from "../git/commits.js";
+import { countCommitsBetween, findMergeBase, findUpstream, hasMissingParent } from "../git/history.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
 

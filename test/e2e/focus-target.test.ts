@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
-import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const ECHO = join(FIXTURES, "workers", "echo-worker.mjs");
 const repos = repoTracker();
@@ -167,5 +167,18 @@ describe("a shallow clone", () => {
     const { request, stderr } = review(clone);
     expect(stderr).toContain("the history shared with origin/main is not in this shallow clone");
     expect(request.range).toMatchObject({ base: rev(clone, "HEAD^"), paths: ["local.txt"] });
+  });
+
+  it("answers a revision older than its history with a hint that the clone is shallow", () => {
+    const { clone } = shallowClone();
+    const refused = runUnchanged(clone, ["HEAD~2..HEAD"], 2);
+    expect(refused.stderr).toContain("git-review-remote: unknown revision: HEAD~2");
+    expect(refused.stderr).toContain(
+      "hint: this clone is shallow: an older commit may be missing (git fetch --deepen=<n> fetches more)",
+    );
+    const full = repos.add(createTestRepo());
+    full.write("a.txt", "a\n");
+    full.commit("a");
+    expect(runUnchanged(full, ["HEAD~2..HEAD"], 2).stderr).not.toContain("shallow");
   });
 });
