@@ -55,7 +55,9 @@ function formatIssues(error: z.ZodError): string[] {
 export function parsePolicy(text: string, file: string): Policy {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    // A byte-order mark, as some Windows editors save UTF-8, is no part of the JSON (npm and
+    // TypeScript read their files past it too); JSON.parse would stop at it, naming an invisible token.
+    raw = JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text);
   } catch (error) {
     throw new ConfigError(messages.policyInvalidJson(file, (error as Error).message), {
       hints: [messages.hintPolicy],

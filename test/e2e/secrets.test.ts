@@ -109,6 +109,13 @@ describe("a committed credential", () => {
       JSON.stringify({ secrets: { allow: [{ rule: "aws-access-token", path: "src/**" }] } }),
     );
     expect(repo.run(["export"]).status).toBe(0);
+    // As a Windows editor saves it: a byte-order mark and CRLF line ends.
+    repo.write(
+      ".review-remote.json",
+      `\uFEFF${JSON.stringify({ secrets: { allow: [{ fingerprint }] } }, null, 2).replaceAll("\n", "\r\n")}\r\n`,
+    );
+    const saved = repo.run(["export"]);
+    expect(saved.status, saved.stderr).toBe(0);
     repo.write(".review-remote.json", "{}");
     repo.write("src/settings.ts", `export const key = "${AWS_KEY}"; // review-remote:allow\n`);
     repo.commit("allow inline");
