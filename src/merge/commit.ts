@@ -117,6 +117,17 @@ async function verifySnapshotInHead(
   });
 }
 
+/**
+ * A merge commit needs the user's identity: without one, `git merge` fails after the undo was
+ * printed, with the first line of git's advice only. Asked first (`git var`, as git commit asks).
+ */
+async function verifyCommitterIdentity(run: GitRun): Promise<void> {
+  const ident = await git(["var", "GIT_COMMITTER_IDENT"], { ...run, allowFailure: true });
+  if (ident.exitCode !== 0) {
+    throw new ReviewRemoteError(messages.noCommitterIdentity, { hints: [messages.hintSetIdentity] });
+  }
+}
+
 export async function mergeCommitSnapshot(
   repo: Repo,
   record: ReviewRecord,
@@ -138,13 +149,14 @@ export async function mergeCommitSnapshot(
       hints: [messages.hintInspectRange(`HEAD...${record.branch}`), messages.hintMergeByHand(record.branch)],
     });
   }
+  const fastForward = await isAncestor(run, head, tip);
+  if (!fastForward) await verifyCommitterIdentity(run);
   if (hooks.guard.received) throw new InterruptedError(messages.interruptedNothingChanged);
   await recordUndo(run, record, head);
   const undo = `git reset --keep ${head}`;
   hooks.onUndo(undo);
   const indexFile = join(repo.gitDir, "index");
   const index = await readFile(indexFile).catch(() => undefined);
-  const fastForward = await isAncestor(run, head, tip);
   const args = fastForward
     ? ["merge", "--ff-only", "--quiet", tip]
     : [

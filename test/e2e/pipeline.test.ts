@@ -406,6 +406,28 @@ describe("review commands", () => {
     expect(readFileSync(join(repo.dir, "src/app.ts"), "utf8")).toContain("negative total");
   });
 
+  it("refuses a merge that needs a merge commit when git knows no identity, before anything", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
+    const { id } = JSON.parse(repo.run(["--worker", "fake", "--json"]).stdout);
+    repo.write("other.txt", "meanwhile\n");
+    repo.commit("meanwhile");
+    // A fresh machine: no user.name or user.email, and nothing git may guess them from.
+    repo.git("config", "--global", "--unset", "user.name");
+    repo.git("config", "--global", "--unset", "user.email");
+    repo.git("config", "--global", "user.useConfigOnly", "true");
+    const refused = runUnchanged(repo, ["merge", id], 1, { env: { EMAIL: "" } });
+    expect(refused.stderr).toBe(
+      "git-review-remote: the merge commit needs your name and email, and git has neither; nothing was changed\n" +
+        'hint: tell git who you are, then merge again: git config --global user.name "Your Name"; git config --global user.email you@example.com\n',
+    );
+    expect(repo.git("for-each-ref", `refs/review-remote/${id}/`)).toBe("");
+    repo.git("config", "--global", "user.name", "Test Author");
+    repo.git("config", "--global", "user.email", "author@example.invalid");
+    const merged = repo.run(["merge", id]);
+    expect(merged.status, merged.stderr).toBe(0);
+  });
+
   it("imports a result fetched out of band through the same validation", () => {
     const repo = baseRepo();
     configureWorker(repo, "down", shellWords(join(WORKERS, "fail-worker.sh")));
