@@ -179,7 +179,8 @@ export const messages = {
   hintInspectRange: (range: string) => `inspect them with: git diff ${range}`,
   hintMergeByHand: (branch: string | undefined) => `or merge by hand: git merge ${branch}`,
   mergeFailed: (reason: string) => `git merge failed: ${reason}; nothing was changed`,
-  noCommitterIdentity: "the merge commit needs your name and email, and git has neither; nothing was changed",
+  noCommitterIdentity:
+    "the merge commit needs your name and email, and git's config has no user.name or user.email; nothing was changed",
   hintSetIdentity:
     'tell git who you are, then merge again: git config --global user.name "Your Name"; git config --global user.email you@example.com',
   mergeFailedHalfway: (reason: string) =>

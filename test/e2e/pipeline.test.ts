@@ -418,7 +418,7 @@ describe("review commands", () => {
     repo.git("config", "--global", "user.useConfigOnly", "true");
     const refused = runUnchanged(repo, ["merge", id], 1, { env: { EMAIL: "" } });
     expect(refused.stderr).toBe(
-      "git-review-remote: the merge commit needs your name and email, and git has neither; nothing was changed\n" +
+      "git-review-remote: the merge commit needs your name and email, and git's config has no user.name or user.email; nothing was changed\n" +
         'hint: tell git who you are, then merge again: git config --global user.name "Your Name"; git config --global user.email you@example.com\n',
     );
     expect(repo.git("for-each-ref", `refs/review-remote/${id}/`)).toBe("");
