@@ -143,6 +143,8 @@ export const messages = {
   workerNotStarted: (reason: string) => `cannot start the worker: ${reason}`,
   workerExited: (worker: string, how: string) => `worker '${worker}' ${how}`,
   hintCheckWorkerCommand: (worker: string) => `check the command: git config review-remote.${worker}.command`,
+  hintInstallWorker:
+    'exit 127 is a shell\'s "command not found": install the worker where it runs (npm install -g git-review-remote), or give its full path',
   branchNotCreated: (branch: string, reason: string) => `cannot create branch ${branch}: ${reason}`,
   unexpectedArchiveEntry: (type: string, path: string) => `unexpected ${type} entry in the archive: ${path}`,
   tooManyArguments: (command: string, words: string) => `too many arguments for ${command}: ${words}`,

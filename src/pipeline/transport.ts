@@ -267,7 +267,11 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
         return reject(
           new WorkerError(messages.workerExited(options.workerName, how), {
             details: lastLines.map((line) => `remote: ${line}`),
-            hints: [messages.hintCheckWorkerCommand(options.workerName)],
+            // 127: sh (or the remote shell behind ssh) found no such program.
+            hints: [
+              messages.hintCheckWorkerCommand(options.workerName),
+              ...(code === 127 ? [messages.hintInstallWorker] : []),
+            ],
           }),
         );
       }

@@ -223,6 +223,16 @@ describe("review pipeline", () => {
     expect(result.stderr).toContain("remote: thinking...");
   });
 
+  it("says how to install the worker when its command is not found (exit 127)", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "missing", "git-review-remote-not-installed worker");
+    const result = runUnchanged(repo, ["--worker", "missing"], 3);
+    expect(result.stderr).toContain("git-review-remote: worker 'missing' exited with status 127");
+    expect(result.stderr).toContain(
+      'hint: exit 127 is a shell\'s "command not found": install the worker where it runs (npm install -g git-review-remote), or give its full path',
+    );
+  });
+
   it("says how to give more time when the worker's own deadline stopped its reviewer", () => {
     const repo = baseRepo();
     configureWorker(
