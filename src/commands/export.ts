@@ -1,5 +1,6 @@
 // `git review-remote export`: build, scan and store the bundle, or show what would leave (`--list`).
 import { createReadStream, createWriteStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { readPolicy } from "../config/policy.js";
@@ -60,13 +61,23 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
     const target = resolve(repo.cwd, args.output);
     // A stream, not copyFile: that copies the stored bundle's read-only mode, and the next export
     // to the same file then fails with EACCES. The copy is the user's file, made as any other.
-    await pipeline(createReadStream(bundle.path), createWriteStream(target)).catch(
-      (error: NodeJS.ErrnoException) => {
-        throw new ReviewRemoteError(messages.outputUnwritable(target, error.code ?? String(error)), {
-          cause: error,
-        });
-      },
-    );
+    // `-o` naming the stored bundle itself (or a link to it) has nothing to copy: opening it to
+    // write would empty the store's bundle before it is read.
+    if (!(await isSameFile(bundle.path, target))) {
+      await pipeline(createReadStream(bundle.path), createWriteStream(target)).catch(
+        (error: NodeJS.ErrnoException) => {
+          throw new ReviewRemoteError(messages.outputUnwritable(target, error.code ?? String(error)), {
+            cause: error,
+          });
+        },
+      );
+    }
   }
   printBundle(bundle, args.json, output);
+}
+
+/** Whether `target` exists and is the file at `path` (the same inode, by any name). */
+async function isSameFile(path: string, target: string): Promise<boolean> {
+  const [one, two] = await Promise.all([stat(path), stat(target).catch(() => undefined)]);
+  return two !== undefined && one.dev === two.dev && one.ino === two.ino;
 }

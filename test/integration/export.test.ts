@@ -414,6 +414,18 @@ describe("export", () => {
     expect(readFileSync(target)).toEqual(readFileSync(again.path));
   });
 
+  it("leaves the stored bundle whole when -o names it", () => {
+    const repo = basicRepo();
+    const first = exportJson(repo);
+    const bytes = readFileSync(first.path);
+    // Opened for writing, the store's bundle was emptied before it was read (as root, whom its
+    // read-only mode does not stop), and the export still said it was written.
+    const again = exportJson(repo, ["-o", first.path]);
+    expect(again.path).toBe(first.path);
+    expect(readFileSync(first.path)).toEqual(bytes);
+    expect(statSync(first.path).mode & 0o777).toBe(0o444);
+  });
+
   it("fails clearly outside a repository and in an empty one", () => {
     const outside = mkdtempSync(join(tmpdir(), "rr-norepo-"));
     scratch.push(outside);
