@@ -181,6 +181,10 @@ export const messages = {
   hintInspectRange: (range: string) => `inspect them with: git diff ${range}`,
   hintMergeByHand: (branch: string | undefined) => `or merge by hand: git merge ${branch}`,
   mergeFailed: (reason: string) => `git merge failed: ${reason}; nothing was changed`,
+  branchCheckedOut: (branch: string, worktree: string) =>
+    `branch ${branch} is checked out in ${worktree}; nothing was changed`,
+  hintSwitchAway: "switch that work tree to another branch first (git switch -), then run the command again",
+  keptCheckedOutBranch: (branch: string) => `kept branch ${branch}: it is checked out`,
   noCommitterIdentity:
     "the merge commit needs your name and email, and git's config has no user.name or user.email; nothing was changed",
   hintSetIdentity:

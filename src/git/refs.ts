@@ -31,6 +31,12 @@ export async function updateRefs(
 }
 
 /** Ref names under `prefix` (ref names cannot hold a newline: git-check-ref-format(1)). */
+/** The work tree that has `ref` (a branch) checked out, or undefined (git worktree list knows it too). */
+export async function checkedOutAt(run: GitRun, ref: string): Promise<string | undefined> {
+  const listed = await git(["for-each-ref", "--format=%(worktreepath)", ref], run);
+  return listed.stdout.trim() || undefined;
+}
+
 export async function listRefs(run: GitRun, prefix: string): Promise<string[]> {
   const listed = await git(["for-each-ref", "--format=%(refname)", prefix], run);
   return listed.stdout.split("\n").filter(Boolean);

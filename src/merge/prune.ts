@@ -4,7 +4,7 @@
 import { findCommit, type GitRun } from "../git/commits.js";
 import { listRefs, type RefUpdate, updateRefs } from "../git/refs.js";
 import { type ReviewRecord, ReviewState } from "../store/records.js";
-import { branchDeletion } from "./branch.js";
+import { BranchCheckedOutError, branchDeletion } from "./branch.js";
 
 export const PruneReason = { merged: "merged", dropped: "dropped", superseded: "superseded" } as const;
 export type PruneReason = (typeof PruneReason)[keyof typeof PruneReason];
@@ -56,7 +56,11 @@ export function pruneCandidates(records: readonly ReviewRecord[]): PruneCandidat
 /** The refs a candidate's pruning deletes; empty when its branch is already gone. */
 async function pruneUpdates(run: GitRun, candidate: PruneCandidate): Promise<RefUpdate[]> {
   const { record } = candidate;
-  const branch = await branchDeletion(run, record);
+  // A branch a work tree has checked out stays, as git branch -d leaves it.
+  const branch = await branchDeletion(run, record).catch((error: unknown) => {
+    if (error instanceof BranchCheckedOutError) return undefined;
+    throw error;
+  });
   if (branch === undefined) return [];
   const updates: RefUpdate[] = [branch];
   // A merge keeps its undo point (refs/review-remote/<id>/pre-merge); the others go as with drop.

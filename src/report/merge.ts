@@ -1,8 +1,10 @@
 // What `merge` and `drop` show: what happened to HEAD, the work tree or the branch, and how to undo it.
+
 import { BranchFate } from "../merge/branch.js";
 import type { Dropped } from "../merge/drop.js";
 import { MergeKind, type MergeOutcome } from "../merge/outcome.js";
 import type { PruneOutcome } from "../merge/prune.js";
+import { messages } from "../messages.js";
 import { type ReviewRecord, ReviewState } from "../store/records.js";
 import type { Output } from "./output.js";
 
@@ -52,6 +54,10 @@ export function printMergedBranch(record: ReviewRecord, fate: BranchFate, output
   if (!record.branch || fate === BranchFate.gone) return;
   if (fate === BranchFate.moved) {
     output.err(`hint: kept branch ${record.branch}: it has commits the review did not make`);
+    return;
+  }
+  if (fate === BranchFate.checkedOut) {
+    output.err(`hint: ${messages.keptCheckedOutBranch(record.branch)}`);
     return;
   }
   output.out(`Deleted branch ${record.branch}; the record stays (git review-remote show ${record.id}).`);

@@ -106,3 +106,28 @@ describe("merge and prune", () => {
     expect(repo.git("rev-parse", whole.branch).trim()).toBe(whole.tip);
   });
 });
+
+describe("a review branch checked out in a work tree", () => {
+  it("is not deleted by drop, prune or merge: HEAD would name a branch that is gone", () => {
+    const repo = fixableRepo();
+    const main = repo.git("rev-parse", "--abbrev-ref", "HEAD").trim();
+    const checkedOut = review(repo);
+    repo.git("switch", "-q", checkedOut.branch);
+    const refused = runUnchanged(repo, ["drop", checkedOut.id], 1);
+    expect(refused.stderr).toBe(
+      `git-review-remote: branch ${checkedOut.branch} is checked out in ${repo.dir}; nothing was changed\n` +
+        "hint: switch that work tree to another branch first (git switch -), then run the command again\n",
+    );
+    expect(record(repo, checkedOut.id).state).toBe("imported");
+    // Merged from its own branch (HEAD has the proposals already): the branch stays checked out.
+    const merged = repo.run(["merge", checkedOut.id]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stderr).toContain(`hint: kept branch ${checkedOut.branch}: it is checked out`);
+    expect(repo.git("symbolic-ref", "HEAD").trim()).toBe(`refs/heads/${checkedOut.branch}`);
+    expect(repo.run(["prune"]).stdout).toBe("Nothing to prune.\n");
+    expect(branches(repo).trim()).toBe(`refs/heads/${checkedOut.branch}`);
+    repo.git("switch", "-q", main);
+    expect(repo.run(["prune"]).stdout).toContain(`Deleted branch ${checkedOut.branch} (merged)`);
+    expect(branches(repo)).toBe("");
+  });
+});
