@@ -194,9 +194,17 @@ async function completeListing(
         );
   // Found in the range's patch alone: in lines the change removes (what it adds is in the tree too).
   if (listing.findings.length === 0 && ranged.findings.length > 0) listing.removedOnly = true;
-  listing.findings.push(...ranged.findings);
+  // The base's version of a changed file also holds the lines the change kept: a secret the tree
+  // still holds there (the same value in the same file, one fingerprint) is one finding, the tree's.
+  const inTree = new Set(listing.findings.map(sameSecret));
+  listing.findings.push(...ranged.findings.filter((finding) => !inTree.has(sameSecret(finding))));
   debug(`export: range of ${ranged.range.paths.length} changed paths`);
   return { ...listing, range: ranged.range };
+}
+
+/** A finding's secret and place: its fingerprint (of path, rule and value) and archive member. */
+function sameSecret(finding: Finding): string {
+  return `${finding.fingerprint}\0${finding.member ?? ""}`;
 }
 
 /** `work`'s value; when it fails, the early range is waited for first (its git calls use the scratch dir). */

@@ -456,6 +456,25 @@ describe("every usage error of a command", () => {
   });
 });
 
+describe("a secret the change leaves in place", () => {
+  it("is one finding, at the tree's line, though the patch carries it too", () => {
+    const repo = committedRepo();
+    repo.write("src/keys.ts", `export const key = "${fakeKey("F")}";\nexport const a = 1;\n`);
+    repo.commit("a key");
+    repo.write("src/keys.ts", `// keys\nexport const key = "${fakeKey("F")}";\nexport const a = 2;\n`);
+    repo.commit("the key stays");
+    // The base's version of the file, scanned for the patch's context lines, holds it as well.
+    const listed = runUnchanged(repo, ["export", "--list", "HEAD~1..HEAD"], 6);
+    expect(listed.stdout.match(/aws-access-token/g)).toHaveLength(1);
+    expect(listed.stdout).toMatch(/^ {2}src\/keys\.ts:2: aws-access-token: /m);
+    expect(listed.stderr).toContain("the export would be refused: 1 possible secret found");
+    expect(listed.stderr).toContain('hint: keep the file out with an "exclude" glob');
+    const refused = runUnchanged(repo, [], 6);
+    expect(refused.stderr.match(/aws-access-token/g)).toHaveLength(1);
+    expect(refused.stderr).toContain("1 possible secret");
+  });
+});
+
 describe("the commit that removes a secret", () => {
   it("is refused (its patch carries the removed lines) with a hint at --all, which reviews it", () => {
     const repo = committedRepo();
