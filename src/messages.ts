@@ -56,10 +56,12 @@ export const messages = {
     "nothing to review: the work tree has no uncommitted change that would leave (git review-remote export --list --worktree shows what stays)",
   hintWorktreeUnchanged:
     "review the last commit with git review-remote, or the whole work tree with --worktree --all",
-  emptyRange: (spec: string, commit: string) =>
-    `nothing to review: ${spec} starts and ends at ${commit.slice(0, 10)}, so it changes nothing`,
+  emptyRange: (spec: string, commit: string, command: "review" | "export") =>
+    `nothing to ${command}: ${spec} starts and ends at ${commit.slice(0, 10)}, so it changes nothing`,
   hintEmptyRange:
     "name the commits to review, e.g. git review-remote HEAD~3..HEAD, or review the whole tree with --all <rev>",
+  hintEmptyExportRange:
+    "name the commits whose change to export, e.g. git review-remote export HEAD~3..HEAD, or export the tree of one commit: git review-remote export <rev>",
   allTakesOneRevision: (spec: string) => `--all reviews the whole tree of one commit, not a range: ${spec}`,
   worktreeTakesNoRevision: (spec: string) =>
     `--worktree snapshots the work tree; it takes no revision: ${spec}`,

@@ -35,7 +35,7 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
   const repo = await resolveWorkTreeRepo();
   const policy = await readPolicy(repo.top);
   // `<base>..<head>`: the bundle a range review sends, with the change's patch (scanned too).
-  const range = args.worktree ? undefined : await resolveRange(repo, args.rev);
+  const range = args.worktree ? undefined : await resolveRange(repo, args.rev, "export");
   const options: ExportOptions = {
     ...(range ? { rev: range.commit, base: range.base, resolved: true } : { rev: args.rev }),
     worktree: args.worktree,

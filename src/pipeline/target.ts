@@ -59,10 +59,14 @@ async function forkPoint(repo: Repo, spec: string, a: string, head: string): Pro
   return base;
 }
 
-/** `<base>..<head>` or `<a>...<head>` resolved to commits; undefined for one revision (or none). */
+/**
+ * `<base>..<head>` or `<a>...<head>` resolved to commits; undefined for one revision (or none).
+ * `command` is the one that was given it, for the refusal of an empty range.
+ */
 export async function resolveRange(
   repo: Repo,
   spec: string | undefined,
+  command: "review" | "export" = "review",
 ): Promise<{ commit: string; base: string } | undefined> {
   const parsed = parseSpec(spec);
   if (parsed.base === undefined) return undefined;
@@ -71,7 +75,8 @@ export async function resolveRange(
   const base = parsed.forked ? await forkPoint(repo, spec ?? "", named, commit) : named;
   // `main..HEAD` on main: a review of no change would only cost a worker run (the hook skips it too).
   if (base === commit) {
-    throw new UsageError(messages.emptyRange(spec ?? "", commit), { hints: [messages.hintEmptyRange] });
+    const hint = command === "export" ? messages.hintEmptyExportRange : messages.hintEmptyRange;
+    throw new UsageError(messages.emptyRange(spec ?? "", commit, command), { hints: [hint] });
   }
   return { commit, base };
 }

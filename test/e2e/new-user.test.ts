@@ -224,6 +224,21 @@ describe("a range that starts where it ends", () => {
       expect(existsSync(join(repo.dir, ".git", "review-remote", "audit.jsonl"))).toBe(false);
     },
   );
+
+  it.each([[["export"]], [["export", "--list"]]])(
+    "given to %j is refused with a hint export takes (it has no --all)",
+    (args) => {
+      const repo = committedRepo();
+      const result = runUnchanged(repo, [...args, "HEAD..HEAD"], 2);
+      const commit = repo.git("rev-parse", "HEAD").trim();
+      expect(result.stderr).toBe(
+        `git-review-remote: nothing to export: HEAD..HEAD starts and ends at ${commit.slice(0, 10)}, so it changes nothing\n` +
+          "hint: name the commits whose change to export, e.g. git review-remote export HEAD~3..HEAD, or export the tree of one commit: git review-remote export <rev>\n",
+      );
+      expect(result.stdout).toBe("");
+      expect(existsSync(join(repo.dir, ".git", "review-remote", "bundles"))).toBe(false);
+    },
+  );
 });
 
 describe("a bad config value met by the pre-push hook", () => {
