@@ -3,7 +3,7 @@
 // that breaks a rule, and what goes over a limit, is dropped and counted; the rest is kept.
 
 import { capProblems, describeIssue, formatIssues } from "./issues.js";
-import type { RaisableLimit } from "./limits.js";
+import { overLimitNote, type RaisableLimit } from "./limits.js";
 import type { Request } from "./request.js";
 import {
   proposalsOverLimit,
@@ -119,11 +119,20 @@ function triageComments(
   return { kept, problems };
 }
 
+/**
+ * A comment's place in the cut to the limit: first a note that proposals were left out over a limit
+ * (a warning about the whole review, which says why there is no branch and which limit to raise: the
+ * client reads it), then by severity.
+ */
+function cutRank(comment: ReviewComment): number {
+  return overLimitNote(comment) === undefined ? SEVERITY_RANK[comment.severity] : -1;
+}
+
 /** At most `max` comments, the most severe first, in the order the worker gave them. */
 export function mostSevere(comments: ReviewComment[], max: number): ReviewComment[] {
   if (comments.length <= max) return comments;
   const order = comments
-    .map((comment, index) => ({ rank: SEVERITY_RANK[comment.severity], index }))
+    .map((comment, index) => ({ rank: cutRank(comment), index }))
     .sort((a, b) => a.rank - b.rank || a.index - b.index);
   const chosen = new Set(order.slice(0, max).map((entry) => entry.index));
   return comments.filter((_, index) => chosen.has(index));

@@ -64,6 +64,24 @@ describe("a reviewer over the comments' limit", () => {
   });
 });
 
+describe("a reviewer over the comments' limit and the patch limit at once", () => {
+  it("keeps the note that its proposals were left out, and says which limit to raise", () => {
+    const repo = manyCommentsRepo();
+    // One comment allowed: the reviewer's error outranked the worker's warning that the proposal
+    // went over maxPatchBytes, and the review said only "Nothing to propose.", with no hint.
+    repo.git("config", "review-remote.maxComments", "1");
+    repo.git("config", "review-remote.maxPatchBytes", "10");
+    const run = repo.run([]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/: 1 comment, 0 proposed commits\n/);
+    expect(run.stdout).toContain(
+      "  (general) warning The proposed changes were left out: the proposed patches are over the limit of 10 bytes.",
+    );
+    expect(run.stdout).toContain("No proposals: they went over a limit (see the warning).\n");
+    expect(run.stderr).toContain("hint: or raise the limit: git config review-remote.maxPatchBytes <n>");
+  });
+});
+
 describe("the pre-push hook's line", () => {
   it("counts the comments as the review's line does, then says how many are hidden", () => {
     const repo = manyCommentsRepo();
