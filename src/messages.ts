@@ -44,6 +44,8 @@ export const messages = {
     `export refused: ${count} possible secret${count === 1 ? "" : "s"} found; nothing was stored or sent`,
   secretsWouldStop: (count: number) =>
     `the export would be refused: ${count} possible secret${count === 1 ? "" : "s"} found (listed above)`,
+  /** A path kept back from a range's base alone (a file the change deletes): its side of the patch. */
+  keptBackInBase: (reason: string) => `${reason} (in the range's base; left out of the patch)`,
   hintSecretsExclude: 'keep the file out with an "exclude" glob in .review-remote.json,',
   hintSecretsRemoved:
     "the change removes these lines, and its patch would carry them: send the tree alone (review with --all <rev>, export <rev>)",

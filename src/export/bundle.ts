@@ -198,6 +198,13 @@ async function completeListing(
   // still holds there (the same value in the same file, one fingerprint) is one finding, the tree's.
   const inTree = new Set(listing.findings.map(sameSecret));
   listing.findings.push(...ranged.findings.filter((finding) => !inTree.has(sameSecret(finding))));
+  if (ranged.baseExcluded.length > 0) {
+    const base = ranged.baseExcluded.map((entry) => ({
+      ...entry,
+      reason: messages.keptBackInBase(entry.reason),
+    }));
+    listing.excluded = [...listing.excluded, ...base].sort(byPath);
+  }
   debug(`export: range of ${ranged.range.paths.length} changed paths`);
   return { ...listing, range: ranged.range };
 }

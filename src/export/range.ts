@@ -12,7 +12,7 @@ import type { Scratch } from "../git/scratch.js";
 import { listTree, Mode, type TreeEntry, updateIndex } from "../git/trees.js";
 import type { Finding } from "../secrets/finding.js";
 import type { FileScanner } from "./archive.js";
-import { type FilterRules, filterEntries } from "./filter.js";
+import { type Exclusion, type FilterRules, filterEntries } from "./filter.js";
 import { readSymlinkTargets, writeFilteredTree } from "./tree.js";
 
 export interface RangeInfo {
@@ -139,7 +139,7 @@ export async function createRange(options: {
   headRemoved: readonly string[];
   rules: Omit<FilterRules, "symlinkTargets">;
   scanner: FileScanner;
-}): Promise<{ range: RangeInfo; findings: Finding[] }> {
+}): Promise<{ range: RangeInfo; findings: Finding[]; baseExcluded: Exclusion[] }> {
   const { scratch } = options;
   const baseEntries = await baseListing(scratch, options.base, options.head);
   const { kept, excluded } = filterEntries(baseEntries.entries, {
@@ -174,8 +174,12 @@ export async function createRange(options: {
   const changed = new Set(paths);
   // A link's old target is a `-` line of the patch: scanned as the link target it is.
   const baseBlobs = kept.filter((entry) => changed.has(entry.path) && !removed.has(entry.path));
+  // Kept back on the base's side alone (a `.env` the change deletes): its side of the patch is not
+  // sent either, and the listing says so as it does for the head's.
+  const headSide = new Set(options.headRemoved);
   return {
     range: { base: options.base, head: options.head.commit, paths, patch: patch.stdout },
     findings: await scanBaseBlobs(scratch, baseBlobs, options.scanner),
+    baseExcluded: excluded.filter((entry) => !headSide.has(entry.path)),
   };
 }

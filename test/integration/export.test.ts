@@ -414,6 +414,32 @@ describe("export", () => {
     expect(readFileSync(target)).toEqual(readFileSync(again.path));
   });
 
+  it("lists a path a range keeps back on its base's side alone: a .env the change deletes", () => {
+    const repo = basicRepo();
+    repo.write(".env.local", "TOKEN=def\n");
+    repo.commit("a local env");
+    repo.git("rm", "-q", ".env");
+    repo.write("src/app.ts", "export const a = 2;\n");
+    repo.commit("no more .env");
+    // The deletion's side of the patch is left out of what is sent: the listing says so, as it
+    // says of the head's .env.local, or "every path kept back" missed it.
+    const listed = listJson(repo, ["HEAD~1..HEAD"]);
+    expect(listed.excluded).toEqual([
+      {
+        path: ".env",
+        reason: "secret name: dotenv (dotenv file) (in the range's base; left out of the patch)",
+      },
+      { path: ".env.local", reason: "secret name: dotenv (dotenv file)" },
+    ]);
+    const text = repo.run(["export", "--list", "HEAD~1..HEAD"]);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toContain("and the change ");
+    expect(text.stdout).toContain(": 1 changed path,");
+    expect(text.stdout).toMatch(/^Would keep back 2 paths:\n {2}\.env {8}secret name: /m);
+    // A review of the tree alone has no base: only the head's .env.local.
+    expect(listJson(repo).excluded.map((entry) => entry.path)).toEqual([".env.local"]);
+  });
+
   it("leaves the stored bundle whole when -o names it", () => {
     const repo = basicRepo();
     const first = exportJson(repo);
