@@ -237,7 +237,7 @@ describe("a whole-tree reviewer over the patch limit", () => {
         severity: "warning",
         rule: "limits.maxPatchBytes",
         message:
-          "The fixes to 42 files outside the change were left out: the proposed patches are over the limit of 2000 bytes. The fixes to the change's files are proposed; raise the limit to get them all.",
+          "The fixes to 42 files outside the change were left out: the proposed patches are over the limit of 2000 bytes. The fixes to the change's files are proposed; for the others, raise the limit and review with --filter-mode=nofilter (without it, fixes outside the change are left out anyway).",
       }),
     );
     expect(result.stderr).not.toContain("warning: dropped");
