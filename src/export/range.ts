@@ -74,7 +74,8 @@ async function scanBaseBlobs(
     scan.write(content);
     findings.push(...scan.end());
   }
-  return findings;
+  // Their lines are the base's, not those of the file the listing shows.
+  return findings.map((finding) => ({ ...finding, inBase: true }));
 }
 
 /** The type ls-tree names for a mode. */

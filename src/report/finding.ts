@@ -3,5 +3,6 @@ import type { Finding } from "../secrets/finding.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 
 export function formatFinding(finding: Finding): string {
-  return `${escapeForDisplay(finding.path)}:${finding.line}: ${finding.rule}: ${finding.description} (${finding.redacted}) [fingerprint ${finding.fingerprint}]`;
+  const where = finding.inBase ? " (in the range's base)" : "";
+  return `${escapeForDisplay(finding.path)}:${finding.line}: ${finding.rule}: ${finding.description} (${finding.redacted}) [fingerprint ${finding.fingerprint}]${where}`;
 }

@@ -20,6 +20,8 @@ export interface Finding {
   redacted: string;
   /** Hex digest of path, rule and secret; `secrets.allow: [{ fingerprint }]` allows this value. */
   fingerprint: string;
+  /** Found in a range's base (what its patch removes or keeps as context): `line` is the base's. */
+  inBase?: true;
 }
 
 /**

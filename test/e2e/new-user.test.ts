@@ -519,7 +519,8 @@ describe("the commit that removes a secret", () => {
     expect(listed.stdout).toMatch(
       /^and the change [0-9a-f]{10}\.\.[0-9a-f]{10}: 1 changed path, their patch /m,
     );
-    expect(listed.stdout).toMatch(/^ {2}src\/keys\.ts:1: aws-access-token: /m);
+    // Line 1 of the base's src/keys.ts, not of the file listed above: the finding says so.
+    expect(listed.stdout).toMatch(/^ {2}src\/keys\.ts:1: aws-access-token: .*\] \(in the range's base\)$/m);
     expect(listed.stderr).toBe(
       "git-review-remote: the export would be refused: 1 possible secret found (listed above)\n" +
         "hint: the change removes these lines, and its patch would carry them: send the tree alone (review with --all <rev>, export <rev>)\n",
@@ -527,7 +528,7 @@ describe("the commit that removes a secret", () => {
     const json = JSON.parse(runUnchanged(repo, ["export", "--list", "--json", "HEAD~1...HEAD"], 6).stdout);
     expect(json.range.paths).toEqual(["src/keys.ts"]);
     expect(listed.stdout).toContain(`1 changed path, their patch ${json.range.patchBytes} B\n`);
-    expect(json.findings.map((finding: { path: string }) => finding.path)).toEqual(["src/keys.ts"]);
+    expect(json.findings).toEqual([expect.objectContaining({ path: "src/keys.ts", line: 1, inBase: true })]);
     // The export of the range is refused the same way; the tree of HEAD alone leaves.
     const exported = runUnchanged(repo, ["export", "HEAD~1..HEAD"], 6);
     expect(exported.stderr.trimEnd().split("\n").at(-1)).toBe(listed.stderr.trimEnd().split("\n").at(-1));
