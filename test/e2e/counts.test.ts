@@ -2,10 +2,17 @@
 // the same numbers with the same words, and the client states the counts it validated once.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configureWorker, createBaseRepo, FIXTURES, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
-import { BIN, createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
+import {
+  configureWorker,
+  createBaseRepo,
+  FIXTURES,
+  RESULT_WORKER,
+  shellWords,
+  useReviewerWorker,
+} from "../helpers/fixtures.js";
+import { createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 const MANY = join(FIXTURES, "reviewers", "many-comments.sh");
@@ -15,17 +22,7 @@ const WORKER_COUNTS = /\d+ proposed commits?, \d+ comments?\./;
 
 function manyCommentsRepo(): TestRepo {
   const repo = repos.add(createTestRepo());
-  const worker = shellWords(
-    process.execPath,
-    BIN,
-    "worker",
-    "--tools",
-    dirname(MANY),
-    "--reviewer-command",
-    MANY,
-  );
-  configureWorker(repo, "many", worker);
-  repo.git("config", "review-remote.worker", "many");
+  useReviewerWorker(repo, "many", MANY);
   repo.git("config", "review-remote.maxComments", "3");
   repo.write("README.md", "# Title\n");
   repo.write("src/app.ts", "export const a = 1;\n");

@@ -1,9 +1,9 @@
 // The built-in reviewer as a user meets it on a crafted repository, and what any reviewer is told
 // of the change: both through `git review-remote` with workers configured as users configure them.
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
-import { BIN, createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { FIXTURES, useReviewerWorker } from "../helpers/fixtures.js";
+import { createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const RECORD_FOCUS = join(FIXTURES, "reviewers", "record-focus.sh");
 const repos = repoTracker();
@@ -107,17 +107,7 @@ describe("a change whose patch is too large to send whole", () => {
 describe("what a reviewer is told of the change", () => {
   function recordingRepo(): TestRepo {
     const repo = repos.add(createTestRepo());
-    const worker = shellWords(
-      process.execPath,
-      BIN,
-      "worker",
-      "--tools",
-      dirname(RECORD_FOCUS),
-      "--reviewer-command",
-      RECORD_FOCUS,
-    );
-    configureWorker(repo, "rec", worker);
-    repo.git("config", "review-remote.worker", "rec");
+    useReviewerWorker(repo, "rec", RECORD_FOCUS);
     repo.write("README.md", "# Title\n");
     repo.write("src/app.ts", "a\nb\nc\n");
     repo.write("gone.txt", "gone\n");

@@ -7,8 +7,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { configureWorker, okResult, shellWords, useResultWorker } from "../helpers/fixtures.js";
-import { BIN, createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
+import { okResult, useResultWorker, useReviewerWorker } from "../helpers/fixtures.js";
+import { createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 // The reviewer scripts, where the worker's sandbox (another user, maybe) can read them.
@@ -47,17 +47,7 @@ function changedRepo(reviewer: string): TestRepo {
   const repo = repos.add(createTestRepo());
   const script = `reviewer-${++scripts}.sh`;
   writeFileSync(join(tools, script), reviewer, { mode: 0o755 });
-  const worker = [
-    process.execPath,
-    BIN,
-    "worker",
-    "--tools",
-    tools,
-    "--reviewer-command",
-    join(tools, script),
-  ];
-  configureWorker(repo, "lint", shellWords(...worker));
-  repo.git("config", "review-remote.worker", "lint");
+  useReviewerWorker(repo, "lint", join(tools, script));
   repo.write("src/a.js", "var x = 1;\n");
   repo.write("src/b.js", "var y = 2;\n");
   repo.write("lib/c.js", "var x = 3;\n");

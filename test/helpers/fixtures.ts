@@ -1,8 +1,8 @@
 // Paths of the project's own fixtures, and the base repository the diff and result corpora target.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { createTestRepo, PROJECT_ROOT, type TestRepo } from "./repo.js";
+import { dirname, join } from "node:path";
+import { BIN, createTestRepo, PROJECT_ROOT, type TestRepo } from "./repo.js";
 
 export const FIXTURES = join(PROJECT_ROOT, "test", "fixtures");
 export const RESULT_WORKER = join(FIXTURES, "workers", "result-worker.mjs");
@@ -20,6 +20,24 @@ export function createBaseRepo(): TestRepo {
 /** Configure a worker the way users do: a command in git config. */
 export function configureWorker(repo: TestRepo, name: string, command: string): void {
   repo.git("config", `review-remote.${name}.command`, command);
+}
+
+/**
+ * The built-in worker (this package's, a local subprocess) running `reviewer` as its reviewer command,
+ * configured as worker `name` and made the default, as a user would set it up.
+ */
+export function useReviewerWorker(repo: TestRepo, name: string, reviewer: string): void {
+  const worker = shellWords(
+    process.execPath,
+    BIN,
+    "worker",
+    "--tools",
+    dirname(reviewer),
+    "--reviewer-command",
+    reviewer,
+  );
+  configureWorker(repo, name, worker);
+  repo.git("config", "review-remote.worker", name);
 }
 
 export function shellWords(...words: string[]): string {
