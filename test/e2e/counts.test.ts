@@ -161,6 +161,19 @@ describe("a worker's summary", () => {
     expect(review + show).not.toMatch(WORKER_COUNTS);
   });
 
+  it("from an older built-in worker's reviewer commands names them on its first line, as today's does", () => {
+    const older =
+      "1 proposed commit, 2 comments.\n\nReviewers:\n" +
+      "- eslint 9.1.0 (`eslint --fix .`, rdjson, exit 1, 0.8 s): 2 comments, 1 fix applied, 1 file changed\n" +
+      "- shellcheck (`shellcheck *.sh`, json, 0.1 s): failed: not found";
+    const { review, show } = reviewAndShow(served(older, "git-review-remote"));
+    expect(review).toMatch(
+      /: 1 comment, 1 proposed commit\n {2}Ran eslint 9\.1\.0, shellcheck \(failed\)\.\n/,
+    );
+    expect(show).toContain("\n\nRan eslint 9.1.0, shellcheck (failed).\n- eslint 9.1.0 (`eslint --fix .`");
+    expect(review + show).not.toContain("Reviewers:");
+  });
+
   it("from a third-party worker is shown as sent", () => {
     const repo = served("3 proposed commits, 7 comments.\n\nMine.", "acme-reviewer");
     const { review, show } = reviewAndShow(repo);
