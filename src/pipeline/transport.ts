@@ -14,6 +14,7 @@ import { WORKER_ANSWER_MARGIN_SECONDS } from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
 import { sanitizeLine } from "../validate/sanitize.js";
 import { ConfinedWorker, canConfine } from "../worker/confine.js";
+import { hasProgram } from "../worker/sandbox.js";
 import type { Worker } from "./workers.js";
 
 export interface TransportOptions {
@@ -105,6 +106,17 @@ export interface WorkerProcess extends EventEmitter {
 }
 
 /**
+ * A configured command runs through `sh -c`, and the shell may stay its parent rather than exec it
+ * (dash does). Under `setpriv --pdeathsig=KILL` that shell dies with this process, SIGKILL included,
+ * so a worker that watches its parent (this package's does, once a second) sees it gone and stops,
+ * instead of running its reviewer on to the deadline for nobody.
+ */
+function shellCommand(command: string): [string, string[]] {
+  const shell = ["sh", "-c", command];
+  return hasProgram("setpriv") ? ["setpriv", ["--pdeathsig=KILL", "--", ...shell]] : ["sh", shell.slice(1)];
+}
+
+/**
  * A worker command started with nothing on its stdin yet: its stdout and stderr stay unread (the pipes
  * hold what it writes) until runTransport takes it, or `cancel` stops it. The built-in worker is
  * started inside its namespaces directly (`local`); where they cannot be made, its command runs
@@ -119,8 +131,10 @@ export class StartedWorker {
   private readonly settled: Promise<void>;
 
   constructor(command: string, cwd: string, env: Env, local?: { args: readonly string[] }) {
-    const spawnCommand = () =>
-      this.watch(spawn("sh", ["-c", command], { cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe"] }));
+    const spawnCommand = () => {
+      const [file, args] = shellCommand(command);
+      this.watch(spawn(file, args, { cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe"] }));
+    };
     if (local && canConfine()) {
       const confined = new ConfinedWorker(local.args, cwd, env);
       this.watch(confined);

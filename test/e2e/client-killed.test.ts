@@ -1,0 +1,45 @@
+// The client killed outright (SIGKILL: no handler runs) while a configured worker command reviews:
+// the command runs through `sh -c`, and a shell that stays its parent (dash does not exec the last
+// command) would keep the worker from ever seeing its client gone.
+import { spawn, spawnSync } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { configureWorker, shellWords } from "../helpers/fixtures.js";
+import { BIN, createTestRepo, repoTracker } from "../helpers/repo.js";
+import { processesWith } from "../integration/worker-helpers.js";
+
+const repos = repoTracker();
+let token = "";
+afterEach(() => {
+  // A failed run must not leave its reviewer sleeping for the hour.
+  if (token) spawnSync("pkill", ["-KILL", "-f", token]);
+});
+
+async function waitUntil(condition: () => boolean, seconds: number): Promise<void> {
+  for (let i = 0; i < seconds * 5 && !condition(); i++)
+    await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+describe("a client killed with SIGKILL", () => {
+  it("takes its configured worker's reviewer with it", async () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("a.txt", "a\n");
+    repo.commit();
+    // A sleep no other process has on its command line, to find the reviewer by.
+    token = `3599.${process.pid}${Date.now() % 100000}`;
+    const worker = shellWords(process.execPath, BIN, "worker", "--reviewer-command", `exec sleep ${token}`);
+    configureWorker(repo, "box", worker);
+    const client = spawn(process.execPath, [BIN, "--worker", "box", "-q"], {
+      cwd: repo.dir,
+      env: repo.env,
+      stdio: "ignore",
+    });
+    const closed = new Promise((resolve) => client.on("close", (_code, signal) => resolve(signal)));
+    await waitUntil(() => processesWith(`sleep\0${token}`).length > 0, 60);
+    expect(processesWith(`sleep\0${token}`)).toHaveLength(1);
+    client.kill("SIGKILL");
+    expect(await closed).toBe("SIGKILL");
+    // The worker sees its parent gone (it looks once a second) and stops its reviewer.
+    await waitUntil(() => processesWith(`sleep\0${token}`).length === 0, 30);
+    expect(processesWith(`sleep\0${token}`)).toEqual([]);
+  });
+});
