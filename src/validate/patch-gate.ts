@@ -236,13 +236,22 @@ function checkPatchBytes(patch: string, options: PatchGateOptions): string[] | u
   return undefined;
 }
 
+/** The gate's reading of a patch: its problems, and, when it was scanned, its lines and sections. */
+function scanPatch(
+  patch: string,
+  options: PatchGateOptions,
+): { problems: string[]; lines: string[]; sections: SectionSpan[] } {
+  const refused = checkPatchBytes(patch, options);
+  if (refused) return { problems: refused, lines: [], sections: [] };
+  const lines = patch.slice(0, -1).split("\n");
+  const scanner = new PatchScanner(options);
+  scanner.scan(lines);
+  return { problems: scanner.problems, lines, sections: scanner.sections };
+}
+
 /** Layer-2 problems with one commit's patch text; empty when it may be handed to git apply. */
 export function checkPatchText(patch: string, options: PatchGateOptions): string[] {
-  const refused = checkPatchBytes(patch, options);
-  if (refused) return refused;
-  const scanner = new PatchScanner(options);
-  scanner.scan(patch.slice(0, -1).split("\n"));
-  return scanner.problems;
+  return scanPatch(patch, options).problems;
 }
 
 /**
@@ -251,13 +260,10 @@ export function checkPatchText(patch: string, options: PatchGateOptions): string
  * section's text is a patch of its own: the sections joined again are the patch.
  */
 export function readPatchSections(patch: string, options: PatchGateOptions): PatchSection[] | undefined {
-  if (checkPatchBytes(patch, options)) return undefined;
-  const lines = patch.slice(0, -1).split("\n");
-  const scanner = new PatchScanner(options);
-  scanner.scan(lines);
-  if (scanner.problems.length > 0) return undefined;
-  return scanner.sections.map((section, i) => {
-    const end = scanner.sections[i + 1]?.firstLine ?? lines.length;
+  const { problems, lines, sections } = scanPatch(patch, options);
+  if (problems.length > 0) return undefined;
+  return sections.map((section, i) => {
+    const end = sections[i + 1]?.firstLine ?? lines.length;
     const text = `${lines.slice(section.firstLine, end).join("\n")}\n`;
     return { text, names: section.names, hunks: section.hunks };
   });

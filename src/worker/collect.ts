@@ -255,18 +255,13 @@ async function scopeToChange(
   const existed = new Map<string, boolean>();
   let previous = ctx.baseline;
   for (const commit of commits) {
-    const out = await gitIn(ctx, ["diff", "--name-status", "-z", "-M", previous, commit]);
-    const fields = out.stdout.split("\0");
-    for (let i = 0; i + 1 < fields.length; ) {
-      const status = fields[i] as string;
-      const renamed = status.startsWith("R") || status.startsWith("C");
-      const names = fields.slice(i + 1, i + (renamed ? 3 : 2));
-      i += renamed ? 3 : 2;
+    for (const change of await diffTrees(runIn(ctx), previous, commit, { renames: true })) {
+      const names = change.fromPath === undefined ? [change.path] : [change.fromPath, change.path];
       groups.join(names);
       // First seen as a modification, a deletion or a rename's source: it was in the tree before.
-      for (const [n, name] of names.entries()) {
-        if (!existed.has(name)) existed.set(name, !(status === "A" || (renamed && n === 1)));
-      }
+      if (change.fromPath !== undefined && !existed.has(change.fromPath)) existed.set(change.fromPath, true);
+      const created = change.status === "A" || change.fromPath !== undefined;
+      if (!existed.has(change.path)) existed.set(change.path, !created);
     }
     previous = commit;
   }

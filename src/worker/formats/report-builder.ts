@@ -96,8 +96,10 @@ export class ReportBuilder {
     }
     this.report.comments = this.comments.comments();
     this.report.overLimit = this.comments.overLimit;
-    if (this.droppedFixes > 0) this.report.fixesOverLimit = this.droppedFixes;
-    if (this.droppedFixes > 0) late.push(m.fixesOverLimit(format, this.droppedFixes, limits.maxFixes));
+    if (this.droppedFixes > 0) {
+      this.report.fixesOverLimit = this.droppedFixes;
+      late.push(m.fixesOverLimit(format, this.droppedFixes, limits.maxFixes));
+    }
     // These summaries matter more than the tenth detail line, so they always fit.
     const room = Math.max(0, MAX_WARNINGS - late.length);
     const detail = this.report.warnings.splice(room);
