@@ -189,10 +189,10 @@ export const messages = {
     `branch ${branch} is checked out in ${worktree}; nothing was changed`,
   hintSwitchAway: "switch that work tree to another branch first (git switch -), then run the command again",
   keptCheckedOutBranch: (branch: string) => `kept branch ${branch}: it is checked out`,
-  noCommitterIdentity:
-    "the merge commit needs your name and email, and git's config has no user.name or user.email; nothing was changed",
+  noIdentity: (role: "author" | "committer") =>
+    `the merge commit needs your name and email, and git knows no ${role}: neither user.name and user.email in its config nor GIT_${role.toUpperCase()}_NAME and GIT_${role.toUpperCase()}_EMAIL in the environment; nothing was changed`,
   hintSetIdentity:
-    'tell git who you are, then merge again: git config --global user.name "Your Name"; git config --global user.email you@example.com',
+    'tell git who you are, then merge again: git config --global user.name "Your Name"; git config --global user.email you@example.com (a CI job can export GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL, GIT_COMMITTER_NAME and GIT_COMMITTER_EMAIL instead)',
   mergeFailedHalfway: (reason: string) =>
     `git merge failed: ${reason}; the index or the work tree may hold part of the merge`,
   hintUndoMerge: (undo: string) => `to restore them: ${undo}`,

@@ -7,19 +7,36 @@ import { GitError } from "../errors.js";
 
 export type Env = Record<string, string | undefined>;
 
+/** Who a commit is by and when, as plain git reads them from the environment (git-commit-tree(1)). */
+export const IDENTITY_VARIABLES = [
+  "GIT_AUTHOR_NAME",
+  "GIT_AUTHOR_EMAIL",
+  "GIT_AUTHOR_DATE",
+  "GIT_COMMITTER_NAME",
+  "GIT_COMMITTER_EMAIL",
+  "GIT_COMMITTER_DATE",
+] as const;
+const IDENTITY_SET: ReadonlySet<string> = new Set(IDENTITY_VARIABLES);
+
 /**
  * The user's `git -c key=value review-remote` arrives as GIT_CONFIG_PARAMETERS (and the
- * GIT_CONFIG_COUNT family); those are the user's own config and are kept. Every other GIT_*
- * variable (GIT_DIR, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY... which git hands to hooks) is removed:
- * each child gets exactly the repository we resolved, nothing inherited.
+ * GIT_CONFIG_COUNT family); those are the user's own config and are kept, and so is the identity a
+ * CI job sets as GIT_AUTHOR_* and GIT_COMMITTER_*: a merge commit made for the user is theirs, as
+ * plain git would make it (the tool's own commits set theirs: `src/git/identity.ts`). Every other
+ * GIT_* variable (GIT_DIR, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY... which git hands to hooks) is
+ * removed: each child gets exactly the repository we resolved, nothing inherited.
  */
 function isKeptGitVariable(name: string): boolean {
-  return name === "GIT_CONFIG_PARAMETERS" || /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/.test(name);
+  return (
+    name === "GIT_CONFIG_PARAMETERS" ||
+    IDENTITY_SET.has(name) ||
+    /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/.test(name)
+  );
 }
 
 /**
- * `userConfig: false` also drops the user's `git -c` settings: for gits that must behave the same
- * whoever runs them (the export's scratch dir, the worker's repositories).
+ * `userConfig: false` also drops the user's `git -c` settings and identity: for gits that must
+ * behave the same whoever runs them (the export's scratch dir, the worker's repositories).
  */
 export function cleanEnv(extra: Env = {}, { userConfig = true }: { userConfig?: boolean } = {}): Env {
   const env: Env = {};

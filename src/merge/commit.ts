@@ -118,13 +118,16 @@ async function verifySnapshotInHead(
 }
 
 /**
- * A merge commit needs the user's identity: without one, `git merge` fails after the undo was
- * printed, with the first line of git's advice only. Asked first (`git var`, as git commit asks).
+ * A merge commit needs the user's identity, as author and as committer: without one, `git merge`
+ * fails after the undo was printed, with the first line of git's advice only. Asked first (`git
+ * var`, as git commit asks), from git config or the GIT_AUTHOR_* / GIT_COMMITTER_* a CI job sets.
  */
-async function verifyCommitterIdentity(run: GitRun): Promise<void> {
-  const ident = await git(["var", "GIT_COMMITTER_IDENT"], { ...run, allowFailure: true });
-  if (ident.exitCode !== 0) {
-    throw new ReviewRemoteError(messages.noCommitterIdentity, { hints: [messages.hintSetIdentity] });
+async function verifyIdentity(run: GitRun): Promise<void> {
+  for (const role of ["author", "committer"] as const) {
+    const ident = await git(["var", `GIT_${role.toUpperCase()}_IDENT`], { ...run, allowFailure: true });
+    if (ident.exitCode !== 0) {
+      throw new ReviewRemoteError(messages.noIdentity(role), { hints: [messages.hintSetIdentity] });
+    }
   }
 }
 
@@ -150,7 +153,7 @@ export async function mergeCommitSnapshot(
     });
   }
   const fastForward = await isAncestor(run, head, tip);
-  if (!fastForward) await verifyCommitterIdentity(run);
+  if (!fastForward) await verifyIdentity(run);
   if (hooks.guard.received) throw new InterruptedError(messages.interruptedNothingChanged);
   await recordUndo(run, record, head);
   const undo = `git reset --keep ${head}`;

@@ -4,7 +4,7 @@ import { copyFile, link, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { InterruptedError, ReviewRemoteError } from "../errors.js";
 import { commitTree } from "../git/commits.js";
-import { TOOL_AUTHOR } from "../git/identity.js";
+import { ownIdentityEnv, TOOL_AUTHOR } from "../git/identity.js";
 import { updateRefs } from "../git/refs.js";
 import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
@@ -85,7 +85,7 @@ async function migrateObjects(from: string, to: string): Promise<void> {
 
 async function importProposals(options: ImportOptions): Promise<string> {
   const { repo } = options;
-  const env = { ...options.quarantineEnv, ...TOOL_AUTHOR };
+  const env = ownIdentityEnv(options.quarantineEnv, TOOL_AUTHOR);
   let parent = options.base;
   for (const [index, tree] of options.trees.entries()) {
     const message = commitMessage(options.messages[index] ?? "", options.trailers);

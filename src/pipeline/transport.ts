@@ -7,6 +7,7 @@ import type { EventEmitter } from "node:events";
 import { open } from "node:fs/promises";
 import type { Readable, Writable } from "node:stream";
 import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
+import { ownIdentityEnv } from "../git/identity.js";
 import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
 import { killGroup } from "../os/process.js";
@@ -190,10 +191,13 @@ export class StartedWorker {
   }
 }
 
-/** The worker command gets the user's environment, not the repository we resolved. */
+/**
+ * The worker command gets the user's environment, not the repository we resolved, nor the user's
+ * GIT_AUTHOR_* and GIT_COMMITTER_* identity: a worker's commits never carry it (§6).
+ */
 export function userEnv(env: Env): Env {
   const { GIT_DIR: _dir, GIT_WORK_TREE: _tree, ...rest } = env;
-  return rest;
+  return ownIdentityEnv(rest, {});
 }
 
 /** Where the worker command runs: the top of the work tree. */

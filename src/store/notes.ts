@@ -1,7 +1,7 @@
 // Comments as a git note (refs/notes/review-remote) on the snapshot commit: `git log
 // --notes=review-remote` shows them beside the code they are about.
 import { setTimeout as sleep } from "node:timers/promises";
-import { TOOL_AUTHOR, TOOL_COMMITTER } from "../git/identity.js";
+import { ownIdentityEnv, TOOL_AUTHOR, TOOL_COMMITTER } from "../git/identity.js";
 import { git } from "../git/run.js";
 import type { ReviewComment } from "../protocol/result.js";
 import type { Repo } from "../repo.js";
@@ -18,7 +18,7 @@ export async function writeNote(
 ): Promise<void> {
   if (comments.length === 0) return;
   const text = [`review ${record.id} by ${record.worker.name}:`, ...comments.map(formatComment)].join("\n");
-  const env = { ...repo.env, ...TOOL_AUTHOR, ...TOOL_COMMITTER };
+  const env = ownIdentityEnv(repo.env, { ...TOOL_AUTHOR, ...TOOL_COMMITTER });
   // Two reviews finishing together race for the notes ref: the loser retries.
   for (let attempt = 0; attempt < 5; attempt++) {
     const added = await git(["notes", `--ref=${NOTES_REF}`, "append", "-F", "-", commit], {

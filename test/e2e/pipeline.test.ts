@@ -25,6 +25,14 @@ function baseRepo(): TestRepo {
   return repo;
 }
 
+/** Laid over the test's environment: no identity in the environment, as on a fresh machine. */
+const NO_IDENTITY_ENV = {
+  GIT_AUTHOR_NAME: undefined,
+  GIT_AUTHOR_EMAIL: undefined,
+  GIT_COMMITTER_NAME: undefined,
+  GIT_COMMITTER_EMAIL: undefined,
+};
+
 function calls(file: string): number {
   try {
     return readFileSync(file, "utf8").split("\n").filter(Boolean).length;
@@ -426,16 +434,60 @@ describe("review commands", () => {
     repo.git("config", "--global", "--unset", "user.name");
     repo.git("config", "--global", "--unset", "user.email");
     repo.git("config", "--global", "user.useConfigOnly", "true");
-    const refused = runUnchanged(repo, ["merge", id], 1, { env: { EMAIL: "" } });
+    const refused = runUnchanged(repo, ["merge", id], 1, { env: { EMAIL: "", ...NO_IDENTITY_ENV } });
     expect(refused.stderr).toBe(
-      "git-review-remote: the merge commit needs your name and email, and git's config has no user.name or user.email; nothing was changed\n" +
-        'hint: tell git who you are, then merge again: git config --global user.name "Your Name"; git config --global user.email you@example.com\n',
+      "git-review-remote: the merge commit needs your name and email, and git knows no author: neither user.name and user.email in its config nor GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL in the environment; nothing was changed\n" +
+        'hint: tell git who you are, then merge again: git config --global user.name "Your Name"; git config --global user.email you@example.com (a CI job can export GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL, GIT_COMMITTER_NAME and GIT_COMMITTER_EMAIL instead)\n',
     );
+    // An author alone is not enough: the committer is asked for too, before anything.
+    const noCommitter = runUnchanged(repo, ["merge", id], 1, {
+      env: { ...NO_IDENTITY_ENV, EMAIL: "", GIT_AUTHOR_NAME: "CI", GIT_AUTHOR_EMAIL: "ci@example.invalid" },
+    });
+    expect(noCommitter.stderr).toContain("git knows no committer: neither user.name and user.email");
     expect(repo.git("for-each-ref", `refs/review-remote/${id}/`)).toBe("");
     repo.git("config", "--global", "user.name", "Test Author");
     repo.git("config", "--global", "user.email", "author@example.invalid");
     const merged = repo.run(["merge", id]);
     expect(merged.status, merged.stderr).toBe(0);
+  });
+
+  it("makes the merge commit with the identity a CI job exports, and keeps it off the review branch", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
+    const ci = {
+      GIT_AUTHOR_NAME: "CI Bot",
+      GIT_AUTHOR_EMAIL: "ci@example.invalid",
+      GIT_AUTHOR_DATE: "2030-01-01T00:00:00Z",
+      GIT_COMMITTER_NAME: "CI Bot",
+      GIT_COMMITTER_EMAIL: "ci@example.invalid",
+      GIT_COMMITTER_DATE: "2030-01-01T00:00:00Z",
+    };
+    // The review branch is the tool's: neither the exported identity nor its dates reach it.
+    const reviewed = repo.run(["--worker", "fake", "--json"], { env: ci });
+    expect(reviewed.status, reviewed.stderr).toBe(0);
+    const { id, branch } = JSON.parse(reviewed.stdout);
+    const proposal = repo.git(
+      "log",
+      "-1",
+      "--format=%an <%ae> %ad|%cn <%ce> %cd",
+      "--date=format:%Y",
+      branch,
+    );
+    expect(proposal).toMatch(
+      /^git-review-remote <review-remote@localhost> \d{4}\|Test Author <author@example\.invalid> \d{4}\n$/,
+    );
+    expect(proposal).not.toContain("2030");
+    repo.write("other.txt", "meanwhile\n");
+    repo.commit("meanwhile");
+    // A CI machine: no identity in git config, only the variables.
+    repo.git("config", "--global", "--unset", "user.name");
+    repo.git("config", "--global", "--unset", "user.email");
+    repo.git("config", "--global", "user.useConfigOnly", "true");
+    const merged = repo.run(["merge", id], { env: { EMAIL: "", ...ci } });
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(repo.git("log", "-1", "--format=%an <%ae> %aI|%cn <%ce> %cI|%s", "HEAD")).toBe(
+      `CI Bot <ci@example.invalid> 2030-01-01T00:00:00+00:00|CI Bot <ci@example.invalid> 2030-01-01T00:00:00+00:00|Merge review ${id} (fake)\n`,
+    );
   });
 
   it("imports a result fetched out of band through the same validation", () => {

@@ -39,7 +39,11 @@ export interface TestRepo {
   write(path: string, content: string | Buffer): void;
   commit(message?: string): string;
   /** Run the built CLI as `git review-remote ...` through git itself. */
-  run(args: string[], options?: { cwd?: string; env?: Record<string, string>; input?: string }): RunResult;
+  /** `env` is laid over the test's; a variable given as undefined is removed. */
+  run(
+    args: string[],
+    options?: { cwd?: string; env?: Record<string, string | undefined>; input?: string },
+  ): RunResult;
   cleanup(): void;
 }
 
