@@ -189,6 +189,9 @@ export const messages = {
     `branch ${branch} is checked out in ${worktree}; nothing was changed`,
   hintSwitchAway: "switch that work tree to another branch first (git switch -), then run the command again",
   keptCheckedOutBranch: (branch: string) => `kept branch ${branch}: it is checked out`,
+  importFilterAsked: (mode: string) => `Filtered with --filter-mode=${mode}, as the review was asked for`,
+  importFilterConfig: (mode: string) =>
+    `Filtered with --filter-mode=${mode} (review-remote.filterMode: this review's own mode was not recorded)`,
   noIdentity: (role: "author" | "committer") =>
     `the merge commit needs your name and email, and git knows no ${role}: neither user.name and user.email in its config nor GIT_${role.toUpperCase()}_NAME and GIT_${role.toUpperCase()}_EMAIL in the environment; nothing was changed`,
   hintSetIdentity:

@@ -10,7 +10,7 @@ import { acceptOutOfBand } from "../pipeline/out-of-band.js";
 import { resolveWorkTreeRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 import { printRecovered } from "../report/recovery.js";
-import { printReview } from "../report/review.js";
+import { describeImportFilter, printReview } from "../report/review.js";
 import { storePaths } from "../store/layout.js";
 import { recoverStore } from "../store/recover.js";
 import { findingsAtFailLevel } from "./findings.js";
@@ -30,6 +30,7 @@ export async function runImport(
       throw new UsageError(messages.cannotRead(args.file, error.code ?? error.message));
     });
   const report = await acceptOutOfBand(repo, settings, args.request, readResult);
+  if (report.importFilter && !args.json) output.out(describeImportFilter(report.importFilter));
   printReview(report, args.json, output);
   const findings = findingsAtFailLevel(report, args.failLevel, settings, output);
   return findings ? [findings] : [];

@@ -101,6 +101,7 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       sent: { snapshot: bundle.snapshot, files: bundle.files, snapshotObjects: scratch?.objects },
       bundlePath: bundle.path,
       changes,
+      filterMode: fan.filterMode,
       scope: proposalScope(changes, fan.filterMode),
       request,
       branchPrefix: settings.branchPrefix,

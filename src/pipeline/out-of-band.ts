@@ -18,7 +18,7 @@ import { readRunning } from "../store/running.js";
 import { acceptResult } from "./accept.js";
 import { chooseFilterMode } from "./filter.js";
 import { focusOutcome, proposalScope, readChanges } from "./focus.js";
-import type { PipelineReport } from "./outcome.js";
+import type { OutOfBandReport } from "./outcome.js";
 
 /**
  * A review takes an answer while it has none: still sent, or failed before its worker answered (not
@@ -51,7 +51,7 @@ export async function acceptOutOfBand(
   settings: Settings,
   reviewId: string,
   readResult: () => Promise<Buffer>,
-): Promise<PipelineReport> {
+): Promise<OutOfBandReport> {
   const store = storePaths(repo);
   return withStoreLock(store, `import ${reviewId}`, () =>
     acceptLocked(repo, store, settings, reviewId, readResult),
@@ -64,7 +64,7 @@ async function acceptLocked(
   settings: Settings,
   reviewId: string,
   readResult: () => Promise<Buffer>,
-): Promise<PipelineReport> {
+): Promise<OutOfBandReport> {
   const record = await findRecord(store, reviewId);
   // Its own process may still get the answer: two imports of one review would race.
   const waiting = record.state === ReviewState.sent ? await readRunning(store, record.id) : undefined;
@@ -81,7 +81,8 @@ async function acceptLocked(
       hints: [messages.hintSnapshotGone],
     });
   }
-  const mode = chooseFilterMode(undefined, settings.filterMode);
+  // As the review was asked for; a record from before the mode was kept: the config's.
+  const mode = record.filterMode ?? chooseFilterMode(undefined, settings.filterMode);
   const changes = record.range ? await readChanges(store, record.id) : undefined;
   const context = {
     repo,
@@ -95,5 +96,11 @@ async function acceptLocked(
   };
   const outcome = await acceptResult(context, record.worker, { ...record }, await readResult());
   const focused = await focusOutcome(store, outcome, mode);
-  return { outcomes: [focused], failures: [], cached: new Set() };
+  const filter = record.range ? { mode, asked: record.filterMode !== undefined } : undefined;
+  return {
+    outcomes: [focused],
+    failures: [],
+    cached: new Set(),
+    ...(filter ? { importFilter: filter } : {}),
+  };
 }

@@ -34,6 +34,12 @@ export interface PipelineReport {
   cached: Set<string>;
 }
 
+/** A result imported out of band, and for a focused review the filter mode it was scoped by. */
+export interface OutOfBandReport extends PipelineReport {
+  /** `asked`: the mode the review was asked for; false: review-remote.filterMode (an older record). */
+  importFilter?: { mode: FilterMode; asked: boolean };
+}
+
 /** What the pipeline tells the user while it runs, through the report layer. */
 export interface PipelineEvents {
   /** Bytes through a stage so far (the export's tar, the envelope sent). */

@@ -12,6 +12,7 @@ import { type ReviewRecord, ReviewState, writeReviewFile } from "../store/record
 import { clearRunning, markRunning } from "../store/running.js";
 import { acceptResult } from "./accept.js";
 import { type AcceptContext, updateRecord } from "./context.js";
+import type { FilterMode } from "./filter.js";
 import { writeChanges } from "./focus.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { runTransport, type StartedWorker, userEnv, workerCwd } from "./transport.js";
@@ -22,6 +23,8 @@ export interface SendContext extends AcceptContext {
   bundlePath: string;
   /** A focused review's change, as git computed it here: the filter stage reads it back. */
   changes: ChangedLines | undefined;
+  /** How the review was asked to be filtered: recorded, so that an out-of-band import scopes as this run would. */
+  filterMode: FilterMode;
   /** True when the line was shown as it came. */
   onStderrLine(worker: Worker, line: string): boolean;
   onProgress(worker: Worker, sentBytes: number): void;
@@ -86,6 +89,7 @@ function newRecord(context: SendContext, worker: Worker, cacheKey: string | unde
     worker,
     snapshot: context.sent.snapshot,
     range: request.range ? { base: request.range.base, head: request.range.head } : null,
+    ...(request.range ? { filterMode: context.filterMode } : {}),
     bundleSha256: request.bundle.sha256,
     cacheKey: cacheKey ?? "",
     commits: 0,

@@ -188,6 +188,11 @@ export function printReview(report: PipelineReport, json: boolean, output: Outpu
   for (const failure of report.failures) printFailure(failure, output);
 }
 
+/** Which filter mode an out-of-band import scoped the proposals and comments by, and why that one. */
+export function describeImportFilter(filter: { mode: string; asked: boolean }): string {
+  return filter.asked ? messages.importFilterAsked(filter.mode) : messages.importFilterConfig(filter.mode);
+}
+
 /** The review's findings reached `--fail-level`: the one line that says why the exit code is 7. */
 export function printFindings(error: ReviewRemoteError, output: Output): void {
   output.err(`git-review-remote: ${error.message}`);

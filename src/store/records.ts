@@ -3,6 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
 import { messages } from "../messages.js";
+import type { FilterMode } from "../pipeline/filter.js";
 import type { Dropped } from "../protocol/parse-result.js";
 import type { ReceiptStatus } from "../receipt/verify.js";
 import { type StorePaths, writeFileAtomic } from "./layout.js";
@@ -38,6 +39,11 @@ export interface ReviewRecord {
   worker: { name: string; command: string };
   snapshot: { kind: "commit" | "worktree"; commit: string; parent?: string | undefined };
   range: { base: string; head: string } | null;
+  /**
+   * A focused review's filter mode as it was asked for (`--filter-mode`, else the config then): what
+   * an out-of-band import scopes its proposals by. Absent in records written before it was kept.
+   */
+  filterMode?: FilterMode;
   bundleSha256: string;
   cacheKey: string;
   branch?: string;

@@ -100,6 +100,45 @@ describe("import --request", () => {
     expect({ ...after, refs: "", objects: "" }).toEqual({ ...before, refs: "", objects: "" });
   });
 
+  it("scopes the proposals by the filter mode the review was asked for, and says which applied", () => {
+    const repo = repoWithPolicy({});
+    // The benign proposal edits src/app.ts, which the reviewed commit (the policy file) did not touch.
+    const known = new Set(reviewIds(repo));
+    expect(repo.run(["--worker", "down", "--filter-mode=nofilter"]).status).toBe(3);
+    const asked = reviewIds(repo).find((each) => !known.has(each)) as string;
+    const kept = repo.run([
+      "import",
+      resultFor(repo, asked, readFileSync(BENIGN, "utf8")),
+      "--request",
+      asked,
+    ]);
+    expect(kept.status, kept.stderr).toBe(0);
+    expect(kept.stdout.split("\n")[0]).toBe(
+      "Filtered with --filter-mode=nofilter, as the review was asked for",
+    );
+    expect(repo.git("diff", "--name-only", "HEAD", `review/${asked}`).trim()).toBe("src/app.ts");
+    expect(kept.stdout).toContain("  src/app.ts:4 info Consider validating the total.");
+
+    // A record from before the mode was kept: the config's, said so.
+    const older = failedReview(repo);
+    const state = join(repo.dir, ".git", "review-remote", "reviews", older, "state.json");
+    const { filterMode, ...record } = JSON.parse(readFileSync(state, "utf8"));
+    expect(filterMode).toBe("added");
+    writeFileSync(state, JSON.stringify(record));
+    const scoped = repo.run([
+      "import",
+      resultFor(repo, older, readFileSync(BENIGN, "utf8")),
+      "--request",
+      older,
+    ]);
+    expect(scoped.status, scoped.stderr).toBe(0);
+    expect(scoped.stdout.split("\n")[0]).toBe(
+      "Filtered with --filter-mode=added (review-remote.filterMode: this review's own mode was not recorded)",
+    );
+    expect(scoped.stdout).toContain("1 fix in 1 file outside the change left out");
+    expect(repo.git("for-each-ref", `refs/heads/review/${older}`)).toBe("");
+  });
+
   it("gates the imported findings with --fail-level as a review does (exit 7, imported as usual)", () => {
     const repo = repoWithPolicy({});
     // The benign proposal edits a file the reviewed commit did not touch: kept, not scoped away.
