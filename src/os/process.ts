@@ -36,14 +36,68 @@ export interface ProcessOwner {
   start?: string | undefined;
 }
 
-/** Field 22 of /proc/<pid>/stat, after the command name (which may hold spaces and parentheses). */
-function readStart(pid: number): string | undefined {
+/** A process as /proc/<pid>/stat shows it: its parent, its session and when it started. */
+interface ProcessStat {
+  ppid: number;
+  session: number;
+  /** Field 22, in clock ticks since boot: a reused pid starts later. */
+  start: string;
+}
+
+/** /proc/<pid>/stat, fields after the command name (which may hold spaces and parentheses). */
+function readStat(pid: number): ProcessStat | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { ppid: Number(fields[1]), session: Number(fields[3]), start: fields[19] as string };
   } catch {
     return undefined;
   }
+}
+
+function readStart(pid: number): string | undefined {
+  return readStat(pid)?.start;
+}
+
+/** One process of a chain of ancestors, and the parent it had. */
+interface Link {
+  pid: number;
+  ppid: number;
+  start: string;
+}
+
+/** How deep the chain is followed: a session's leader is a few shells and a git above a worker. */
+const MAX_ANCESTRY = 16;
+
+/**
+ * This process and its ancestors up to its session's leader, each with its parent: what started
+ * this session and what ran it within. Where /proc cannot tell, this process's parent alone.
+ */
+export function readSessionAncestry(): Link[] {
+  const own = readStat(process.pid);
+  if (own === undefined) return [{ pid: process.pid, ppid: process.ppid, start: "" }];
+  const links: Link[] = [];
+  for (let pid = process.pid, stat: ProcessStat | undefined = own; stat; stat = readStat(pid)) {
+    links.push({ pid, ppid: stat.ppid, start: stat.start });
+    // The leader's parent started the session (sshd for a remote command, the client for its
+    // worker command); pid 1 and a parent outside this pid namespace (0) never change.
+    if (pid === own.session || stat.session !== own.session || stat.ppid <= 1) break;
+    if (links.length >= MAX_ANCESTRY) break;
+    pid = stat.ppid;
+  }
+  return links;
+}
+
+/**
+ * Whether a process of the chain is gone or has another parent: the process that started the
+ * session (or one between it and us) has ended, and its children were handed to a reaper.
+ */
+export function hasAncestryChanged(links: readonly Link[]): boolean {
+  return links.some((link) => {
+    if (link.pid === process.pid) return process.ppid !== link.ppid;
+    const stat = readStat(link.pid);
+    return stat === undefined || stat.ppid !== link.ppid || stat.start !== link.start;
+  });
 }
 
 let ownBoot: string | undefined;

@@ -10,7 +10,7 @@ import { PassThrough, type Readable, type Writable } from "node:stream";
 import { ExitCode } from "../errors.js";
 import { NODE_FLAGS } from "../os/node-flags.js";
 import { drainPipe } from "../os/pipe.js";
-import { killGroup } from "../os/process.js";
+import { hasAncestryChanged, killGroup, readSessionAncestry } from "../os/process.js";
 import { isHostRoot } from "../os/user-namespace.js";
 import { packageFile } from "../package-files.js";
 import type { WorkerOptions } from "./flow.js";
@@ -93,20 +93,25 @@ class SignalTrap {
   }
 }
 
-/** How often the worker looks whether its parent is still there. */
+/** How often the worker looks whether what started it is still there. */
 const PARENT_POLL_MS = 1000;
 
 /**
- * A worker whose parent is gone has nobody to answer: a killed ssh client makes sshd end the session
+ * A worker whose client is gone has nobody to answer: a killed ssh client makes sshd end the session
  * without a signal to the command (there is no terminal to hang up), and the worker would run its
- * reviewer to the deadline, an hour by default. Losing the parent is a hangup, so this process raises
- * SIGHUP on itself, and the trap (or the worker's own handler) stops the reviewer and removes the
- * workspace, as for a SIGHUP from a terminal.
+ * reviewer to the deadline, an hour by default. Its own parent may live on: a remote login shell
+ * that does not exec its command (dash), or git running `git review-remote worker`, is reparented
+ * and goes on waiting for it. So the worker watches its ancestors up to its session's leader, whose
+ * parent started the session (sshd, or the client's `sh -c`): one of them gone or handed to another
+ * parent is a hangup, and this process raises SIGHUP on itself, so the trap (or the worker's own
+ * handler) stops the reviewer and removes the workspace, as for a SIGHUP from a terminal. Neither
+ * a closed stdin (a request sent with `< bundle` ends there) nor a stdout nobody reads (nothing is
+ * written to it until the answer) tells a gone client from a working one.
  */
-function hangUpWithParent(): void {
-  const parent = process.ppid;
+function hangUpWithClient(): void {
+  const ancestry = readSessionAncestry();
   const timer = setInterval(() => {
-    if (process.ppid === parent) return;
+    if (!hasAncestryChanged(ancestry)) return;
     clearInterval(timer);
     process.kill(process.pid, "SIGHUP");
   }, PARENT_POLL_MS);
@@ -229,7 +234,7 @@ export async function runConfinedWorker(config: WorkerConfig): Promise<number> {
     return runWorker({ ...(run.config ?? config), workspaceRoot: run.root, ...streams() });
   }
   const trap = new SignalTrap();
-  hangUpWithParent();
+  hangUpWithClient();
   removeStaleWorkspaces();
   const root = createWorkspaceRoot();
   try {
