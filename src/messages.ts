@@ -158,6 +158,10 @@ export const messages = {
   needsReviewId: (command: string) => `${command} needs a review id`,
   hintListReviews: "list reviews with: git review-remote list",
   importNeedsFile: "import needs the result file: git review-remote import <result.json> --request <id>",
+  noReviewsYet: "No reviews yet. Start one with: git review-remote",
+  // A bare repository (or the inside of a git dir) cannot review: a work tree of it can.
+  noReviewsYetBare:
+    "No reviews yet. A review runs in a work tree: git worktree add <dir> <branch>, then git -C <dir> review-remote",
   noSuchReview: (prefix: string) => `no review matches '${prefix}'`,
   ambiguousReview: (prefix: string) => `more than one review matches '${prefix}'`,
   dropFailed: (id: string, reason: string) => `cannot drop review ${id}: ${reason}`,
@@ -211,8 +215,8 @@ export const messages = {
   mergeInterrupted: (id: string, done: number, total: number) =>
     `interrupted: the merge of review ${id} stopped after ${done} of ${total} files, each either as it was or as merged`,
   interruptedNothingChanged: "interrupted; nothing was changed",
-  hintMergeAbort: (id: string) => `to roll back: git review-remote merge --abort ${id}`,
-  hintMergeContinue: (id: string) => `to finish: git review-remote merge --continue ${id}`,
+  hintMergeAbort: (id: string, git = "git") => `to roll back: ${git} review-remote merge --abort ${id}`,
+  hintMergeContinue: (id: string, git = "git") => `to finish: ${git} review-remote merge --continue ${id}`,
   changedSinceMerge: (id: string) =>
     `files of review ${id} changed since its merge wrote them; nothing was changed`,
   // Committing would not help: the files' bytes must be on one side of the merge for it to go on.

@@ -10,6 +10,6 @@ import { recoverStore } from "../store/recover.js";
 export async function runDrop(args: { id: string }, output: Output): Promise<void> {
   const repo = await resolveRepo();
   const store = storePaths(repo);
-  printRecovered(await recoverStore(store), output);
+  printRecovered(await recoverStore(store), output, repo.top);
   printDrop(await dropReview(repo, store, args.id), output);
 }

@@ -45,7 +45,7 @@ export async function runHook(
     return [new PushBlockedError(messages.pushRefusedReviewBranches)];
   }
   if (settings.prePush === "off") return [];
-  printRecovered(await recoverStore(storePaths(repo)), output);
+  printRecovered(await recoverStore(storePaths(repo)), output, repo.top);
   if (repo.top === undefined) {
     printPushRefs(
       updates.map((update) => ({ update, skip: PushSkip.bare })),

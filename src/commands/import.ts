@@ -24,7 +24,7 @@ export async function runImport(
   }
   const repo = await resolveWorkTreeRepo();
   const settings = await readSettings(repo);
-  printRecovered(await recoverStore(storePaths(repo)), output);
+  printRecovered(await recoverStore(storePaths(repo)), output, repo.top);
   const readResult = () =>
     readFile(resolve(repo.cwd, args.file)).catch((error: NodeJS.ErrnoException) => {
       throw new UsageError(messages.cannotRead(args.file, error.code ?? error.message));

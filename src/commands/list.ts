@@ -11,9 +11,10 @@ import { recoverStore } from "../store/recover.js";
 export async function runList(args: { json: boolean }, output: Output): Promise<void> {
   const repo = await resolveRepo();
   const store = storePaths(repo);
-  printRecovered(await recoverStore(store), output);
+  printRecovered(await recoverStore(store), output, repo.top);
   const records = await listRecords(store);
   // A merged, dropped or pruned review's record keeps its branch name; the list shows what exists.
   const branches = new Set(await listRefs({ cwd: repo.cwd, env: repo.env }, "refs/heads/"));
-  printRecords(records, args.json, output, (branch) => branches.has(`refs/heads/${branch}`));
+  const exists = (branch: string) => branches.has(`refs/heads/${branch}`);
+  printRecords(records, args.json, output, exists, repo.top !== undefined);
 }

@@ -14,7 +14,7 @@ export async function runMerge(args: { id: string; action: MergeAction }, output
   const repo = await resolveWorkTreeRepo();
   const store = storePaths(repo);
   // An interrupted merge is this command's own business: it refuses or finishes it, below.
-  printRecovered({ ...(await recoverStore(store)), pendingMerge: undefined }, output);
+  printRecovered({ ...(await recoverStore(store)), pendingMerge: undefined }, output, repo.top);
   const merged = await mergeReview(repo, store, args.id, args.action, (undo) => printUndo(undo, output));
   printMerge(merged.outcome, output);
   if (merged.branch) printMergedBranch(merged.record, merged.branch, output);

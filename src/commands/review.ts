@@ -28,7 +28,7 @@ export async function runReviewCommand(
   const repo = await resolveWorkTreeRepo();
   const settings = await readSettings(repo);
   output.color = useColor(Boolean(process.stdout.isTTY), settings.colorUi);
-  printRecovered(await recoverStore(storePaths(repo)), output);
+  printRecovered(await recoverStore(storePaths(repo)), output, repo.top);
   const events = createPipelineEvents(output, new Set(options.workers).size);
   // The report's modules (receipts and their schemas among them) load once an envelope is being
   // sent, while the worker works: nothing before the worker starts waits for them.

@@ -56,7 +56,7 @@ export async function runShow(
   const repo = await resolveRepo();
   const settings = await readSettings(repo);
   const store = storePaths(repo);
-  printRecovered(await recoverStore(store), output);
+  printRecovered(await recoverStore(store), output, repo.top);
   const record = await findRecord(store, args.id);
   const text = await readReviewFile(store, record.id, "result.json");
   const result = text === undefined ? undefined : parseStored(text);

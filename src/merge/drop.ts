@@ -24,7 +24,7 @@ export function dropReview(repo: Repo, store: StorePaths, id: string): Promise<D
   return withStoreLock(store, `drop ${id}`, async () => {
     const record = await findRecord(store, id);
     const pending = await readPendingJournal(store);
-    if (pending?.review === record.id) throw pendingMergeError(pending);
+    if (pending?.review === record.id) throw pendingMergeError(pending, repo.top);
     return { record, branchDeleted: await deleteReviewRefs(repo, store, record) };
   });
 }

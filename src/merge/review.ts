@@ -18,7 +18,7 @@ export type MergeAction = "merge" | "abort" | "continue";
 
 async function mergeProposals(repo: Repo, store: StorePaths, record: ReviewRecord, hooks: MergeHooks) {
   const pending = await readPendingJournal(store);
-  if (pending) throw pendingMergeError(pending);
+  if (pending) throw pendingMergeError(pending, repo.top);
   if (!record.branch || !record.tip || record.state === ReviewState.dropped) {
     throw new ReviewRemoteError(messages.nothingToMerge(record.id, record.state));
   }

@@ -6,6 +6,7 @@ import type { GitRun } from "../git/commits.js";
 import { updateRefs } from "../git/refs.js";
 import { messages } from "../messages.js";
 import { currentOwner } from "../os/process.js";
+import { gitIn } from "../os/shell.js";
 import type { Repo } from "../repo.js";
 import {
   discardJournal,
@@ -37,9 +38,11 @@ export function abortCommand(id: string): string {
 }
 
 /** An interrupted merge (or undo) waits for the user: nothing else may write that work tree first. */
-export function pendingMergeError(journal: MergeJournal): ReviewRemoteError {
-  const hints = [messages.hintMergeAbort(journal.review)];
-  if (journal.action === "merge") hints.push(messages.hintMergeContinue(journal.review));
+/** `here`: the work tree the command runs in (none in a bare repository); the hints run in the merge's. */
+export function pendingMergeError(journal: MergeJournal, here: string | undefined): ReviewRemoteError {
+  const git = gitIn(journal.top, here);
+  const hints = [messages.hintMergeAbort(journal.review, git)];
+  if (journal.action === "merge") hints.push(messages.hintMergeContinue(journal.review, git));
   return new ReviewRemoteError(messages.mergePending(journal.review, journal.top, journal.action), { hints });
 }
 
@@ -75,7 +78,7 @@ type JournalStep = (
 /** `merge --abort <id>`: every file the merge wrote back to its exact bytes before the merge. */
 export const abortMerge: JournalStep = async (repo, store, record, hooks) => {
   const pending = await readPendingJournal(store);
-  if (pending && pending.review !== record.id) throw pendingMergeError(pending);
+  if (pending && pending.review !== record.id) throw pendingMergeError(pending, repo.top);
   const found = pending ?? (await readDoneJournal(store, record.id));
   if (found === undefined) {
     const hints =
@@ -94,7 +97,7 @@ export const abortMerge: JournalStep = async (repo, store, record, hooks) => {
 export const continueMerge: JournalStep = async (repo, store, record, hooks) => {
   const pending = await readPendingJournal(store);
   if (pending === undefined) throw new ReviewRemoteError(messages.noMergeToContinue(record.id));
-  if (pending.review !== record.id || pending.action === "abort") throw pendingMergeError(pending);
+  if (pending.review !== record.id || pending.action === "abort") throw pendingMergeError(pending, repo.top);
   const { journal } = await walkJournal(repo, store, pending, "merge", hooks);
   await finishJournal(store, journal);
   const undo = abortCommand(record.id);

@@ -3,7 +3,7 @@
 
 import { resolve } from "node:path";
 import { messages } from "../messages.js";
-import { shellQuote } from "../os/shell.js";
+import { shellWord } from "../os/shell.js";
 import { type VerifyFiles, verifyArgs } from "./ssh-keygen.js";
 import { ReceiptStatus, type ReceiptVerdict } from "./verify.js";
 
@@ -19,11 +19,6 @@ export function verifyCommand(files: VerifyCommandFiles): string {
     signature: resolve(files.signature),
   });
   return `${["ssh-keygen", ...args].map(shellWord).join(" ")} < ${shellWord(resolve(files.statement))}`;
-}
-
-/** Words the shell reads as they are stay bare, so the command reads like one typed by hand. */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : shellQuote(word);
 }
 
 /** One line for `show` and `verify`: `Good signature from worker "box" with ED25519 key SHA256:...`. */

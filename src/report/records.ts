@@ -1,4 +1,5 @@
 // What `list` and `show` show: the reviews in the store, and one review in full (text, JSON, SARIF).
+import { messages } from "../messages.js";
 import type { FilteredComments } from "../pipeline/filter.js";
 import type { Result } from "../protocol/result.js";
 import { summaryProse } from "../protocol/summary.js";
@@ -19,13 +20,14 @@ export function printRecords(
   json: boolean,
   output: Output,
   branchExists: (branch: string) => boolean,
+  workTree: boolean,
 ): void {
   if (json) {
     output.json(records);
     return;
   }
   if (records.length === 0) {
-    output.out("No reviews yet. Start one with: git review-remote");
+    output.out(workTree ? messages.noReviewsYet : messages.noReviewsYetBare);
     return;
   }
   for (const record of records) {

@@ -1,6 +1,6 @@
 // The command line as users mistype it: a misspelt command, words too many, a bare repository.
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -107,6 +107,45 @@ describe("a bare repository", () => {
     expect(bare.run(["--version"]).stdout).toMatch(/^git-review-remote version /);
     expect(bare.run(["list"]).status).toBe(0);
     expect(bare.run(["worker", "-h"]).status).toBe(0);
+  });
+
+  it("gives only hints that work there: a review in a work tree of it, a merge's way out in its own", () => {
+    const bare = bareClone();
+    const empty = bare.run(["list"]);
+    expect(empty.stdout).toBe(
+      "No reviews yet. A review runs in a work tree: git worktree add <dir> <branch>, then git -C <dir> review-remote\n",
+    );
+    // Followed as it says, with a directory whose name the shell would split.
+    const dir = join(bare.home, "linked tree");
+    bare.git("worktree", "add", "-q", dir, "main");
+    writeFileSync(join(dir, "notes.txt"), "uncommitted   \n");
+    const reviewed = spawnSync("git", ["-C", dir, "review-remote", "--worktree", "--json"], {
+      env: bare.env,
+      encoding: "utf8",
+    });
+    expect(reviewed.status, reviewed.stderr).toBe(0);
+    const { id } = JSON.parse(reviewed.stdout);
+    // A work-tree merge killed after its journal: the bare repository's commands say how to go on.
+    const killed = bare.run(["merge", id], { cwd: dir, env: { REVIEW_REMOTE_TEST_MERGE_SIGNAL: "1:KILL" } });
+    expect(killed.status).toBe(137);
+    const abort = `git -C '${dir}' review-remote merge --abort ${id}`;
+    for (const args of [["list"], ["drop", id]]) {
+      const result = bare.run(args);
+      expect(result.stderr, args.join(" ")).toContain(`hint: to roll back: ${abort}\n`);
+      expect(result.stderr).toContain(
+        `hint: to finish: git -C '${dir}' review-remote merge --continue ${id}\n`,
+      );
+    }
+    const rolledBack = spawnSync("sh", ["-c", abort], { cwd: bare.dir, env: bare.env, encoding: "utf8" });
+    expect(rolledBack.status, rolledBack.stderr).toBe(0);
+    expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("uncommitted   \n");
+    // In the work tree the merge ran in, the hints stay plain.
+    expect(
+      bare.run(["merge", id], { cwd: dir, env: { REVIEW_REMOTE_TEST_MERGE_SIGNAL: "1:KILL" } }).status,
+    ).toBe(137);
+    expect(bare.run(["list"], { cwd: dir }).stderr).toContain(
+      `hint: to roll back: git review-remote merge --abort ${id}\n`,
+    );
   });
 
   it("is refused inside a git directory too", () => {
