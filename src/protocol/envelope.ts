@@ -139,6 +139,8 @@ export interface ReadEnvelopeOptions {
   maxRequestLineBytes?: number;
   /** A larger bundle.bytes is refused before a byte of it is read. */
   maxBundleBytes?: number;
+  /** The request, parsed and within maxBundleBytes, before its bundle is read. */
+  onRequest?(request: Request): void;
 }
 
 export interface Envelope {
@@ -171,6 +173,7 @@ export async function readEnvelope(input: Readable, options: ReadEnvelopeOptions
       `bundle of ${request.bundle.bytes} bytes refused: the worker takes at most ${options.maxBundleBytes}`,
     );
   }
+  options.onRequest?.(request);
   const sha256 = await readBundle(input, request.bundle.bytes, options.bundlePath);
   if (sha256 !== request.bundle.sha256) {
     await rm(options.bundlePath, { force: true });

@@ -26,7 +26,7 @@ import { type Reviewer, reviewTree } from "./review-tree.js";
 import type { ReviewerCommand } from "./reviewer-specs.js";
 import type { Sandbox, SandboxMode } from "./sandbox.js";
 import { type Say, sayTo } from "./say.js";
-import { startWritingThread, verifyAndUnpack } from "./unpack.js";
+import { startWritingThread, verifyAndUnpack, wantsWritingThread } from "./unpack.js";
 import { BundleRefusedError } from "./verify-bundle.js";
 import { createWorkspace, removeStaleWorkspaces, type Workspace } from "./workspace.js";
 import { MAX_BUNDLE_BYTES, mountedWorkspace } from "./workspace-tmpfs.js";
@@ -149,8 +149,8 @@ interface Serving {
   onSpawn: (kill: () => void) => void;
   /** The reviewers that ran, for the receipt: none when time ran out before. */
   reviewed: string[];
-  /** The unpack's writing thread, started while the request was awaited. */
-  thread: Worker;
+  /** A large bundle's writing thread, started while the bundle was read. */
+  thread: Worker | undefined;
 }
 
 /** The receipt's signer for this request, when the worker has a key (design §12). */
@@ -251,8 +251,8 @@ async function serve(
   let killReviewer = () => {};
   const uninstall = installSignalCleanup(workspace, () => killReviewer());
   let deadline: Deadline | undefined;
-  // The unpack's writing thread starts now, while the request is awaited.
-  const thread = startWritingThread(workspace.tree);
+  // A large bundle's writing thread starts as its request is read, while the bundle comes.
+  let thread: Worker | undefined;
   try {
     // The sandbox is tried (a bwrap run) before the request is read: a worker started early, as the
     // local one is while its client exports, has it ready when the bundle comes. The built-in
@@ -266,6 +266,9 @@ async function serve(
     const envelope = await readEnvelope(options.stdin, {
       bundlePath: workspace.bundle,
       maxBundleBytes: MAX_BUNDLE_BYTES,
+      onRequest: ({ bundle }) => {
+        if (wantsWritingThread(bundle.files)) thread = startWritingThread(workspace.tree);
+      },
     });
     const { request } = envelope;
     deadline = new Deadline(Math.max(startedAt, arrivedAt), request.limits.timeoutSeconds, limits.seconds);
@@ -294,7 +297,7 @@ async function serve(
     const sign = signerFor(request, options.signKey, startedAt, reviewed);
     await write(options.stdout, await renderResult(request, reported, output, { sign, say }));
   } finally {
-    void thread.terminate();
+    void thread?.terminate();
     deadline?.dispose();
     uninstall();
     removal.done = workspace.removeInBackground();

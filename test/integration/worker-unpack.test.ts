@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   existsSync,
   lstatSync,
@@ -12,20 +13,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { verifyAndUnpack } from "../../src/worker/unpack.js";
+import { type UnpackOptions, verifyAndUnpack, wantsWritingThread } from "../../src/worker/unpack.js";
 import { makeTar, type TarSpec } from "./worker-tar.js";
 
 const dir = mkdtempSync(join(tmpdir(), "rr-unpack-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let counter = 0;
 
+type Writing = NonNullable<UnpackOptions["writing"]>;
+
 /** Unpacks `entries` into a fresh tree: its path, and the listing (or the refusal). */
-function unpack(entries: TarSpec[], files: number, signal?: AbortSignal) {
+function unpack(entries: TarSpec[], files: number, writing: Writing, signal?: AbortSignal) {
   const bundle = gzipSync(makeTar(entries));
   const file = join(dir, `b${counter}.tar.gz`);
   const tree = join(dir, `tree-${counter++}`);
   writeFileSync(file, bundle);
-  return { tree, listed: verifyAndUnpack(file, bundle.length, files, tree, { signal }) };
+  return { tree, listed: verifyAndUnpack(file, bundle.length, files, tree, { signal, writing }) };
 }
 
 /** Every path under `root` with its type, for comparison with a listing. */
@@ -37,7 +40,9 @@ function walk(root: string, prefix = ""): string[] {
   });
 }
 
-describe("unpacking in the validating pass", () => {
+// A small bundle is written on the unpacking thread, a large one on a writing thread: the same rules
+// and the same tree either way.
+describe.each<Writing>(["inline", "thread"])("unpacking in the validating pass (%s)", (writing) => {
   it("writes exactly the listing: contents, git's modes, symlinks and the headers' mtimes", async () => {
     const { tree, listed } = unpack(
       [
@@ -48,6 +53,7 @@ describe("unpacking in the validating pass", () => {
         { name: "link", type: "2", linkpath: "src/main.sh", mtime: 1_600_000_002 },
       ],
       4,
+      writing,
     );
     const listing = await listed;
     expect(walk(tree).sort()).toEqual(
@@ -89,7 +95,7 @@ describe("unpacking in the validating pass", () => {
       "through-symlink",
     ],
   ])("leaves no tree behind when it refuses %s", async (_, entries, files, rule) => {
-    const { tree, listed } = unpack(entries, files);
+    const { tree, listed } = unpack(entries, files, writing);
     await expect(listed).rejects.toMatchObject({ rule: expect.stringContaining(rule) });
     expect(existsSync(tree)).toBe(false);
   });
@@ -103,6 +109,7 @@ describe("unpacking in the validating pass", () => {
         { name: "b.txt", content: "b" },
       ],
       3,
+      writing,
     );
     await expect(listed).rejects.toMatchObject({ rule: "extract-failed", entry: "long" });
     expect(existsSync(tree)).toBe(false);
@@ -111,8 +118,53 @@ describe("unpacking in the validating pass", () => {
   it("stops at the deadline and leaves no tree behind", async () => {
     const controller = new AbortController();
     controller.abort(new Error("out of time"));
-    const { tree, listed } = unpack([{ name: "a.txt", content: "a" }], 1, controller.signal);
+    const { tree, listed } = unpack([{ name: "a.txt", content: "a" }], 1, writing, controller.signal);
     await expect(listed).rejects.toThrow("out of time");
     expect(existsSync(tree)).toBe(false);
+  });
+});
+
+/**
+ * Everything a tree holds that a reviewer could see: names, types, modes, contents, targets, and the
+ * mtimes of files and links (a directory's is when it was made).
+ */
+function fingerprint(root: string): string[] {
+  return walk(root)
+    .sort()
+    .map((entry) => {
+      const path = join(root, entry.split(" -> ")[0] as string);
+      const stat = lstatSync(path);
+      const content = stat.isFile() ? createHash("sha256").update(readFileSync(path)).digest("hex") : "";
+      const mtime = stat.isDirectory() ? "" : stat.mtimeMs;
+      return `${entry} ${(stat.mode & 0o7777).toString(8)} ${mtime} ${content}`;
+    });
+}
+
+describe("where the tree is written", () => {
+  it("writes the same tree on the unpacking thread as on a writing thread", async () => {
+    // Files of every size around the batch (512 KiB) and the chunk boundaries, nested and flat.
+    const sizes = [0, 1, 511, 512, 513, 65_536, 600_000, 1_100_000];
+    const entries: TarSpec[] = sizes.flatMap((size, i) => [
+      {
+        name: `d${i % 3}/sub/f${i}.bin`,
+        content: Buffer.alloc(size, i + 1),
+        mode: i % 2 ? 0o755 : 0o644,
+        mtime: 1_600_000_000 + i,
+      },
+      { name: `top${i}.txt`, content: `line ${i}\n`.repeat(i * 100), mtime: 1_600_000_100 + i },
+    ]);
+    entries.push({ name: "link", type: "2", linkpath: "d0/sub/f0.bin", mtime: 1_600_000_200 });
+    const files = entries.length;
+    const inline = unpack(entries, files, "inline");
+    const thread = unpack(entries, files, "thread");
+    await Promise.all([inline.listed, thread.listed]);
+    expect(fingerprint(inline.tree)).toEqual(fingerprint(thread.tree));
+    // Every file and link, and the six directories above them.
+    expect(fingerprint(inline.tree)).toHaveLength(files + 6);
+  });
+
+  it("writes a small bundle here and a large one on a thread", () => {
+    expect(wantsWritingThread(200)).toBe(false);
+    expect(wantsWritingThread(20_000)).toBe(true);
   });
 });
