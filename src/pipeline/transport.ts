@@ -2,9 +2,10 @@
 // the result comes back on its stdout under a size cap, its stderr is shown as `remote: <line>`.
 // The command may have been started before its envelope was ready (StartedWorker): it then waits on
 // an open, empty stdin, and nothing reaches it until the transport writes the envelope.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import type { EventEmitter } from "node:events";
 import { open } from "node:fs/promises";
+import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
 import { ownIdentityEnv } from "../git/identity.js";
@@ -15,7 +16,6 @@ import { WORKER_ANSWER_MARGIN_SECONDS } from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
 import { sanitizeLine } from "../validate/sanitize.js";
 import { ConfinedWorker, canConfine } from "../worker/confine.js";
-import { hasProgram } from "../worker/sandbox.js";
 import type { Worker } from "./workers.js";
 
 export interface TransportOptions {
@@ -107,14 +107,29 @@ export interface WorkerProcess extends EventEmitter {
 }
 
 /**
- * A configured command runs through `sh -c`, and the shell may stay its parent rather than exec it
- * (dash does). Under `setpriv --pdeathsig=KILL` that shell dies with this process, SIGKILL included,
- * so a worker that watches its parent (this package's does, once a second) sees it gone and stops,
- * instead of running its reviewer on to the deadline for nobody.
+ * The lines run before a configured command, in its `sh -c`: a background reader of fd 3, a pipe
+ * whose other end only this process holds, that kills the command's whole process group when the
+ * pipe ends. It ends when this process closes it, once the command has exited, or when this process
+ * dies, SIGKILL included. Without it a client killed outright left its command behind: the shell
+ * (dash stays its command's parent) and `ssh`, whose connection kept the remote worker reviewing to
+ * its deadline. The reader's own stdio is /dev/null, so the command's pipes end with the command.
  */
-function shellCommand(command: string): [string, string[]] {
-  const shell = ["sh", "-c", command];
-  return hasProgram("setpriv") ? ["setpriv", ["--pdeathsig=KILL", "--", ...shell]] : ["sh", shell.slice(1)];
+const GROUP_GUARD = "{ read _ <&3; kill -s KILL 0; } </dev/null >/dev/null 2>&1 &\nexec 3<&-\n";
+
+/** The command under its guard: `sh -c`, as git runs core.sshCommand, and fd 3 for the guard. */
+function spawnGuarded(command: string, cwd: string, env: Env): ChildProcess {
+  const child = spawn("sh", ["-c", GROUP_GUARD + command], {
+    cwd,
+    env,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe", "pipe"],
+  });
+  const guard = child.stdio[3] as Socket | null;
+  guard?.unref();
+  // The command is done: what it left running in its group goes (and the pipes can end).
+  child.once("exit", () => guard?.destroy());
+  child.once("error", () => guard?.destroy());
+  return child;
 }
 
 /**
@@ -133,8 +148,7 @@ export class StartedWorker {
 
   constructor(command: string, cwd: string, env: Env, local?: { args: readonly string[] }) {
     const spawnCommand = () => {
-      const [file, args] = shellCommand(command);
-      this.watch(spawn(file, args, { cwd, env, detached: true, stdio: ["pipe", "pipe", "pipe"] }));
+      this.watch(spawnGuarded(command, cwd, env));
     };
     if (local && canConfine()) {
       const confined = new ConfinedWorker(local.args, cwd, env);

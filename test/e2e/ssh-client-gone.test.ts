@@ -103,6 +103,19 @@ describe.skipIf(!sshd)("a worker over ssh whose client goes away", () => {
     expect({ ...repoState(repo), refs: "" }).toEqual({ ...before, refs: "" });
   });
 
+  it("goes with a client killed outright, its ssh client too", async () => {
+    const { repo, before } = sleepingReview();
+    const { client, closed } = startClient(repo);
+    await waitUntil(() => reviewers().length > 0, 60);
+    expect(reviewers()).toHaveLength(1);
+    expect(sshClients()).toHaveLength(1);
+    client.kill("SIGKILL");
+    expect(await closed).toEqual([null, "SIGKILL"]);
+    await expectAllGone();
+    expect(sshClients()).toEqual([]);
+    expect({ ...repoState(repo), refs: "" }).toEqual({ ...before, refs: "" });
+  });
+
   it("still answers a request sent by hand, its stdin closed as soon as the envelope is in", async () => {
     const dir = mkdtempSync(join(tmpdir(), "rr-ssh-envelope-"));
     try {
