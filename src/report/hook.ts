@@ -4,7 +4,7 @@
 import { type PushPlan, PushSkip } from "../hooks/pre-push.js";
 import type { TargetReview } from "../hooks/review-push.js";
 import { messages } from "../messages.js";
-import type { ReviewOutcome } from "../pipeline/outcome.js";
+import type { ReviewOutcome, WorkerFailure } from "../pipeline/outcome.js";
 import { formatComment } from "./comment.js";
 import { type Output, plural } from "./output.js";
 import { leftOut } from "./target.js";
@@ -53,6 +53,12 @@ function describeOutcome(outcome: ReviewOutcome, cached: boolean): string {
   return `review ${record.id}${cached ? " (cached)" : ""}: ${what}${outside}${scoped}${dropped}`;
 }
 
+/** A worker that gave no review, named once: by its error when that names it, else first. */
+function describeFailure({ worker, error }: WorkerFailure): string {
+  const named = error.message.includes(`worker '${worker.name}'`);
+  return named ? `no review: ${error.message}` : `no review from worker '${worker.name}': ${error.message}`;
+}
+
 /** The outcome of a reviewed ref, and the lines under it (comments, error details). */
 function describeReview(review: TargetReview, stop: HookStop): { outcome: string; lines: string[] } {
   if (!review.report) {
@@ -63,10 +69,15 @@ function describeReview(review: TargetReview, stop: HookStop): { outcome: string
   const outcomes = report.outcomes.map((outcome) =>
     describeOutcome(outcome, report.cached.has(outcome.record.id)),
   );
-  const failures = report.failures.map(({ worker, error }) =>
-    review.timedOut ? stoppedText(stop) : `no review from '${worker.name}': ${error.message}`,
+  const failures = report.failures.map((failure) =>
+    review.timedOut ? stoppedText(stop) : describeFailure(failure),
   );
   const lines = report.outcomes.flatMap((outcome) => outcome.comments.map(formatComment));
+  // A worker's last lines were not shown as they came (the hook is quiet): they follow, with the hints.
+  if (!review.timedOut) {
+    for (const { error } of report.failures)
+      lines.push(...error.details, ...error.hints.map((hint) => `hint: ${hint}`));
+  }
   return { outcome: [...outcomes, ...failures].join("; ") || "nothing to report", lines };
 }
 
