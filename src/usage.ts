@@ -86,8 +86,9 @@ content scan finds a credential.
 
     --worktree        snapshot the work tree (tracked changes and untracked,
                       not ignored files) instead of a commit; no <rev> with it
-    --list            show what would leave and what stays, and why; store
-                      nothing; exit 6 when the content scan would stop it
+    --list            show what would leave and what stays, and why, and what
+                      an allow lets through; store nothing; exit 6 when the
+                      content scan would stop it
     --json            print one JSON document on stdout
     -o, --output <file>
                       also write the bundle to <file>

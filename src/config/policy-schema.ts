@@ -30,7 +30,13 @@ const PolicySchema = z.strictObject({
   exclude: GlobList.optional(),
   include: GlobList.optional(),
   forbiddenPaths: GlobList.optional(),
-  secrets: z.strictObject({ allow: z.array(SecretAllowSchema).optional() }).optional(),
+  secrets: z
+    .strictObject({
+      allow: z.array(SecretAllowSchema).optional(),
+      /** false: a `gitleaks:allow` marker allows nothing (only `review-remote:allow` does). */
+      gitleaksAllow: z.boolean().optional(),
+    })
+    .optional(),
   limits: z
     .strictObject({
       timeoutSeconds: PositiveInt.optional(),

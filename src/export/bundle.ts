@@ -13,7 +13,7 @@ import { removeStale } from "../os/tempdir.js";
 import type { Repo } from "../repo.js";
 import { formatFinding } from "../report/finding.js";
 import type { Finding } from "../secrets/finding.js";
-import { createContentScanner } from "../secrets/scanner.js";
+import { type ContentScanner, createContentScanner } from "../secrets/scanner.js";
 import { storeBundle } from "../store/bundles.js";
 import { keyPathspecs } from "../store/cache.js";
 import { ensureDir, storeError, storePaths, tempName } from "../store/layout.js";
@@ -44,6 +44,8 @@ export interface ExportListing {
   files: ManifestFile[];
   excluded: Exclusion[];
   findings: Finding[];
+  /** What an allow let through, each with `allowedBy`: leaves with the bundle, shown by `--list`. */
+  allowed: Finding[];
   range?: RangeInfo;
   /** Every finding is in lines the range's patch removes: the tree alone (`--all`) holds none. */
   removedOnly?: boolean;
@@ -109,7 +111,7 @@ function commitFiltered(scratch: Scratch, filtered: Filtered): Promise<string> {
 }
 
 type Filtered = Awaited<ReturnType<typeof filterSnapshot>>;
-type Ranged = Awaited<ReturnType<typeof createRange>>;
+type Ranged = Awaited<ReturnType<typeof rangeOf>>;
 type Settled<T> = { value: T } | { error: unknown };
 
 function rangeOf(
@@ -119,16 +121,23 @@ function rangeOf(
   filtered: Filtered,
   headRemoved: string[],
 ) {
-  return commitOf(repo, options.base, options.resolved).then((base) =>
-    createRange({
-      scratch,
-      base,
-      head: { commit: filtered.snapshot.commit, entries: filtered.entries, links: filtered.symlinkTargets },
-      headRemoved,
-      rules: filtered.rules,
-      scanner: scannerFor(options.policy),
-    }),
-  );
+  const scanner = scannerFor(options.policy);
+  return commitOf(repo, options.base, options.resolved)
+    .then((base) =>
+      createRange({
+        scratch,
+        base,
+        head: { commit: filtered.snapshot.commit, entries: filtered.entries, links: filtered.symlinkTargets },
+        headRemoved,
+        rules: filtered.rules,
+        scanner,
+      }),
+    )
+    .then((ranged) => ({
+      ...ranged,
+      // Its scan reads the base's blobs alone: what it allowed is in the patch, at the base's lines.
+      allowed: scanner.allowed().map((finding): Finding => ({ ...finding, inBase: true })),
+    }));
 }
 
 /**
@@ -156,7 +165,7 @@ async function completeListing(
   scratch: Scratch,
   options: ExportOptions,
   filtered: Filtered,
-  archived: { files: ManifestFile[]; findings: Finding[] },
+  archived: { files: ManifestFile[]; findings: Finding[]; allowed: Finding[] },
   early: Promise<Settled<Ranged>> | undefined,
 ): Promise<ExportListing> {
   const { snapshot, kept, excluded } = filtered;
@@ -178,6 +187,7 @@ async function completeListing(
     files: archived.files,
     excluded: keptBack,
     findings: archived.findings,
+    allowed: archived.allowed,
   };
   if (options.base === undefined) return listing;
   // The range started early left out what the filter did: still right if git archive left out nothing more.
@@ -198,6 +208,8 @@ async function completeListing(
   // still holds there (the same value in the same file, one fingerprint) is one finding, the tree's.
   const inTree = new Set(listing.findings.map(sameSecret));
   listing.findings.push(...ranged.findings.filter((finding) => !inTree.has(sameSecret(finding))));
+  const allowedInTree = new Set(listing.allowed.map(sameSecret));
+  listing.allowed.push(...ranged.allowed.filter((finding) => !allowedInTree.has(sameSecret(finding))));
   if (ranged.baseExcluded.length > 0) {
     const base = ranged.baseExcluded.map((entry) => ({
       ...entry,
@@ -224,13 +236,19 @@ async function settleFirst<T>(work: Promise<T>, early: Promise<unknown> | undefi
   }
 }
 
-/** The content scanner with the policy's known false positives allowed. */
-function scannerFor(policy: Policy) {
-  return createContentScanner({ allow: policy.secrets?.allow ?? [] });
+/** The content scanner with the policy's known false positives allowed, and its marker switch. */
+function scannerFor(policy: Policy): ContentScanner {
+  const { allow = [], gitleaksAllow = true } = policy.secrets ?? {};
+  return createContentScanner({ allow, gitleaksAllow });
 }
 
-function archiveOptions(scratch: Scratch, commit: string, options: ExportOptions): ArchiveOptions {
-  return { scratch, commit, scanner: scannerFor(options.policy), onProgress: options.onProgress };
+function archiveOptions(
+  scratch: Scratch,
+  commit: string,
+  options: ExportOptions,
+  scanner: ContentScanner,
+): ArchiveOptions {
+  return { scratch, commit, scanner, onProgress: options.onProgress };
 }
 
 /** What would leave, what stays and why, and what the content scan would say; stores nothing. */
@@ -240,8 +258,13 @@ export async function listExport(repo: Repo, options: ExportOptions): Promise<Ex
     const filtered = await filterSnapshot(repo, scratch, options, await takeSnapshot(repo, scratch, options));
     const commit = await commitFiltered(scratch, filtered);
     const early = startRange(repo, scratch, options, filtered);
-    const archived = await settleFirst(inspectArchive(archiveOptions(scratch, commit, options)), early);
-    return await completeListing(repo, scratch, options, filtered, archived, early);
+    const scanner = scannerFor(options.policy);
+    const archived = await settleFirst(
+      inspectArchive(archiveOptions(scratch, commit, options, scanner)),
+      early,
+    );
+    const allowed = scanner.allowed();
+    return await completeListing(repo, scratch, options, filtered, { ...archived, allowed }, early);
   } finally {
     await scratch.dispose();
   }
@@ -265,7 +288,17 @@ export async function createBundle(repo: Repo, options: ExportOptions, own?: Scr
     if (reused) {
       debug(`export: reused the stored bundle ${reused.sha256}`);
       const { snapshot, files, excluded, range, sha256, bytes, path } = reused;
-      return { snapshot, files, excluded, findings: [], ...(range ? { range } : {}), sha256, bytes, path };
+      return {
+        snapshot,
+        files,
+        excluded,
+        findings: [],
+        allowed: [],
+        ...(range ? { range } : {}),
+        sha256,
+        bytes,
+        path,
+      };
     }
   }
   const scratch = own ?? (await createScratch(repo));
@@ -281,21 +314,26 @@ export async function createBundle(repo: Repo, options: ExportOptions, own?: Scr
       throw new ReviewRemoteError(messages.nothingToExport, { hints: [messages.hintNothingToExport] });
     }
     let archive: Promise<Awaited<ReturnType<typeof writeArchive>>>;
+    let scanner: ContentScanner;
     if (ahead && filtered.excluded.length === 0) {
       // Nothing left out: the filtered tree is the snapshot's own, and the archive started is the bundle.
       tmp = ahead.tmp;
       archive = ahead.done.then(unsettle);
+      scanner = ahead.scanner;
       ahead = undefined;
     } else {
       if (ahead) await abandon(ahead);
       ahead = undefined;
       tmp = tempName(join(store.tmp, BUNDLE_TEMP));
-      archive = writeArchive(archiveOptions(scratch, await commitFiltered(scratch, filtered), options), tmp);
+      scanner = scannerFor(options.policy);
+      const commit = await commitFiltered(scratch, filtered);
+      archive = writeArchive(archiveOptions(scratch, commit, options, scanner), tmp);
     }
     const early = startRange(repo, scratch, options, filtered);
     const { listing, digest } = await settleFirst(archive, early);
     debug(`export: archived ${listing.tarBytes} tar bytes`);
-    const complete = await completeListing(repo, scratch, options, filtered, listing, early);
+    const archived = { ...listing, allowed: scanner.allowed() };
+    const complete = await completeListing(repo, scratch, options, filtered, archived, early);
     if (complete.findings.length > 0) throw new SecretsFoundError(complete.findings, complete.removedOnly);
     const path = await storeBundle(store, tmp, digest.sha256, complete.files);
     tmp = undefined;
@@ -315,6 +353,7 @@ export async function createBundle(repo: Repo, options: ExportOptions, own?: Scr
 
 interface Speculation {
   tmp: string;
+  scanner: ContentScanner;
   controller: AbortController;
   done: Promise<Settled<Awaited<ReturnType<typeof writeArchive>>>>;
 }
@@ -333,15 +372,16 @@ function archiveAhead(
   const { include = [], exclude = [] } = options.policy;
   if ((options.pathspecs ?? []).length > 0 || include.length > 0 || exclude.length > 0) return undefined;
   const controller = new AbortController();
+  const scanner = scannerFor(options.policy);
   const done = commitFilteredTree(scratch, snapshot.commit, [])
     .then((commit) =>
-      writeArchive({ ...archiveOptions(scratch, commit, options), signal: controller.signal }, tmp),
+      writeArchive({ ...archiveOptions(scratch, commit, options, scanner), signal: controller.signal }, tmp),
     )
     .then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     );
-  return { tmp, controller, done };
+  return { tmp, scanner, controller, done };
 }
 
 /** Stops an archive started ahead that is not the bundle, and removes what it wrote. */

@@ -2,12 +2,12 @@
 // would say), or the stored bundle; as text or as one JSON document.
 import type { ExportListing, StoredBundle } from "../export/bundle.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
-import { formatFinding } from "./finding.js";
+import { formatAllowed, formatFinding } from "./finding.js";
 import { formatSize, type Output, paint, plural } from "./output.js";
 
 export function printListing(listing: ExportListing, json: boolean, output: Output): void {
   if (json) {
-    const { snapshot, files, excluded, findings, range } = listing;
+    const { snapshot, files, excluded, findings, allowed, range } = listing;
     const change = range
       ? {
           range: {
@@ -18,7 +18,7 @@ export function printListing(listing: ExportListing, json: boolean, output: Outp
           },
         }
       : {};
-    output.json({ snapshot, files, excluded, findings, ...change });
+    output.json({ snapshot, files, excluded, findings, allowed, ...change });
     return;
   }
   const total = listing.files.reduce((sum, file) => sum + file.size, 0);
@@ -42,10 +42,26 @@ export function printListing(listing: ExportListing, json: boolean, output: Outp
       output.out(`  ${escapeForDisplay(entry.path).padEnd(width)}  ${escapeForDisplay(entry.reason)}`);
     }
   }
+  if (listing.allowed.length > 0) {
+    output.out(
+      `Would let through ${plural(listing.allowed.length, "allowed finding")} (${allowedBy(listing)}):`,
+    );
+    for (const finding of listing.allowed) output.out(`  ${formatAllowed(finding)}`);
+  }
   if (listing.findings.length > 0) {
     output.out(paint(output, "red", `The content scan would stop the export (${listing.findings.length}):`));
     for (const finding of listing.findings) output.out(`  ${formatFinding(finding)}`);
   }
+}
+
+/** What let the allowed findings through, with how many each: `142 by gitleaks:allow, 3 by ...`. */
+function allowedBy(listing: ExportListing): string {
+  const counts = new Map<string, number>();
+  for (const { allowedBy = "" } of listing.allowed) counts.set(allowedBy, (counts.get(allowedBy) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([by, count]) => `${count} by ${by}`)
+    .join(", ");
 }
 
 /** `export --json` when the content scan stopped it: the findings, redacted. */

@@ -22,6 +22,11 @@ export interface Finding {
   fingerprint: string;
   /** Found in a range's base (what its patch removes or keeps as context): `line` is the base's. */
   inBase?: true;
+  /**
+   * Let through: the marker on its line (`gitleaks:allow`) or the policy entry that allowed it
+   * (`secrets.allow {"path": "testdata/**"}`). Set only on the findings `export --list` shows allowed.
+   */
+  allowedBy?: string;
 }
 
 /**

@@ -12,10 +12,16 @@ interface RuleHit {
   secret: string;
 }
 
+/** An inline allow marker's occurrence: its offset in the window, and which marker it is. */
+export interface MarkerHit {
+  index: number;
+  marker: string;
+}
+
 export interface WindowMatches {
   hits: RuleHit[];
-  /** Offsets of the extra marker keyword (the inline allow marker). */
-  markers: number[];
+  /** The extra marker keywords found (the inline allow markers). */
+  markers: MarkerHit[];
 }
 
 interface CompiledRule {
@@ -32,11 +38,12 @@ export interface WindowMatcher {
 export class RuleMatcher implements WindowMatcher {
   private readonly compiled: CompiledRule[];
   private readonly index: KeywordIndex;
-  /** Keyword id → the rules that start with it; the marker's id maps to none. */
+  /** Keyword id → the rules that start with it; a marker's id maps to none. */
   private readonly rulesOf: number[][] = [];
-  private readonly markerId: number;
+  /** Keyword id → the marker it is, for the markers' ids. */
+  private readonly markerOf = new Map<number, string>();
 
-  constructor(rules: readonly ContentRule[], marker: string) {
+  constructor(rules: readonly ContentRule[], markers: readonly string[]) {
     this.compiled = rules.map((rule) => ({
       rule,
       regex: new RegExp(rule.pattern.source, `${rule.pattern.flags.replace(/[gyd]/g, "")}yd`),
@@ -52,7 +59,7 @@ export class RuleMatcher implements WindowMatcher {
       for (const keyword of rule.keywords)
         this.rulesOf[idOf(keyword, isExactKeyword(keyword))]?.push(ruleIndex);
     });
-    this.markerId = idOf(marker, true);
+    for (const marker of markers) this.markerOf.set(idOf(marker, true), marker);
     this.index = new KeywordIndex(keywords);
   }
 
@@ -83,7 +90,7 @@ export class RuleMatcher implements WindowMatcher {
     skipped: Uint8Array | undefined,
   ): WindowMatches {
     const { ids, offsets } = this.index.scan(bytes);
-    const markers: number[] = [];
+    const markers: MarkerHit[] = [];
     const hits: RuleHit[] = [];
     if (ids.length === 0) return { hits, markers };
     const text = textOf();
@@ -93,7 +100,8 @@ export class RuleMatcher implements WindowMatcher {
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k] as number;
       const offset = offsets[k] as number;
-      if (id === this.markerId && offset >= from && offset < to) markers.push(offset);
+      const marker = this.markerOf.get(id);
+      if (marker !== undefined && offset >= from && offset < to) markers.push({ index: offset, marker });
       for (const ruleIndex of this.rulesOf[id] as number[]) {
         if (skipped?.[ruleIndex]) continue;
         const list = starts[ruleIndex];

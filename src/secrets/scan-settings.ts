@@ -1,6 +1,6 @@
 // What every scan of one export shares, and the one way a finding is made from a hit: redacted,
-// fingerprinted, and dropped when a policy allow covers it.
-import { isAllowedByPolicy } from "./allow.js";
+// fingerprinted, and set aside, with what allowed it, when a policy allow covers it.
+import { describePolicyAllow, policyAllowFor } from "./allow.js";
 import type { ArchiveLimits, ExpansionBudget } from "./decode/limits.js";
 import type { Finding, SecretAllow } from "./finding.js";
 import type { WindowMatcher } from "./matcher.js";
@@ -12,6 +12,8 @@ export interface ScanSettings {
   /** The matcher of the rules that apply to files named like `path`. */
   matcherFor(path: string): WindowMatcher;
   limits: ArchiveLimits;
+  /** Where a finding an allow covers goes (`allowedBy` set) instead of the findings. */
+  onAllowed(finding: Finding): void;
 }
 
 /** Where content comes from: the exported file and, inside an archive, the member. */
@@ -30,7 +32,7 @@ export interface FindingSpec {
   secret: string;
 }
 
-/** The finding for `spec` at `site`, or undefined when a policy allow covers it. */
+/** The finding for `spec` at `site`, or undefined when a policy allow covers it (then set aside). */
 export function createFinding(site: ScanSite, spec: FindingSpec): Finding | undefined {
   const finding: Finding = {
     path: site.path,
@@ -41,7 +43,10 @@ export function createFinding(site: ScanSite, spec: FindingSpec): Finding | unde
     redacted: redactSecret(spec.secret),
     fingerprint: fingerprintSecret(site.path, spec.rule, spec.secret),
   };
-  return isAllowedByPolicy(site.settings.allow, finding, site.settings.matchPath) ? undefined : finding;
+  const allow = policyAllowFor(site.settings.allow, finding, site.settings.matchPath);
+  if (allow === undefined) return finding;
+  site.settings.onAllowed({ ...finding, allowedBy: describePolicyAllow(allow) });
+  return undefined;
 }
 
 /** A scan inside an export: where it is, how deep in archives, and the expansion left. */

@@ -2,7 +2,7 @@
 // API. The rules are in content-rules.ts; how one file's bytes are read (text, UTF-16/32, archives,
 // binary key material) in file-scan.ts; the windowed text scan in text-scan.ts.
 import { matchGlob } from "../paths/glob.js";
-import { INLINE_ALLOW_MARKER } from "./allow.js";
+import { GITLEAKS_ALLOW_MARKER, INLINE_ALLOW_MARKER } from "./allow.js";
 import { CONTENT_RULES, type ContentRule } from "./content-rules.js";
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, ExpansionBudget } from "./decode/limits.js";
 import { ContentFileScan } from "./file-scan.js";
@@ -20,10 +20,17 @@ export interface ContentScanner {
    * it is scanned as text, and a target that names a secret file (`../.env`, `id_rsa`) is a finding.
    */
   scanLinkTarget(path: string, target: string): Finding[];
+  /**
+   * The findings an allow let through so far, each once, with `allowedBy`: what `export --list`
+   * shows would leave because of a marker or a policy entry.
+   */
+  allowed(): Finding[];
 }
 
 export interface ContentScannerOptions {
   allow?: SecretAllow[];
+  /** Honour gitleaks' `gitleaks:allow` marker like `review-remote:allow` (default true). */
+  gitleaksAllow?: boolean;
   /** Matcher for `allow[].path` globs; gitignore-style (src/paths/glob.ts) by default. */
   matchPath?: (glob: string, path: string) => boolean;
   /** Replaces the built-in rules (benchmarks, tests). */
@@ -37,10 +44,17 @@ export function createContentScanner(options: ContentScannerOptions = {}): Conte
   const everywhere = rules.filter((rule) => rule.paths === undefined);
   const somewhere = rules.filter((rule) => rule.paths !== undefined);
   // In this order, a file's rules are [...everywhere, ...the ones its name adds], as they are tried.
-  const all = new RuleMatcher([...everywhere, ...somewhere], INLINE_ALLOW_MARKER);
+  const markers = [INLINE_ALLOW_MARKER, ...(options.gitleaksAllow === false ? [] : [GITLEAKS_ALLOW_MARKER])];
+  const all = new RuleMatcher([...everywhere, ...somewhere], markers);
   const matchers = new Map<string, WindowMatcher>();
+  // By place and value: a text read two ways (UTF-16 and 8-bit) may find one allowed value twice.
+  const allowed = new Map<string, Finding>();
   const settings: ScanSettings = {
     allow: options.allow ?? [],
+    onAllowed(finding) {
+      const key = `${finding.path}\0${finding.member ?? ""}\0${finding.line}\0${finding.fingerprint}`;
+      if (!allowed.has(key)) allowed.set(key, finding);
+    },
     matchPath: options.matchPath ?? matchGlob,
     limits: { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits },
     matcherFor(path) {
@@ -69,5 +83,6 @@ export function createContentScanner(options: ContentScannerOptions = {}): Conte
       text.write(Buffer.from(target, "utf8"));
       return [...secretNameFindings(site, target, matchLinkTarget(path, target)), ...text.end()];
     },
+    allowed: () => [...allowed.values()],
   };
 }

@@ -5,9 +5,9 @@
 // in step with the tokens) and TAIL characters that were not yet accepted (so a token split across
 // windows is seen whole). A hit is accepted in exactly one window: the one where its secret starts
 // before the cut. Bytes are decoded as latin1, one character per byte, so invalid UTF-8 cannot throw.
-import { INLINE_ALLOW_MARKER, type InlineAllow, isAllowedInline, parseInlineAllow } from "./allow.js";
+import { allowedInlineBy, type LineMarker, parseInlineAllow } from "./allow.js";
 import type { FileScan, Finding } from "./finding.js";
-import type { WindowMatcher } from "./matcher.js";
+import type { MarkerHit, WindowMatcher } from "./matcher.js";
 import type { ContentRule } from "./rules/rule.js";
 import { MAX_MATCH_LENGTH } from "./rules/rule.js";
 import { createFinding, type ScanSite } from "./scan-settings.js";
@@ -31,7 +31,7 @@ export class TextScan implements FileScan {
   private readonly findings: Finding[] = [];
   private readonly seen = new Set<string>();
   /** Inline markers by line, kept only for lines that have a finding or may still get one. */
-  private readonly markers = new Map<number, InlineAllow[]>();
+  private readonly markers = new Map<number, LineMarker[]>();
 
   /** `rulePath` names the text for the rules that apply to some files only (a member's own name). */
   constructor(
@@ -62,7 +62,13 @@ export class TextScan implements FileScan {
     this.ended = true;
     this.pending = [];
     this.carry = Buffer.alloc(0);
-    return this.findings.filter((finding) => !isAllowedInline(this.markers.get(finding.line) ?? [], finding));
+    const kept: Finding[] = [];
+    for (const finding of this.findings) {
+      const marker = allowedInlineBy(this.markers.get(finding.line) ?? [], finding);
+      if (marker === undefined) kept.push(finding);
+      else this.site.settings.onAllowed({ ...finding, allowedBy: marker });
+    }
+    return kept;
   }
 
   private flush(final: boolean): void {
@@ -103,7 +109,7 @@ export class TextScan implements FileScan {
     for (const hit of hits) this.addFinding(lineOf(hit.index), hit.rule, hit.secret);
     for (const mark of marks) {
       const line = lineOf(mark.index);
-      this.markers.set(line, [...(this.markers.get(line) ?? []), mark.allow]);
+      this.markers.set(line, [...(this.markers.get(line) ?? []), mark]);
     }
     this.pruneMarkers(lineOf(cut));
     this.linesBeforeCarry = lineOf(keepFrom) - 1;
@@ -128,20 +134,19 @@ export class TextScan implements FileScan {
   }
 }
 
-interface Marker {
+interface Marker extends LineMarker {
   index: number;
-  allow: InlineAllow;
 }
 
 /** The allow each marker occurrence expresses, read from the rest of its line. */
-function parseMarkers(text: string, offsets: readonly number[]): Marker[] {
+function parseMarkers(text: string, hits: readonly MarkerHit[]): Marker[] {
   const marks: Marker[] = [];
-  for (const offset of offsets) {
-    const listStart = offset + INLINE_ALLOW_MARKER.length;
+  for (const { index, marker } of hits) {
+    const listStart = index + marker.length;
     const lineEnd = text.indexOf("\n", listStart);
     const listEnd = Math.min(lineEnd === -1 ? text.length : lineEnd, listStart + MARKER_LIST_LENGTH);
-    const allow = parseInlineAllow(text.slice(listStart, listEnd));
-    if (allow) marks.push({ index: offset, allow });
+    const allow = parseInlineAllow(text.slice(listStart, listEnd), marker);
+    if (allow) marks.push({ index, allow, marker });
   }
   return marks;
 }

@@ -142,6 +142,25 @@ describe("content scanner allows", () => {
     expect(scan.scanText("ci/env.sh", text)).toHaveLength(3);
   });
 
+  test("gitleaks:allow allows its whole line, whatever follows it, unless turned off", () => {
+    const marked = `a=${token} b=${fake.stripeLive()} // gitleaks:allow jwt\nb=${other}\n`;
+    const scan = createContentScanner();
+    expect(summary(scan.scanText("a.go", marked))).toEqual(["2:github-pat"]);
+    expect(scan.allowed().map((finding) => [finding.line, finding.rule, finding.allowedBy])).toEqual([
+      [1, "github-pat", "gitleaks:allow"],
+      [1, "stripe-access-token", "gitleaks:allow"],
+    ]);
+    expect(summary(scan.scanText("a.go", `a=${token} # gitleaks:allowed\n`))).toEqual(["1:github-pat"]);
+    const off = createContentScanner({ gitleaksAllow: false });
+    expect(summary(off.scanText("a.go", marked))).toEqual([
+      "1:github-pat",
+      "1:stripe-access-token",
+      "2:github-pat",
+    ]);
+    expect(summary(off.scanText("a.go", `a=${token} // review-remote:allow\n`))).toEqual([]);
+    expect(off.allowed().map((finding) => finding.allowedBy)).toEqual(["review-remote:allow"]);
+  });
+
   test("a bare inline marker allows every finding on its line and no other", () => {
     const marked = `a=${token} b=${fake.stripeLive()} # review-remote:allow\nb=${other}\n`;
     expect(summary(scanner.scanText("a.sh", marked))).toEqual(["2:github-pat"]);

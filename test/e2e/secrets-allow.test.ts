@@ -1,0 +1,114 @@
+// A repository full of test secrets, as a secret scanner's own repository is: gitleaks' markers
+// honoured and listed, and the switch that turns them off; nothing else lets a secret through.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { fake } from "../fixtures/secrets/fake-tokens.js";
+import { createTestRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
+
+const repos = repoTracker();
+function newRepo(): TestRepo {
+  return repos.add(createTestRepo());
+}
+
+interface ListedFinding {
+  path: string;
+  line: number;
+  rule: string;
+  fingerprint: string;
+  allowedBy?: string;
+}
+
+function listJson(repo: TestRepo): { findings: ListedFinding[]; allowed: ListedFinding[]; status: number } {
+  const result = repo.run(["export", "--list", "--json"]);
+  expect([0, 6], result.stderr).toContain(result.status);
+  return { ...JSON.parse(result.stdout), status: result.status };
+}
+
+/** The bytes of `path` in the stored bundle `export` wrote. */
+function bundled(repo: TestRepo, path: string): string {
+  const result = repo.run(["export", "--json"]);
+  expect(result.status, result.stderr).toBe(0);
+  const dir = mkdtempSync(join(tmpdir(), "rr-allow-"));
+  try {
+    execFileSync("tar", ["-xzf", JSON.parse(result.stdout).path, "-C", dir]);
+    return readFileSync(join(dir, path), "utf8");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A Go rule file as gitleaks writes them: sample keys, each marked for gitleaks itself. */
+function ruleFile(seed: number): string {
+  return [
+    "package rules",
+    "",
+    "func awsSamples() []string {",
+    "\treturn []string{",
+    `\t\t"${fake.awsKeyId(seed)}", // gitleaks:allow`,
+    `\t\t"${fake.githubPat(seed)}", // gitleaks:allow`,
+    "\t}",
+    "}",
+    "",
+  ].join("\n");
+}
+
+describe("gitleaks:allow", () => {
+  it("allows its own line and lists it as allowed by the marker; a key without one is still refused", () => {
+    const repo = newRepo();
+    const unmarked = fake.stripeLive(7);
+    repo.write("rules/aws.go", `${ruleFile(1)}var live = "${unmarked}"\n`);
+    repo.commit("rules");
+    // The unmarked key in the same file stops the export, and nothing changes.
+    const refused = runUnchanged(repo, ["export"], 6);
+    expect(refused.stderr).toMatch(/^ {2}rules\/aws\.go:9: stripe-access-token: /m);
+    expect(refused.stderr).not.toMatch(/rules\/aws\.go:[56]:/);
+    expect(refused.stderr).toContain("export refused: 1 possible secret found");
+    const list = repo.run(["export", "--list"]);
+    expect(list.status).toBe(6);
+    expect(list.stdout).toContain("Would let through 2 allowed findings (2 by gitleaks:allow):");
+    expect(list.stdout).toMatch(
+      /^ {2}rules\/aws\.go:5: aws-access-token: .*\(AKIA…\) \[fingerprint [0-9a-f]+\]: allowed by gitleaks:allow on its line$/m,
+    );
+    expect(list.stdout).toMatch(
+      /^ {2}rules\/aws\.go:6: github-pat: .*allowed by gitleaks:allow on its line$/m,
+    );
+    expect(list.stdout + list.stderr).not.toContain(fake.awsKeyId(1).slice(4));
+    const json = listJson(repo);
+    expect(json.findings.map((finding) => [finding.line, finding.rule])).toEqual([
+      [9, "stripe-access-token"],
+    ]);
+    expect(json.allowed.map((finding) => [finding.line, finding.rule, finding.allowedBy])).toEqual([
+      [5, "aws-access-token", "gitleaks:allow"],
+      [6, "github-pat", "gitleaks:allow"],
+    ]);
+    // Without the unmarked key the export passes, and the marked lines leave as they are.
+    repo.write("rules/aws.go", ruleFile(1));
+    repo.commit("no live key");
+    expect(bundled(repo, "rules/aws.go")).toBe(ruleFile(1));
+  });
+
+  it("allows nothing once the policy turns it off; review-remote:allow still does", () => {
+    const repo = newRepo();
+    repo.write("rules/aws.go", ruleFile(2));
+    repo.write("rules/own.go", `var k = "${fake.npm(3)}" // review-remote:allow\n`);
+    repo.commit("rules");
+    expect(repo.run(["export"]).status).toBe(0);
+    repo.write(".review-remote.json", JSON.stringify({ secrets: { gitleaksAllow: false } }));
+    const refused = runUnchanged(repo, ["export"], 6);
+    expect(refused.stderr).toContain("export refused: 2 possible secrets found");
+    expect(refused.stderr).toMatch(/^ {2}rules\/aws\.go:5: aws-access-token: /m);
+    expect(refused.stderr).toMatch(/^ {2}rules\/aws\.go:6: github-pat: /m);
+    const json = listJson(repo);
+    expect(json.status).toBe(6);
+    expect(json.allowed.map((finding) => [finding.path, finding.allowedBy])).toEqual([
+      ["rules/own.go", "review-remote:allow"],
+    ]);
+    // A switch that is not a boolean is the policy's error, not a silent default.
+    repo.write(".review-remote.json", JSON.stringify({ secrets: { gitleaksAllow: "no" } }));
+    const invalid = runUnchanged(repo, ["export"], 2);
+    expect(invalid.stderr).toMatch(/^ {2}secrets\.gitleaksAllow: /m);
+  });
+});
