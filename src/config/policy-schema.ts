@@ -14,8 +14,17 @@ const SecretAllowSchema = z
       .regex(/^[0-9a-f]{16,64}$/, "must be the hex fingerprint printed by the report")
       .optional(),
   })
-  .refine((entry) => entry.fingerprint !== undefined || entry.rule !== undefined, {
-    message: 'needs "rule" (with an optional "path" glob) or "fingerprint"',
+  .refine(
+    (entry) => entry.fingerprint !== undefined || entry.rule !== undefined || entry.path !== undefined,
+    {
+      message: 'needs "rule" or "path" (or both), or "fingerprint"',
+    },
+  )
+  // A path alone allows every rule in the files it matches: a glob of wildcards alone (`**`) would
+  // turn the content scan off for the whole tree.
+  .refine((entry) => entry.rule !== undefined || entry.path === undefined || /[^*?/!]/.test(entry.path), {
+    message: '"path" without "rule" must name a directory or files ("testdata/**"), not every path',
+    path: ["path"],
   })
   .refine(
     (entry) => entry.fingerprint === undefined || (entry.rule === undefined && entry.path === undefined),

@@ -1,8 +1,8 @@
 // Allowing a finding: `secrets.allow` policy entries and the inline markers `review-remote:allow` and
 // (unless the policy turns it off) gitleaks' own `gitleaks:allow`. An allow never silences a
-// different value: a fingerprint names one value in one file, a rule id names one rule, and a marker
-// only covers its own line. What an allow let through is
-// kept, with what allowed it, for `export --list`.
+// different value: a fingerprint names one value in one file, a rule id names one rule, a path glob
+// names the files it matches, and a marker only covers its own line. What an allow let
+// through is kept, with what allowed it, for `export --list`.
 import type { Finding, SecretAllow } from "./finding.js";
 
 export const INLINE_ALLOW_MARKER = "review-remote:allow";
@@ -41,9 +41,9 @@ export function allowedInlineBy(markers: readonly LineMarker[], finding: Finding
 }
 
 /**
- * The first policy entry that allows a finding: one whose every field set matches. An entry with
- * neither `rule` nor `fingerprint` allows nothing: a bare path would silence every rule there (the
- * policy schema refuses such entries too).
+ * The first policy entry that allows a finding: one whose every field set matches. A path alone
+ * (`{"path": "testdata/**"}`) allows every rule in the files it matches; an entry with no field
+ * allows nothing.
  */
 export function policyAllowFor(
   allows: readonly SecretAllow[],
@@ -51,7 +51,7 @@ export function policyAllowFor(
   matchPath: (glob: string, path: string) => boolean,
 ): SecretAllow | undefined {
   return allows.find((allow) => {
-    if (allow.rule === undefined && allow.fingerprint === undefined) return false;
+    if (allow.rule === undefined && allow.fingerprint === undefined && allow.path === undefined) return false;
     if (allow.fingerprint !== undefined && allow.fingerprint.toLowerCase() !== finding.fingerprint)
       return false;
     if (allow.rule !== undefined && allow.rule !== finding.rule) return false;

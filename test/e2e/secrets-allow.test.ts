@@ -1,5 +1,6 @@
 // A repository full of test secrets, as a secret scanner's own repository is: gitleaks' markers
-// honoured and listed, and the switch that turns them off; nothing else lets a secret through.
+// honoured and listed, the switch that turns them off, and path-scoped allows; nothing else lets a
+// secret through.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -110,5 +111,60 @@ describe("gitleaks:allow", () => {
     repo.write(".review-remote.json", JSON.stringify({ secrets: { gitleaksAllow: "no" } }));
     const invalid = runUnchanged(repo, ["export"], 2);
     expect(invalid.stderr).toMatch(/^ {2}secrets\.gitleaksAllow: /m);
+  });
+});
+
+describe("a path allow", () => {
+  it("allows every rule in the files its glob matches, lists each one, and nothing elsewhere", () => {
+    const repo = newRepo();
+    repo.write("testdata/keys.txt", `aws ${fake.awsKeyId(4)}\ngithub ${fake.githubPat(4)}\n`);
+    repo.write("testdata/deep/config.json", `{"token": "${fake.slackBot(4)}"}\n`);
+    repo.write("testdata/.env", `TOKEN=${fake.npm(4)}\n`);
+    repo.write("src/app.go", `var token = "${fake.githubPat(5)}"\n`);
+    repo.commit("test data and a key");
+    repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{ path: "testdata/**" }] } }));
+    // The key in src/ is still refused, and nothing changes.
+    const refused = runUnchanged(repo, ["export"], 6);
+    expect(refused.stderr).toContain("export refused: 1 possible secret found");
+    expect(refused.stderr).toMatch(/^ {2}src\/app\.go:1: github-pat: /m);
+    const list = repo.run(["export", "--list"]);
+    expect(list.stdout).toContain(
+      'Would let through 3 allowed findings (3 by secrets.allow {"path": "testdata/**"}):',
+    );
+    expect(list.stdout).toMatch(
+      /^ {2}testdata\/keys\.txt:1: aws-access-token: .*: allowed by secrets\.allow \{"path": "testdata\/\*\*"\}$/m,
+    );
+    expect(list.stdout).toMatch(
+      /^ {2}testdata\/deep\/config\.json:1: slack-token: .*allowed by secrets\.allow/m,
+    );
+    // A secret file by name is kept back whatever the allow says: an allow speaks to content only.
+    const json = listJson(repo) as unknown as { files: { path: string }[]; excluded: { path: string }[] };
+    expect(json.files.map((file) => file.path)).not.toContain("testdata/.env");
+    expect(json.excluded.map((entry) => entry.path)).toContain("testdata/.env");
+    // With the key gone from src/, the export passes and the test data leaves.
+    repo.write("src/app.go", 'var token = os.Getenv("TOKEN")\n');
+    repo.commit("no key");
+    expect(bundled(repo, "testdata/keys.txt")).toContain(fake.awsKeyId(4));
+  });
+
+  it("must name some path: a glob of wildcards alone is a policy error, and nothing changes", () => {
+    const repo = newRepo();
+    repo.write("a.txt", `${fake.githubPat(6)}\n`);
+    repo.commit();
+    for (const path of ["**", "*", "**/*", "/**"]) {
+      repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{ path }] } }));
+      const result = runUnchanged(repo, ["export"], 2);
+      expect(result.stderr).toMatch(/^ {2}secrets\.allow\.0\.path: "path" without "rule" must name/m);
+    }
+    repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{}] } }));
+    expect(runUnchanged(repo, ["export"], 2).stderr).toMatch(
+      /^ {2}secrets\.allow\.0: needs "rule" or "path"/m,
+    );
+    // A rule narrows a path allow as before: another rule in the same file is still refused.
+    repo.write(
+      ".review-remote.json",
+      JSON.stringify({ secrets: { allow: [{ rule: "jwt", path: "a.txt" }] } }),
+    );
+    expect(runUnchanged(repo, ["export"], 6).stderr).toMatch(/^ {2}a\.txt:1: github-pat: /m);
   });
 });

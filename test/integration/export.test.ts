@@ -290,10 +290,7 @@ describe("export", () => {
 
   it("rejects an invalid policy file with one path: message line per problem", () => {
     const repo = basicRepo();
-    repo.write(
-      ".review-remote.json",
-      JSON.stringify({ exclude: "x", bogus: 1, secrets: { allow: [{ path: "a" }] } }),
-    );
+    repo.write(".review-remote.json", JSON.stringify({ exclude: "x", bogus: 1, secrets: { allow: [{}] } }));
     const before = repoState(repo);
     const result = repo.run(["export"]);
     expect(result.status).toBe(2);

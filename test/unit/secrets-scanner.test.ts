@@ -137,9 +137,16 @@ describe("content scanner allows", () => {
     expect(summary(scan.scanText("ci/moved.sh", text))).toHaveLength(3);
   });
 
-  test("an entry with neither rule nor fingerprint allows nothing", () => {
+  test("a path alone allows every rule in the files it matches, and says so; an empty entry allows nothing", () => {
     const scan = createContentScanner({ allow: [{ path: "ci/env.sh" }] });
-    expect(scan.scanText("ci/env.sh", text)).toHaveLength(3);
+    expect(scan.scanText("ci/env.sh", text)).toEqual([]);
+    expect(scan.scanText("ci/other.sh", text)).toHaveLength(3);
+    expect(scan.allowed().map((finding) => [finding.line, finding.allowedBy])).toEqual([
+      [1, 'secrets.allow {"path": "ci/env.sh"}'],
+      [2, 'secrets.allow {"path": "ci/env.sh"}'],
+      [3, 'secrets.allow {"path": "ci/env.sh"}'],
+    ]);
+    expect(createContentScanner({ allow: [{}] }).scanText("ci/env.sh", text)).toHaveLength(3);
   });
 
   test("gitleaks:allow allows its whole line, whatever follows it, unless turned off", () => {
