@@ -176,7 +176,8 @@ Exit 4 when it does not verify; 1 when the review has no receipt.`,
   "install-hook": `usage: git review-remote install-hook [--force]
 
 Install the pre-push hook in $(git rev-parse --git-path hooks), inside marker
-lines; an existing hook is kept unless --force. With husky, add the line
+lines, and print its path as git prints paths (quoted when core.quotePath says);
+an existing hook is kept unless --force. With husky, add the line
 git review-remote hook pre-push "$@" to .husky/pre-push instead (a clone with
 .husky/ whose husky is not set up yet gets the hook and a warning).`,
   hook: `usage: git review-remote hook pre-push <remote> <url>

@@ -5,8 +5,8 @@ import { resolveWorkTreeRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 
 export async function runInstallHook(args: { force: boolean }, output: Output): Promise<void> {
-  const { path, updated, huskyLater } = await installHook(await resolveWorkTreeRepo(), args.force);
-  output.out(`${updated ? "Updated" : "Installed"} the pre-push hook in ${path}`);
+  const { shown, updated, huskyLater } = await installHook(await resolveWorkTreeRepo(), args.force);
+  output.out(`${updated ? "Updated" : "Installed"} the pre-push hook in ${shown}`);
   if (huskyLater) {
     output.err(`warning: ${messages.huskyNotSetUp}`);
     output.err(`hint: ${messages.hintHuskyLine}`);

@@ -3,6 +3,7 @@
 import { chmod, readFile, stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
+import { quoteLikeGit, readQuotePath } from "../git/quote.js";
 import { git } from "../git/run.js";
 import { messages } from "../messages.js";
 import { packageFile } from "../package-files.js";
@@ -22,17 +23,23 @@ function block(text: string): string {
   return text.slice(start, end + END_MARKER.length);
 }
 
+/** The hook's path as git would print it: quoted only when it holds a control character, a quote... */
+async function shownPath(repo: Repo, path: string): Promise<string> {
+  return quoteLikeGit(path, await readQuotePath({ cwd: repo.cwd, env: repo.env }));
+}
+
 /**
- * Writes the hook; returns its path, whether one was there before, and whether the work tree has a
+ * Writes the hook; returns its path as git would print it, whether one was there before, and whether the work tree has a
  * `.husky/` directory whose husky is not set up yet (once it is, git runs no hook from there).
  */
 export async function installHook(
   repo: Repo,
   force: boolean,
-): Promise<{ path: string; updated: boolean; huskyLater: boolean }> {
+): Promise<{ shown: string; updated: boolean; huskyLater: boolean }> {
+  // Only git's line end is cut: a core.hooksPath may end in a space, which is part of the name.
   const reported = (
     await git(["rev-parse", "--git-path", "hooks"], { cwd: repo.cwd, env: repo.env })
-  ).stdout.trim();
+  ).stdout.replace(/\n$/, "");
   const dir = isAbsolute(reported) ? reported : join(repo.cwd, reported);
   if (/(^|\/)\.husky(\/_)?$/.test(dir)) {
     throw new ReviewRemoteError(messages.hooksThroughHusky, { hints: [messages.hintHuskyLine] });
@@ -43,7 +50,7 @@ export async function installHook(
   let text = fresh;
   if (existing !== undefined && !force) {
     if (!existing.includes(BEGIN_MARKER) || !existing.includes(END_MARKER)) {
-      throw new ReviewRemoteError(messages.hookNotOurs(path), {
+      throw new ReviewRemoteError(messages.hookNotOurs(await shownPath(repo, path)), {
         hints: [messages.hintHookLine, messages.hintHookForce],
       });
     }
@@ -52,5 +59,9 @@ export async function installHook(
   await writeFileAtomic(path, text, 0o755);
   await chmod(path, 0o755);
   const husky = repo.top ? await stat(join(repo.top, ".husky")).catch(() => undefined) : undefined;
-  return { path, updated: existing !== undefined, huskyLater: husky?.isDirectory() === true };
+  return {
+    shown: await shownPath(repo, path),
+    updated: existing !== undefined,
+    huskyLater: husky?.isDirectory() === true,
+  };
 }

@@ -306,6 +306,38 @@ describe("pre-push hook and review branches", () => {
     expect(existsSync(join(mirror, "review-remote"))).toBe(false);
   });
 
+  it("installs where git runs hooks, and prints that path as git would", () => {
+    const repo = pushableRepo();
+    mkdirSync(join(repo.dir, "sub"));
+    // Relative to the top of the work tree, with a trailing space that is part of the name.
+    repo.git("config", "core.hooksPath", "team hooks ");
+    const installed = repo.run(["install-hook"], { cwd: join(repo.dir, "sub") });
+    expect(installed.status, installed.stderr).toBe(0);
+    expect(installed.stdout).toBe(`Installed the pre-push hook in ${repo.dir}/team hooks /pre-push\n`);
+    expect(existsSync(join(repo.dir, "team hooks ", "pre-push"))).toBe(true);
+    expect(existsSync(join(repo.dir, "team hooks"))).toBe(false);
+    // git runs it from there.
+    repo.write("src/b.ts", "export const b = 2;\n");
+    repo.commit("b");
+    const pushed = push(repo);
+    expect(pushed.status, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toMatch(/^review-remote: refs\/heads\/main \([0-9a-f]{7}\.\.[0-9a-f]{7}\): /m);
+    // A name with a line break or a non-ASCII letter is quoted, as git quotes paths (core.quotePath).
+    repo.git("config", "core.hooksPath", "hooks\nnew");
+    expect(repo.run(["install-hook"]).stdout).toBe(
+      `Installed the pre-push hook in "${repo.dir}/hooks\\nnew/pre-push"\n`,
+    );
+    expect(existsSync(join(repo.dir, "hooks\nnew", "pre-push"))).toBe(true);
+    repo.git("config", "core.hooksPath", "crochets-\u00e9");
+    expect(repo.run(["install-hook"]).stdout).toBe(
+      `Installed the pre-push hook in "${repo.dir}/crochets-\\303\\251/pre-push"\n`,
+    );
+    repo.git("config", "core.quotePath", "false");
+    expect(repo.run(["install-hook"]).stdout).toBe(
+      `Updated the pre-push hook in ${repo.dir}/crochets-\u00e9/pre-push\n`,
+    );
+  });
+
   it("works the husky way, from .husky/pre-push through core.hooksPath", () => {
     const repo = pushableRepo();
     mkdirSync(join(repo.dir, ".husky", "_"), { recursive: true });

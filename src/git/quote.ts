@@ -1,0 +1,49 @@
+// A path as git prints one (quote.c, quote_c_style): as it is, unless it holds a byte a terminal
+// or a reader could mistake; then in double quotes with C escapes, and with core.quotePath (git's
+// default) every byte over 0x7f in octal too. Spaces are never quoted.
+import type { GitRun } from "./commits.js";
+import { git } from "./run.js";
+
+const ESCAPES: Record<number, string> = {
+  7: "\\a",
+  8: "\\b",
+  9: "\\t",
+  10: "\\n",
+  11: "\\v",
+  12: "\\f",
+  13: "\\r",
+  34: '\\"',
+  92: "\\\\",
+};
+
+function needsQuote(byte: number, octalHigh: boolean): boolean {
+  return byte < 0x20 || byte === 0x22 || byte === 0x5c || byte === 0x7f || (octalHigh && byte > 0x7f);
+}
+
+/** `path` quoted as git quotes it; `quotePath`: the value of core.quotePath (true unless set false). */
+export function quoteLikeGit(path: string, quotePath: boolean): string {
+  const bytes = Buffer.from(path, "utf8");
+  if (!bytes.some((byte) => needsQuote(byte, quotePath))) return path;
+  let out = "";
+  let plain: number[] = [];
+  const flush = () => {
+    out += Buffer.from(plain).toString("utf8");
+    plain = [];
+  };
+  for (const byte of bytes) {
+    if (!needsQuote(byte, quotePath)) {
+      plain.push(byte);
+      continue;
+    }
+    flush();
+    out += ESCAPES[byte] ?? `\\${byte.toString(8).padStart(3, "0")}`;
+  }
+  flush();
+  return `"${out}"`;
+}
+
+/** core.quotePath as git reads it (true when unset). */
+export async function readQuotePath(run: GitRun): Promise<boolean> {
+  const value = await git(["config", "--type=bool", "core.quotePath"], { ...run, allowFailure: true });
+  return value.stdout.trim() !== "false";
+}
