@@ -44,7 +44,8 @@ export async function runReviewCommand(
       events.progress(stage, bytes);
     },
   };
-  const report = await runPipeline(repo, settings, options, watched)
+  // A person waits for this review: the local worker starts first, while the target is resolved.
+  const report = await runPipeline(repo, settings, { ...options, startWorkersFirst: true }, watched)
     .catch((error: unknown) => {
       throw asInterrupt(options.signal, error);
     })

@@ -65,4 +65,10 @@ export interface PipelineOptions {
   noCache: boolean;
   pathspecs: readonly string[];
   signal: AbortSignal;
+  /**
+   * Start the built-in local worker before anything else, even before the cache is asked (a review
+   * a person waits for; it is stopped if the cache answers). Otherwise it starts once the cache has
+   * not answered (the pre-push hook, whose re-push the cache answers).
+   */
+  startWorkersFirst?: boolean;
 }

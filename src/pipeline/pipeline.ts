@@ -18,6 +18,7 @@ import { chooseFilterMode, FilterMode } from "./filter.js";
 import { focusOutcome } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, PipelineReport } from "./outcome.js";
 import { resolveTarget } from "./target.js";
+import type { StartedWorker } from "./transport.js";
 import { isBuiltinWorker, localWorkerArgs, resolveWorker, type Worker } from "./workers.js";
 
 /** The filter stage on every outcome, cached or fresh; then identical proposals of a fan-out marked. */
@@ -38,9 +39,43 @@ export async function runPipeline(
   options: PipelineOptions,
   events: PipelineEvents,
 ): Promise<PipelineReport> {
-  const policy = await readPolicy(repo.top);
   const names = [...new Set(options.workers.length > 0 ? options.workers : [settings.worker])];
   const workers = names.map((name) => resolveWorker(name, settings));
+  // The built-in worker's node start-up and namespaces overlap the stages before its envelope is
+  // ready. It is sent nothing until the bundle is scanned and stored, and is stopped if it never is
+  // (a bad revision, a refused export, an answer from the cache).
+  const early = new Map<Worker, StartedWorker>();
+  const startBuiltin = async (list: readonly Worker[]) => {
+    const builtin = list.filter((worker) => isBuiltinWorker(worker, settings) && !early.has(worker));
+    if (builtin.length === 0) return;
+    // The transport loads only here: a fully cached run that did not start its workers first never needs it.
+    const { startWorker } = await import("./transport.js");
+    for (const worker of builtin) {
+      early.set(worker, startWorker(repo, worker, { args: localWorkerArgs(settings.coreWhitespace) }));
+    }
+  };
+  try {
+    if (options.startWorkersFirst) await startBuiltin(workers);
+    return await reviewOnWorkers(repo, settings, options, events, { workers, early, startBuiltin });
+  } finally {
+    await Promise.all([...early.values()].map((started) => started.cancel()));
+  }
+}
+
+async function reviewOnWorkers(
+  repo: Repo,
+  settings: Settings,
+  options: PipelineOptions,
+  events: PipelineEvents,
+  run: {
+    workers: readonly Worker[];
+    early: ReadonlyMap<Worker, StartedWorker>;
+    startBuiltin(list: readonly Worker[]): Promise<void>;
+  },
+): Promise<PipelineReport> {
+  const { workers, early } = run;
+  const policy = await readPolicy(repo.top);
+  const names = workers.map((worker) => worker.name);
   const receiptPolicies = new Map<string, ReceiptPolicy>(
     names.map((name) => [name, receiptPolicyFor(settings, name, repo)]),
   );
@@ -95,40 +130,29 @@ export async function runPipeline(
     });
   }
 
-  // The built-in worker starts now, before the heavy stages load: its node start-up and namespaces
-  // overlap them and the export. It is sent nothing until the bundle is scanned and stored, and is
-  // stopped if it never is. (The transport loads only here: a fully cached run never needs it.)
-  const { startWorker } = await import("./transport.js");
-  const early = new Map(
-    pending
-      .filter((worker) => isBuiltinWorker(worker, settings))
-      .map((w) => [w, startWorker(repo, w, { args: localWorkerArgs(settings.coreWhitespace) })]),
-  );
-  try {
-    // Only now the heavy stages: a fully cached run (a re-push) never loads them.
-    const { exportAndFanOut } = await import("./fan-out.js");
-    const sent = await exportAndFanOut({
-      repo,
-      store,
-      settings,
-      policy,
-      target,
-      question,
-      limits,
-      options,
-      workers,
-      pending,
-      keys,
-      receiptPolicies,
-      refusalKey,
-      events,
-      filterMode: mode,
-      early,
-    });
-    report.outcomes.push(...sent.outcomes);
-    report.failures.push(...sent.failures);
-  } finally {
-    await Promise.all([...early.values()].map((started) => started.cancel()));
-  }
+  // Not started first: the built-in worker starts now, before the heavy stages load.
+  await run.startBuiltin(pending);
+  // Only now the heavy stages: a fully cached run (a re-push) never loads them.
+  const { exportAndFanOut } = await import("./fan-out.js");
+  const sent = await exportAndFanOut({
+    repo,
+    store,
+    settings,
+    policy,
+    target,
+    question,
+    limits,
+    options,
+    workers,
+    pending,
+    keys,
+    receiptPolicies,
+    refusalKey,
+    events,
+    filterMode: mode,
+    early,
+  });
+  report.outcomes.push(...sent.outcomes);
+  report.failures.push(...sent.failures);
   return focusReport(repo, store, report, mode);
 }

@@ -1,7 +1,17 @@
 // What a new user meets first: mistyped revisions, a review dropped after its merge, the store and
 // the repository left as they were by a refusal.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
@@ -34,6 +44,55 @@ describe("an unknown revision", () => {
       "git-review-remote: unknown revision: no-such-rev\n" +
         "hint: name a commit, branch or tag, such as HEAD~1 or main (git log --oneline lists commits)\n",
     );
+  });
+});
+
+/** The processes whose command line or environment names `text`. */
+function processesNaming(text: string): string[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) =>
+      ["cmdline", "environ"].some((file) => {
+        try {
+          return readFileSync(join("/proc", pid, file), "latin1").includes(text);
+        } catch {
+          return false; // gone meanwhile, or not ours to read
+        }
+      }),
+    );
+}
+
+describe("an unknown revision with the local worker started first", () => {
+  it("stops that worker: no output of it, no process, no workspace, the exit code and repo as before", () => {
+    const repo = committedRepo();
+    const scratch = mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "rr-early-"));
+    // The worker's workspaces go here: a worker not stopped, or stopped without its cleanup, leaves one.
+    const workspaces = join(scratch, "workspaces");
+    mkdirSync(workspaces);
+    chmodSync(scratch, 0o755);
+    chmodSync(workspaces, 0o755);
+    // unshare, which makes the worker's namespaces, says that it ran: the worker did start.
+    const shims = join(scratch, "bin");
+    const started = join(scratch, "started");
+    const real = spawnSync("sh", ["-c", "command -v unshare"], { encoding: "utf8" }).stdout.trim();
+    mkdirSync(shims);
+    writeFileSync(join(shims, "unshare"), `#!/bin/sh\necho started >> '${started}'\nexec '${real}' "$@"\n`, {
+      mode: 0o755,
+    });
+    try {
+      const env = { REVIEW_REMOTE_WORKER_TMPDIR: workspaces, PATH: `${shims}:${repo.env.PATH}` };
+      const result = runUnchanged(repo, ["no-such-rev"], 2, { env });
+      expect(result.stderr).toBe(
+        "git-review-remote: unknown revision: no-such-rev\n" +
+          "hint: name a commit, branch or tag, such as HEAD~1 or main (git log --oneline lists commits)\n",
+      );
+      expect(result.stdout).toBe("");
+      expect(existsSync(started)).toBe(true);
+      expect(readdirSync(workspaces)).toEqual([]);
+      expect(processesNaming(workspaces)).toEqual([]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });
 
