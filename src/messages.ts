@@ -47,6 +47,16 @@ export const messages = {
   /** A path kept back from a range's base alone (a file the change deletes): its side of the patch. */
   keptBackInBase: (reason: string) => `${reason} (in the range's base; left out of the patch)`,
   hintSecretsExclude: 'keep the file out with an "exclude" glob in .review-remote.json,',
+  /** The refused findings by place, then each place's line (`201 in detect/ (jwt 120, ...)`). */
+  hintSecretsByPlace: (count: number) => `the ${count} findings by where they are:`,
+  hintSecretsMorePlaces: (count: number) => `and ${count} more place${count === 1 ? "" : "s"}`,
+  /** The entries that allow whole test directories or test files, as the policy file spells them. */
+  hintSecretsTestAllow: (entries: readonly string[]) =>
+    `or, for test data, allow it by path in secrets.allow there: ${entries.join(", ")}`,
+  pathAllowForm: '{"path": "<dir>/**"}',
+  hintSecretsListAllowed: "export --list shows each finding an allow or marker lets through",
+  /** After the first findings of a refusal that found more than a screen holds. */
+  moreFindings: (count: number) => `... and ${count} more (git review-remote export --list lists every one)`,
   hintSecretsRemoved:
     "the change removes these lines, and its patch would carry them: send the tree alone (review with --all <rev>, export <rev>)",
   /** With the finding's own fingerprint when there is one to name, so the line can be pasted. */

@@ -11,12 +11,13 @@ import { listTree } from "../git/trees.js";
 import { messages } from "../messages.js";
 import { removeStale } from "../os/tempdir.js";
 import type { Repo } from "../repo.js";
-import { formatFinding } from "../report/finding.js";
+import { formatFinding, formatFindingGroup, groupFindings } from "../report/finding.js";
 import type { Finding } from "../secrets/finding.js";
 import { type ContentScanner, createContentScanner } from "../secrets/scanner.js";
 import { storeBundle } from "../store/bundles.js";
 import { keyPathspecs } from "../store/cache.js";
 import { ensureDir, storeError, storePaths, tempName } from "../store/layout.js";
+import { escapeForDisplay } from "../validate/sanitize.js";
 import { type ArchiveOptions, inspectArchive, type ManifestFile, writeArchive } from "./archive.js";
 import { type Exclusion, filterEntries } from "./filter.js";
 import { createRange, type RangeInfo } from "./range.js";
@@ -406,15 +407,39 @@ function isDiskError(error: unknown): boolean {
   return code === "ENOSPC" || code === "EROFS" || code === "EACCES" || code === "EPERM" || code === "EDQUOT";
 }
 
+/** Places shown in the hint of a refused export, and findings in its details: with the rest, a screen. */
+const HINT_PLACES = 6;
+const DETAIL_FINDINGS = 10;
+
 /**
- * What to do about findings: leave the files out or allow the false positives by fingerprint; or,
- * when they are only in lines the range removes, review the tree alone.
+ * What to do about findings: leave the files out, allow test data by path or the false positives by
+ * fingerprint; or, when they are only in lines the range removes, review the tree alone. Many
+ * findings are grouped by top directory, with their rules, so that a repository full of test
+ * secrets shows the few places they are, and the entry that allows a test directory whole.
  */
 export function secretsHints(findings: readonly Finding[], removedOnly = false): string[] {
   if (removedOnly) return [messages.hintSecretsRemoved];
+  const groups = groupFindings(findings);
+  const places =
+    findings.length > 1
+      ? [
+          messages.hintSecretsByPlace(findings.length),
+          ...groups.slice(0, HINT_PLACES).map((group) => `  ${formatFindingGroup(group)}`),
+          ...(groups.length > HINT_PLACES
+            ? [`  ${messages.hintSecretsMorePlaces(groups.length - HINT_PLACES)}`]
+            : []),
+        ]
+      : [];
+  // The entries for the places that are all test data; with none, the form of one, to fill in.
+  const testAllows = [...new Set(groups.flatMap((group) => (group.testAllow ? [group.testAllow] : [])))];
+  const pathAllows =
+    testAllows.length > 0 ? testAllows.slice(0, 3).map(escapeForDisplay) : [messages.pathAllowForm];
   return [
+    ...places,
     messages.hintSecretsExclude,
+    ...(findings.length > 1 ? [messages.hintSecretsTestAllow(pathAllows)] : []),
     messages.hintSecretsAllow(findings.map((finding) => finding.fingerprint)),
+    ...(findings.length > 1 ? [messages.hintSecretsListAllowed] : []),
   ];
 }
 
@@ -425,7 +450,12 @@ export class SecretsFoundError extends ExportRefusedError {
     removedOnly = false,
   ) {
     super(messages.secretsFound(findings.length), {
-      details: findings.map(formatFinding),
+      details: [
+        ...findings.slice(0, DETAIL_FINDINGS).map(formatFinding),
+        ...(findings.length > DETAIL_FINDINGS
+          ? [messages.moreFindings(findings.length - DETAIL_FINDINGS)]
+          : []),
+      ],
       hints: secretsHints(findings, removedOnly),
     });
   }

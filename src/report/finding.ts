@@ -1,4 +1,5 @@
-// One line per secret the content scan found: where, which rule, the redacted value, the fingerprint.
+// One line per secret the content scan found: where, which rule, the redacted value, the fingerprint;
+// and the findings grouped by where they are, for the hint of a refused export.
 import type { Finding } from "../secrets/finding.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 
@@ -12,4 +13,96 @@ export function formatAllowed(finding: Finding): string {
   const by = finding.allowedBy ?? "";
   const reason = by.startsWith("secrets.allow") ? by : `${by} on its line`;
   return `${formatFinding(finding)}: allowed by ${reason}`;
+}
+
+/** Findings of one top directory (or one file at the top): where, how many, of which rules. */
+export interface FindingGroup {
+  /** The narrowest directory (`cmd/generate/config/rules/`) or file that holds every one of them. */
+  where: string;
+  count: number;
+  /** Rule ids by count, most first. */
+  rules: [string, number][];
+  /** The path-scoped allow that covers them all, when every one is in test data; else undefined. */
+  testAllow?: string;
+}
+
+/** A directory that holds tests or their data, by the names test frameworks and repos use. */
+const TEST_DIR =
+  /^(?:tests?|testdata|test-?data|testing|__tests__|__fixtures__|__mocks__|__snapshots__|fixtures?|specs?|mocks?)$/i;
+/** A test file's name, and the glob of its kind: Go, Jest/Vitest/Mocha, pytest, RSpec, JUnit. */
+const TEST_FILES: [RegExp, (match: RegExpExecArray) => string][] = [
+  [/_test\.[a-z]+$/, (match) => `*${match[0]}`],
+  [/\.(?:test|spec)\.[a-z]+$/, (match) => `*${match[0]}`],
+  [/^test_.*\.py$/, () => "test_*.py"],
+  [/_spec\.rb$/, () => "*_spec.rb"],
+  [/Tests?\.(?:java|kt|cs)$/, (match) => `*${match[0]}`],
+];
+
+/** The directory part of `path` up to and including its first test directory (`a/testdata/`). */
+function testDirOf(path: string): string | undefined {
+  const parts = path.split("/").slice(0, -1);
+  const at = parts.findIndex((part) => TEST_DIR.test(part));
+  return at === -1 ? undefined : `${parts.slice(0, at + 1).join("/")}/`;
+}
+
+/** The glob of the kind of test file `path` names (`*_test.go`), or undefined. */
+function testFileGlob(path: string): string | undefined {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  for (const [pattern, glob] of TEST_FILES) {
+    const match = pattern.exec(name);
+    if (match) return glob(match);
+  }
+  return undefined;
+}
+
+/** The same value for every item, or undefined. */
+function sole<T>(values: readonly (T | undefined)[]): T | undefined {
+  const first = values[0];
+  return first !== undefined && values.every((value) => value === first) ? first : undefined;
+}
+
+/** The longest directory prefix (`a/b/`) the paths share; "" when they share none. */
+function commonDir(paths: readonly string[]): string {
+  let dir = paths[0]?.slice(0, (paths[0]?.lastIndexOf("/") ?? -1) + 1) ?? "";
+  for (const path of paths)
+    while (dir !== "" && !path.startsWith(dir)) dir = dir.slice(0, dir.slice(0, -1).lastIndexOf("/") + 1);
+  return dir;
+}
+
+/** A policy entry that allows every finding of a group in test data: its test directory or test files. */
+function testAllowOf(paths: readonly string[], where: string): string | undefined {
+  const dir = sole(paths.map(testDirOf));
+  if (dir !== undefined) return `{"path": ${JSON.stringify(`${dir}**`)}}`;
+  const glob = sole(paths.map(testFileGlob));
+  if (glob === undefined) return undefined;
+  const top = where.endsWith("/") ? where : "";
+  return `{"path": ${JSON.stringify(`${top}${top ? "**/" : ""}${glob}`)}}`;
+}
+
+/** The findings grouped by top directory (a file at the top is a group of its own), most first. */
+export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
+  const byTop = new Map<string, Finding[]>();
+  for (const finding of findings) {
+    const slash = finding.path.indexOf("/");
+    const top = slash === -1 ? finding.path : finding.path.slice(0, slash + 1);
+    byTop.set(top, [...(byTop.get(top) ?? []), finding]);
+  }
+  const groups: FindingGroup[] = [];
+  for (const [top, members] of byTop) {
+    const paths = [...new Set(members.map((finding) => finding.path))];
+    const where = paths.length === 1 ? (paths[0] as string) : commonDir(paths) || top;
+    const counts = new Map<string, number>();
+    for (const { rule } of members) counts.set(rule, (counts.get(rule) ?? 0) + 1);
+    const rules = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const testAllow = testAllowOf(paths, where);
+    groups.push({ where, count: members.length, rules, ...(testAllow ? { testAllow } : {}) });
+  }
+  return groups.sort((a, b) => b.count - a.count || (a.where < b.where ? -1 : 1));
+}
+
+/** `412 in testdata/ (generic-api-key 300, aws-access-token 80, +3 rules)`. */
+export function formatFindingGroup(group: FindingGroup): string {
+  const shown = group.rules.slice(0, 3).map(([rule, count]) => `${rule} ${count}`);
+  const more = group.rules.length > 3 ? `, +${group.rules.length - 3} rules` : "";
+  return `${group.count} in ${escapeForDisplay(group.where)} (${shown.join(", ")}${more})`;
 }

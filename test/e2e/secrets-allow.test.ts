@@ -1,13 +1,13 @@
 // A repository full of test secrets, as a secret scanner's own repository is: gitleaks' markers
-// honoured and listed, the switch that turns them off, and path-scoped allows; nothing else lets a
-// secret through.
+// honoured and listed, the switch that turns them off, path-scoped allows, and the grouped hint that
+// gets a user from a refused export to a clean one; nothing else lets a secret through.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fake } from "../fixtures/secrets/fake-tokens.js";
-import { createTestRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 function newRepo(): TestRepo {
@@ -166,5 +166,77 @@ describe("a path allow", () => {
       JSON.stringify({ secrets: { allow: [{ rule: "jwt", path: "a.txt" }] } }),
     );
     expect(runUnchanged(repo, ["export"], 6).stderr).toMatch(/^ {2}a\.txt:1: github-pat: /m);
+  });
+});
+
+describe("the hint of a refused export", () => {
+  /** A repository like a scanner's own: test data and test files full of keys, and one real key. */
+  function scannerRepo(): TestRepo {
+    const repo = newRepo();
+    for (let file = 0; file < 8; file++) {
+      const lines = Array.from(
+        { length: 5 },
+        (_, line) => `k${line} = "${fake.awsKeyId(100 + file * 10 + line)}"`,
+      );
+      repo.write(`testdata/fixtures/f${file}.toml`, `${lines.join("\n")}\n`);
+    }
+    repo.write(
+      "detect/detect_test.go",
+      `${Array.from({ length: 4 }, (_, i) => `t := "${fake.githubPat(200 + i)}"`).join("\n")}\n`,
+    );
+    repo.write("detect/reader_test.go", `t := "${fake.slackBot(300)}"\n`);
+    repo.write("README.md", `Set it: \`${fake.stripeLive(400)}\`\n`);
+    repo.commit("scanner repo");
+    return repo;
+  }
+
+  it("groups the findings by top directory and rule, names the test data entries, and fits a screen", () => {
+    const repo = scannerRepo();
+    const refused = runUnchanged(repo, ["export"], 6);
+    const hints = refused.stderr.split("\n").filter((line) => line.startsWith("hint: "));
+    expect(hints).toEqual([
+      "hint: the 46 findings by where they are:",
+      "hint:   40 in testdata/fixtures/ (aws-access-token 40)",
+      "hint:   5 in detect/ (github-pat 4, slack-token 1)",
+      "hint:   1 in README.md (stripe-access-token 1)",
+      'hint: keep the file out with an "exclude" glob in .review-remote.json,',
+      'hint: or, for test data, allow it by path in secrets.allow there: {"path": "testdata/**"}, {"path": "detect/**/*_test.go"}',
+      'hint: or, for a false positive, add {"fingerprint": "<fp>"} to secrets.allow there, or "review-remote:allow" on the line',
+      "hint: export --list shows each finding an allow or marker lets through",
+    ]);
+    // The first findings, then how many more: the whole refusal is a screen, not 46 lines.
+    expect(refused.stderr).toContain("  ... and 36 more (git review-remote export --list lists every one)");
+    expect(refused.stderr.trimEnd().split("\n").length).toBeLessThanOrEqual(24);
+    // --list lists every finding, and the same hint.
+    const list = repo.run(["export", "--list"]);
+    expect(list.stdout.split("\n").filter((line) => line.includes("[fingerprint "))).toHaveLength(46);
+    expect(list.stderr).toContain('{"path": "testdata/**"}, {"path": "detect/**/*_test.go"}');
+  });
+
+  it("gets the user to a clean export with the entries it names and one fingerprint", () => {
+    const repo = scannerRepo();
+    const before = repoState(repo);
+    const readme = listJson(repo).findings.find((finding) => finding.path === "README.md");
+    repo.write(
+      ".review-remote.json",
+      JSON.stringify({
+        secrets: {
+          allow: [
+            { path: "testdata/**" },
+            { path: "detect/**/*_test.go" },
+            { fingerprint: readme?.fingerprint },
+          ],
+        },
+      }),
+    );
+    const json = listJson(repo);
+    expect(json.status).toBe(0);
+    expect(json.findings).toEqual([]);
+    expect(json.allowed).toHaveLength(46);
+    expect(repo.run(["export"]).status).toBe(0);
+    // Only the untracked policy file is new.
+    const after = repoState(repo);
+    expect(after.status).toBe("?? .review-remote.json\0");
+    expect({ ...after, status: before.status }).toEqual(before);
   });
 });

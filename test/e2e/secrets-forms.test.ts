@@ -126,10 +126,17 @@ describe("every form a secret takes", () => {
     const before = repoState(repo);
     const result = repo.run(["export"]);
     expect(result.status, result.stderr).toBe(6);
-    for (const path of Object.keys(FLAGGED)) expect(result.stderr, path).toContain(`  ${path}:`);
+    // The refusal shows the first findings and how many more; --json names every one.
+    expect(result.stderr).toContain("more (git review-remote export --list lists every one)");
+    const json = repo.run(["export", "--json"]);
+    expect(json.status, json.stderr).toBe(6);
+    const found = new Set(JSON.parse(json.stdout).findings.map((finding: { path: string }) => finding.path));
+    for (const path of Object.keys(FLAGGED)) expect(found.has(path), path).toBe(true);
     for (const secret of secrets) {
-      expect(result.stdout + result.stderr).not.toContain(secret);
-      expect(result.stdout + result.stderr).not.toContain(secret.slice(6));
+      for (const output of [result.stdout + result.stderr, json.stdout + json.stderr]) {
+        expect(output).not.toContain(secret);
+        expect(output).not.toContain(secret.slice(6));
+      }
     }
     const bundles = join(repo.dir, ".git", "review-remote", "bundles");
     expect(readdirSafe(bundles).filter((name) => name.endsWith(".tar.gz"))).toEqual([]);

@@ -1,0 +1,47 @@
+import { describe, expect, test } from "vitest";
+import { formatFindingGroup, groupFindings } from "../../src/report/finding.js";
+import type { Finding } from "../../src/secrets/finding.js";
+
+const at = (path: string, rule = "aws-access-token"): Finding => ({
+  path,
+  line: 1,
+  rule,
+  description: "",
+  redacted: "AKIA…",
+  fingerprint: "0123456789abcdef",
+});
+
+describe("findings grouped by place", () => {
+  test("by top directory, named by the narrowest directory or file that holds them, most first", () => {
+    const groups = groupFindings([
+      at("cmd/gen/rules/a.go"),
+      at("cmd/gen/rules/b.go", "jwt"),
+      at("cmd/gen/rules/deep/c.go", "jwt"),
+      at("README.md", "github-pat"),
+      at("config/app.toml"),
+    ]);
+    expect(groups.map(formatFindingGroup)).toEqual([
+      "3 in cmd/gen/rules/ (jwt 2, aws-access-token 1)",
+      "1 in README.md (github-pat 1)",
+      "1 in config/app.toml (aws-access-token 1)",
+    ]);
+    expect(groups.every((group) => group.testAllow === undefined)).toBe(true);
+  });
+
+  test("a place all in one test directory or all test files of one kind gets the entry that allows it", () => {
+    const [data] = groupFindings([at("pkg/testdata/a.txt"), at("pkg/testdata/deep/b.json")]);
+    expect(data?.testAllow).toBe('{"path": "pkg/testdata/**"}');
+    const [tests] = groupFindings([at("detect/detect_test.go"), at("detect/sub/reader_test.go")]);
+    expect(tests?.testAllow).toBe('{"path": "detect/**/*_test.go"}');
+    const [top] = groupFindings([at("app.test.ts")]);
+    expect(top?.testAllow).toBe('{"path": "*.test.ts"}');
+    // Test data beside code, or two kinds of test files: no entry covers them without the code.
+    expect(groupFindings([at("src/fixtures/a.txt"), at("src/app.ts")])[0]?.testAllow).toBeUndefined();
+    expect(groupFindings([at("src/a_test.go"), at("src/b.spec.ts")])[0]?.testAllow).toBeUndefined();
+  });
+
+  test("more than three rules are counted, not named", () => {
+    const rules = ["a", "b", "c", "d", "e"].map((rule) => at("t/x.txt", rule));
+    expect(groupFindings(rules).map(formatFindingGroup)).toEqual(["5 in t/x.txt (a 1, b 1, c 1, +2 rules)"]);
+  });
+});
