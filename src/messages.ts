@@ -286,6 +286,10 @@ export const messages = {
     `the receipt is about another ${subject}: it does not name ${expected}`,
   receiptResultMismatch:
     "the result differs from the one the receipt vouches for: it was changed after signing",
+  storedResultChanged:
+    "result.json, which show reads, is not the signed result: it was changed after it was stored",
+  storedResultUnchecked:
+    "result.json, which show reads, cannot be checked against the signed result: the stored request or the bundle's manifest is gone",
   receiptWorkerMismatch: "the receipt names another worker program than the result does",
   receiptRejected: (principal: string) =>
     `rejected the result of worker '${principal}': it has no valid receipt; nothing was imported`,

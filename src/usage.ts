@@ -171,7 +171,8 @@ Verify the signed receipt stored for review <id> again, against the allowed
 signers configured now (review-remote.<worker>.allowedSigners, else
 review-remote.allowedSigners), and print the verdict, the statement's digest
 (the proposals' Review-Receipt trailer) and the ssh-keygen -Y verify command
-that repeats the check on the stored files without this tool.
+that repeats the check on the stored files without this tool; result.json,
+which show reads, must be what the signed result gives.
 Exit 4 when it does not verify; 1 when the review has no receipt.`,
   "install-hook": `usage: git review-remote install-hook [--force]
 

@@ -13,31 +13,16 @@ import { summaryProse } from "../protocol/summary.js";
 import { matchSecretName } from "../secrets/names.js";
 import { writeNote } from "../store/notes.js";
 import { type ReviewRecord, ReviewState, writeReviewFile } from "../store/records.js";
-import { commentChecker, sanitizeComment } from "../validate/comments.js";
+import { commentChecker } from "../validate/comments.js";
 import { applyInQuarantine, discardQuarantine, type Quarantined } from "../validate/quarantine.js";
-import { sanitizeLine, sanitizeText } from "../validate/sanitize.js";
+import { sanitizeLine } from "../validate/sanitize.js";
+import { storedResult } from "../validate/stored-result.js";
 import { type AcceptContext, baseObjects, updateRecord } from "./context.js";
 import { importResult } from "./import.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { checkResultReceipt } from "./receipt.js";
 import { scopeProposals } from "./scope.js";
 import type { Worker } from "./workers.js";
-
-/** The stored result: validated, with every text sanitized (layer 5). */
-function storedResult(result: Result): Result {
-  return {
-    ...result,
-    summary: sanitizeText(result.summary),
-    worker: {
-      name: sanitizeLine(result.worker.name),
-      version: sanitizeLine(result.worker.version),
-      sandbox: sanitizeLine(result.worker.sandbox),
-    },
-    comments: result.comments.map(sanitizeComment),
-    commits: result.commits.map((commit) => ({ message: sanitizeText(commit.message), patch: commit.patch })),
-    ...(result.error !== undefined ? { error: sanitizeText(result.error) } : {}),
-  };
-}
 
 /**
  * Layer 1: size, strict JSON, schema, ids; each comment, also against what was sent; limits. A bad

@@ -1,14 +1,18 @@
 // A stored receipt checked again, later (`verify <id>`, `audit --verify`): the same verification as at
 // import, on the files the store kept, against today's allowed signers; and the ssh-keygen command
 // that repeats it on those very files without this tool.
+import { isDeepStrictEqual } from "node:util";
 import { receiptPolicyFor } from "../config/receipt-policy.js";
 import type { Settings } from "../config/settings.js";
 import { ConfigError, ReviewRemoteError } from "../errors.js";
 import { messages } from "../messages.js";
+import { RequestSchema } from "../protocol/request.js";
 import type { Repo } from "../repo.js";
+import { readManifest } from "../store/bundles.js";
 import type { StorePaths } from "../store/layout.js";
 import { readReceiptFiles } from "../store/receipts.js";
 import { type ReviewRecord, readReviewFile } from "../store/records.js";
+import { storedResultOf } from "../validate/stored-result.js";
 import { verifyCommand } from "./describe.js";
 import type { ReceiptSubjects } from "./statement.js";
 import { checkReceipt, ReceiptStatus, type ReceiptVerdict } from "./verify.js";
@@ -74,5 +78,37 @@ export async function reverifyStored(
     sent,
     received: parseReceived(stored.received),
   });
-  return { verdict, command };
+  if (verdict.status !== ReceiptStatus.good) return { verdict, command };
+  // The signature holds for received.json; `show` reads result.json: it must be what that gives.
+  const stale = await checkStoredResult(store, record.id, stored.received);
+  return {
+    verdict: stale ? { ...verdict, status: ReceiptStatus.mismatch, reason: stale } : verdict,
+    command,
+  };
+}
+
+/**
+ * Why the stored result.json is not what accepting the signed document again stores (the same parse
+ * against the stored request and the bundle's manifest, the same sanitizing); undefined when it is,
+ * or when there is none (a review rejected before it was stored).
+ */
+async function checkStoredResult(
+  store: StorePaths,
+  id: string,
+  received: string,
+): Promise<string | undefined> {
+  const text = await readReviewFile(store, id, "result.json");
+  if (text === undefined) return undefined;
+  try {
+    const request = RequestSchema.parse(
+      JSON.parse((await readReviewFile(store, id, "request.json")) ?? "null"),
+    );
+    const files = await readManifest(store, request.bundle.sha256);
+    const expected = storedResultOf(Buffer.from(received, "utf8"), request, files);
+    return expected !== undefined && isDeepStrictEqual(JSON.parse(text), JSON.parse(JSON.stringify(expected)))
+      ? undefined
+      : messages.storedResultChanged;
+  } catch {
+    return messages.storedResultUnchecked;
+  }
 }

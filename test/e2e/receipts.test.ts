@@ -308,4 +308,30 @@ describe("receipts: configuration", () => {
     expect(audit.status).toBe(1);
     expect(audit.stderr).toContain(`review ${review.id}: the result differs`);
   });
+
+  it("covers result.json, which show reads: an edit to it is found by verify and audit --verify", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", signingWorker(workerKey.private));
+    trustKey(repo);
+    const review = JSON.parse(repo.run(["--worker", "box", "--json"]).stdout);
+    expect(repo.run(["verify", review.id]).status).toBe(0);
+    const stored = join(repo.dir, ".git", "review-remote", "reviews", review.id, "result.json");
+    const result = JSON.parse(readFileSync(stored, "utf8"));
+    // Laid out otherwise, the same document: still what the signed result gives.
+    writeFileSync(stored, JSON.stringify(result));
+    expect(repo.run(["verify", review.id]).status).toBe(0);
+    result.comments[0].message = "Nothing to see here.";
+    writeFileSync(stored, JSON.stringify(result));
+    expect(repo.run(["show", review.id]).stdout).toContain("Nothing to see here.");
+    const verify = repo.run(["verify", review.id]);
+    expect(verify.status).toBe(4);
+    expect(verify.stderr).toContain(
+      "result.json, which show reads, is not the signed result: it was changed after it was stored",
+    );
+    const audit = repo.run(["audit", "--verify"]);
+    expect(audit.status).toBe(1);
+    expect(audit.stderr).toContain(
+      `review ${review.id}: result.json, which show reads, is not the signed result`,
+    );
+  });
 });
