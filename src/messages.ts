@@ -148,7 +148,10 @@ export const messages = {
   hintHookLine: 'add this line to it: git review-remote hook pre-push "$@" || exit $?',
   hintHookForce: "or replace it: git review-remote install-hook --force",
   interruptedBeforeSend: "interrupted; the worker was not contacted",
-  workerTimedOut: (worker: string, seconds: number) => `worker '${worker}' timed out after ${seconds}s`,
+  workerTimedOut: (worker: string, seconds: number, setting: string) =>
+    `worker '${worker}' did not answer within ${seconds} s (${setting}); it was stopped`,
+  timeoutSetting: "review-remote.timeout",
+  timeoutPolicySetting: "the policy's limits.timeoutSeconds",
   hintMoreTime:
     "give the worker more time: git config review-remote.timeout <seconds> (the policy's limits.timeoutSeconds caps it)",
   interruptedWorkerStopped: "interrupted; the worker was stopped and nothing was imported",

@@ -240,9 +240,9 @@ stopped and the result says which):
                                (default 100000)
     --max-tmp-bytes <n>        its /tmp (default 256m; /dev/shm is 64m)
     --max-processes <n>        its processes and threads at once (default 256)
-    --max-seconds <n>          the whole request from its arrival,
-                               whatever it asks (default 3600); time running out
-                               is a failed result, sent within 5 s
+    --max-seconds <n>          the whole request from its arrival to its answer,
+                               whatever it asks (default 3600); the last tenth
+                               (1 to 5 s) is kept to answer a failed result
 
 The reviewer runs in the tree (a git repository at the snapshot) with:
   REVIEW_REMOTE_QUESTION       the question

@@ -158,10 +158,13 @@ export async function acceptResult(
       ...counts,
       problems: [result.error ?? "failed"],
     });
-    const reason = sanitizeLine(result.error ?? "no reason given");
+    const said = sanitizeLine(result.error ?? "no reason given");
     // Our worker names the request's time limit when that is what ran out (a limit of its own,
-    // --max-seconds, no setting here can raise).
-    const hints = reason.includes("limits.timeoutSeconds") ? [messages.hintMoreTime] : [];
+    // --max-seconds, no setting here can raise): said here as the setting the user set.
+    const reason = context.timeoutSetting
+      ? said.replace(/\(limits\.timeoutSeconds( is \d+ s\))/, `(${context.timeoutSetting}$1`)
+      : said;
+    const hints = said.includes("limits.timeoutSeconds") ? [messages.hintMoreTime] : [];
     throw new WorkerError(messages.workerReportedFailure(worker.name, reason), { hints });
   }
   const scoped =

@@ -30,6 +30,11 @@ export interface AcceptContext {
   signal: AbortSignal;
   /** A focused review's changed paths, which its proposals are kept to unless `keepAll` (nofilter). */
   scope?: ProposalScope | undefined;
+  /**
+   * Where the request's time limit was set (review-remote.timeout, or the policy that lowered it),
+   * named when it runs out; unknown for a result imported out of band.
+   */
+  timeoutSetting?: string | undefined;
 }
 
 export interface ProposalScope {

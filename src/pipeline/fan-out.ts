@@ -109,6 +109,10 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       signal: options.signal,
       onStderrLine: (worker, line) => events.remoteLine(worker, line),
       onProgress: (_worker, sent) => events.progress("send", sent),
+      timeoutSetting:
+        request.limits.timeoutSeconds < settings.timeoutSeconds
+          ? messages.timeoutPolicySetting
+          : messages.timeoutSetting,
     };
     const settled = await Promise.allSettled(
       fan.pending.map((worker) => reviewOnWorker(context, worker, fan.keys.get(worker), early.get(worker))),

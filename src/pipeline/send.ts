@@ -72,6 +72,7 @@ async function send(
     bundleBytes: request.bundle.bytes,
     maxResultBytes: request.limits.maxResultBytes,
     timeoutSeconds: request.limits.timeoutSeconds,
+    timeoutSetting: context.timeoutSetting ?? messages.timeoutSetting,
     onStderrLine: (line) => context.onStderrLine(worker, line),
     onProgress: (sent) => context.onProgress(worker, sent),
     signal: context.signal,

@@ -12,7 +12,6 @@ import { ownIdentityEnv } from "../git/identity.js";
 import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
 import { killGroup } from "../os/process.js";
-import { WORKER_ANSWER_MARGIN_SECONDS } from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
 import { sanitizeLine } from "../validate/sanitize.js";
 import { ConfinedWorker, canConfine } from "../worker/confine.js";
@@ -29,6 +28,8 @@ export interface TransportOptions {
   bundleBytes: number;
   maxResultBytes: number;
   timeoutSeconds: number;
+  /** The setting the timeout came from, for the message when it runs out. */
+  timeoutSetting: string;
   /** True when the line was shown as it came: a failure's details repeat only the lines that were not. */
   onStderrLine(line: string): boolean;
   onProgress?(sentBytes: number): void;
@@ -38,6 +39,11 @@ export interface TransportOptions {
 }
 
 const KILL_GRACE_MS = 2000;
+
+/** After a timeout's SIGTERM, SIGKILL comes a tenth of the limit later, at most KILL_GRACE_MS. */
+function killGraceMs(timeoutSeconds: number): number {
+  return Math.min(KILL_GRACE_MS, timeoutSeconds * 100);
+}
 const KEPT_STDERR_LINES = 10;
 const MAX_STDERR_LINE = 64 * 1024;
 
@@ -243,7 +249,7 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
     const stop = (error: Error) => {
       failure ??= error;
       killGroup(child.pid, "SIGTERM");
-      setTimeout(() => killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS).unref();
+      setTimeout(() => killGroup(child.pid, "SIGKILL"), killGraceMs(options.timeoutSeconds)).unref();
     };
     const emitLine = (raw: string) => {
       const line = sanitizeLine(raw);
@@ -252,15 +258,17 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
       if (lastLines.length > KEPT_STDERR_LINES) lastLines.shift();
     };
 
-    // The worker answers a request that ran out of time itself, with the reason: give it the time to.
+    // The limit is the whole of it: a worker that ran out of time answers within it (this package's
+    // keeps a margin to), and one that has not answered when it is over is stopped.
     const timer = setTimeout(
       () =>
         stop(
-          new WorkerError(messages.workerTimedOut(options.workerName, options.timeoutSeconds), {
-            hints: [messages.hintMoreTime],
-          }),
+          new WorkerError(
+            messages.workerTimedOut(options.workerName, options.timeoutSeconds, options.timeoutSetting),
+            { hints: [messages.hintMoreTime] },
+          ),
         ),
-      (options.timeoutSeconds + 2 * WORKER_ANSWER_MARGIN_SECONDS) * 1000,
+      options.timeoutSeconds * 1000,
     );
     const onAbort = () => stop(new InterruptedError(messages.interruptedWorkerStopped));
     options.signal?.addEventListener("abort", onAbort, { once: true });

@@ -2,7 +2,7 @@
 // Kept free of zod so the pre-push hook path can read the defaults without loading the schema library.
 
 export interface Limits {
-  /** Seconds the worker may take, from its start to its answer (plus WORKER_ANSWER_MARGIN_SECONDS). */
+  /** Seconds the worker may take, from the request's arrival to its answer, stopping its work included. */
   timeoutSeconds: number;
   /** Bytes of result JSON the local side reads from the worker's stdout. */
   maxResultBytes: number;
@@ -95,8 +95,10 @@ export function resolveLimits(
 }
 
 /**
- * A worker that runs out of limits.timeoutSeconds stops its work and answers with a failed result
- * within this many seconds more (design §8). The client waits twice that beyond the timeout: the
- * worker's margin, and as much again for connecting and starting it.
+ * The part of limits.timeoutSeconds a worker keeps to stop its work and answer with a failed result
+ * (design §8): its last tenth, at least 1 s (but never more than half) and at most 5 s. The limit is
+ * the whole of it: the client stops a worker that has not answered when it is over.
  */
-export const WORKER_ANSWER_MARGIN_SECONDS = 5;
+export function answerMarginMs(timeoutSeconds: number): number {
+  return Math.min(5000, Math.max(1000, timeoutSeconds * 100), timeoutSeconds * 500);
+}

@@ -1,15 +1,16 @@
 // One deadline for a whole request (design §8): counted from the worker's start, it bounds reading the
 // bundle, unpacking, the baseline, the reviewer and collecting its work alike. Every stage gets its
-// signal; when it fires the running program is killed and the worker answers with a failed result
-// within WORKER_ANSWER_MARGIN_SECONDS.
+// signal; when it fires the running program is killed and the worker answers with a failed result in
+// the margin it kept (answerMarginMs), so that the answer comes within the limit itself.
 
+import { answerMarginMs } from "../protocol/limits.js";
 import { workerMessages } from "./messages.js";
 
 /** The request ran out of time; its message names the stage, and it becomes a failed result. */
 export class DeadlineError extends Error {}
 
 export class Deadline {
-  /** When the request must be over (ms since the epoch). */
+  /** When the work must be over (ms since the epoch): the limit, less the margin to answer in. */
   readonly at: number;
   readonly seconds: number;
   /** Aborted when the time is up: pass it to every program a stage runs. */
@@ -21,7 +22,7 @@ export class Deadline {
   constructor(startedAt: number, requested: number, maxSeconds: number) {
     this.seconds = Math.min(requested, maxSeconds);
     this.cappedByWorker = maxSeconds < requested;
-    this.at = startedAt + this.seconds * 1000;
+    this.at = startedAt + this.seconds * 1000 - answerMarginMs(this.seconds);
     const controller = new AbortController();
     this.signal = controller.signal;
     this.timer = setTimeout(() => controller.abort(), Math.max(0, this.at - Date.now()));

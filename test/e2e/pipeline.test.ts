@@ -224,11 +224,35 @@ describe("review pipeline", () => {
     configureWorker(repo, "slow", shellWords(join(WORKERS, "hang-worker.sh")));
     repo.git("config", "review-remote.timeout", "1");
     const result = runUnchanged(repo, ["--worker", "slow"], 3);
-    expect(result.stderr).toContain("git-review-remote: worker 'slow' timed out after 1s");
+    expect(result.stderr).toContain(
+      "git-review-remote: worker 'slow' did not answer within 1 s (review-remote.timeout); it was stopped",
+    );
     expect(result.stderr).toContain(
       "hint: give the worker more time: git config review-remote.timeout <seconds>",
     );
     expect(result.stderr).toContain("remote: thinking...");
+  });
+
+  it("stops a worker still silent when review-remote.timeout is over, not seconds later", () => {
+    // The answer comes 6 s after the start: well past the 2 s the user allows, and before the 12 s
+    // (the limit and a fixed 10 s margin) a worker used to be given.
+    const repo = baseRepo();
+    const result = join(repo.home, "result.json");
+    writeFileSync(result, okResult("late"));
+    configureWorker(repo, "late", `sleep 6; exec ${shellWords("node", RESULT_WORKER, result)}`);
+    repo.git("config", "review-remote.timeout", "2");
+    const run = runUnchanged(repo, ["--worker", "late"], 3);
+    expect(run.stderr).toContain("worker 'late' did not answer within 2 s (review-remote.timeout)");
+  });
+
+  it("names the policy's limit when the policy lowered review-remote.timeout", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "slow", shellWords(join(WORKERS, "hang-worker.sh")));
+    repo.write(".review-remote.json", JSON.stringify({ limits: { timeoutSeconds: 1 } }));
+    const result = runUnchanged(repo, ["--worker", "slow"], 3);
+    expect(result.stderr).toContain(
+      "worker 'slow' did not answer within 1 s (the policy's limits.timeoutSeconds); it was stopped",
+    );
   });
 
   it("says how to install the worker when its command is not found (exit 127)", () => {
@@ -250,7 +274,7 @@ describe("review pipeline", () => {
     );
     repo.git("config", "review-remote.timeout", "2");
     const result = runUnchanged(repo, ["--worker", "slow"], 3);
-    expect(result.stderr).toMatch(/worker 'slow' reported a failure: .*\(limits\.timeoutSeconds is 2 s\)/);
+    expect(result.stderr).toMatch(/worker 'slow' reported a failure: .*\(review-remote\.timeout is 2 s\)$/m);
     expect(result.stderr).toContain(
       "hint: give the worker more time: git config review-remote.timeout <seconds>",
     );

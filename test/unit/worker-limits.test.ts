@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
+import { answerMarginMs } from "../../src/protocol/limits.js";
 import { Deadline, DeadlineError } from "../../src/worker/deadline.js";
 import { DEFAULT_WORKER_LIMITS, formatBytes, workerLimitsFrom } from "../../src/worker/limits.js";
 
@@ -55,13 +56,22 @@ describe("worker limits from flags", () => {
   });
 });
 
+describe("the margin a worker keeps to answer within its time limit", () => {
+  it("is the limit's last tenth, at least 1 s but never more than half of it, at most 5 s", () => {
+    expect([1, 2, 3, 10, 20, 50, 900, 3600].map(answerMarginMs)).toEqual([
+      500, 1000, 1000, 1000, 2000, 5000, 5000, 5000,
+    ]);
+  });
+});
+
 describe("the request's deadline", () => {
   it("is the request's timeout, capped by the worker's --max-seconds, and says which one set it", () => {
     const start = Date.now();
     const asked = new Deadline(start, 30, 3600);
     const capped = new Deadline(start, 900, 60);
-    expect([asked.seconds, asked.at]).toEqual([30, start + 30_000]);
-    expect([capped.seconds, capped.at]).toEqual([60, start + 60_000]);
+    // The work ends early enough to answer within the limit: its last tenth, 1 s to 5 s.
+    expect([asked.seconds, asked.at]).toEqual([30, start + 27_000]);
+    expect([capped.seconds, capped.at]).toEqual([60, start + 55_000]);
     expect(asked.reason("unpacking the bundle")).toBe(
       "the request ran out of time while unpacking the bundle (limits.timeoutSeconds is 30 s)",
     );
