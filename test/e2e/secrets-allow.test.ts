@@ -213,7 +213,7 @@ describe("the hint of a refused export", () => {
     expect(list.stderr).toContain('{"path": "testdata/**"}, {"path": "detect/**/*_test.go"}');
   });
 
-  it("gets the user to a clean export with the entries it names and one fingerprint", () => {
+  it("gets the user to a clean review on the built-in worker with the entries it names and one fingerprint", () => {
     const repo = scannerRepo();
     const before = repoState(repo);
     const readme = listJson(repo).findings.find((finding) => finding.path === "README.md");
@@ -234,7 +234,10 @@ describe("the hint of a refused export", () => {
     expect(json.findings).toEqual([]);
     expect(json.allowed).toHaveLength(46);
     expect(repo.run(["export"]).status).toBe(0);
-    // Only the untracked policy file is new.
+    const reviewed = repo.run(["HEAD", "--no-cache"]);
+    expect(reviewed.status, reviewed.stderr).toBe(0);
+    expect(reviewed.stdout).toMatch(/^Review [0-9a-f]{12} by local/m);
+    // Only the untracked policy file is new: a review with nothing to propose makes no branch.
     const after = repoState(repo);
     expect(after.status).toBe("?? .review-remote.json\0");
     expect({ ...after, status: before.status }).toEqual(before);
