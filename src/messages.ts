@@ -222,6 +222,9 @@ export const messages = {
   hintMergeAgain: "run the merge again",
   conflictWithWorkTree: (id: string) =>
     `the proposals of review ${id} conflict with your work tree; nothing was changed`,
+  conflictInOtherWorkTree: (id: string, made: string, here: string) =>
+    `review ${id} is of the uncommitted changes in ${made}, which this work tree (${here}) does not hold, and its proposals conflict here; nothing was changed`,
+  hintMergeInWorkTree: (command: string) => `merge it where it was made: ${command}`,
   hintApplyByHand: "and apply by hand what you want to keep",
   workTreeUnwritable: (reason: string, id: string, done: number, total: number) =>
     `cannot write the work tree: ${reason}; the merge of review ${id} stopped after ${done} of ${total} files, each either as it was or as merged`,

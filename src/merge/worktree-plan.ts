@@ -1,11 +1,12 @@
 // Planning a work-tree merge, in memory and writing nothing: each path the proposals change is
 // taken, 3-way merged (git merge-file on temp files), left alone, or a conflict.
-import { lstat, readFile, writeFile } from "node:fs/promises";
+import { lstat, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { GitError, MergeConflictError, ReviewRemoteError } from "../errors.js";
 import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type GitOptions, git, gitBuffer } from "../git/run.js";
 import { messages } from "../messages.js";
+import { gitIn } from "../os/shell.js";
 import { type Repo, requireWorkTree } from "../repo.js";
 import type { ReviewRecord } from "../store/records.js";
 import { quoteForDisplay } from "../validate/sanitize.js";
@@ -194,6 +195,14 @@ async function planChange(
   return { change, conflict: "deleted by the proposals, but changed in the work tree" };
 }
 
+/** The work tree a work-tree review was made in, when it is another one and still there. */
+async function otherWorkTree(record: ReviewRecord, repo: Repo): Promise<string | undefined> {
+  const made = record.workTree;
+  if (made === undefined || made === repo.top) return undefined;
+  const there = await stat(made).catch(() => undefined);
+  return there?.isDirectory() ? made : undefined;
+}
+
 /** Plan every path in memory; refuse with every conflict before anything is written. */
 export async function planWorktreeMerge(
   repo: Repo,
@@ -210,14 +219,25 @@ export async function planWorktreeMerge(
     (verdict): verdict is Conflict => verdict !== undefined && "conflict" in verdict,
   );
   if (conflicts.length > 0) {
+    const details = conflicts.map(
+      ({ change, conflict }) => `conflict: ${quoteForDisplay(change.path)} (${conflict})`,
+    );
+    const inspect = messages.hintInspectRange(`${record.snapshot.commit} ${record.branch}`);
+    // Made of another linked work tree's uncommitted changes, which this one does not hold: there
+    // it merges as planned.
+    const made = await otherWorkTree(record, repo);
+    if (made !== undefined) {
+      throw new MergeConflictError(messages.conflictInOtherWorkTree(record.id, made, requireWorkTree(repo)), {
+        details,
+        hints: [
+          messages.hintMergeInWorkTree(`${gitIn(made, repo.top)} review-remote merge ${record.id}`),
+          inspect,
+        ],
+      });
+    }
     throw new MergeConflictError(messages.conflictWithWorkTree(record.id), {
-      details: conflicts.map(
-        ({ change, conflict }) => `conflict: ${quoteForDisplay(change.path)} (${conflict})`,
-      ),
-      hints: [
-        messages.hintInspectRange(`${record.snapshot.commit} ${record.branch}`),
-        messages.hintApplyByHand,
-      ],
+      details,
+      hints: [inspect, messages.hintApplyByHand],
     });
   }
   return verdicts.filter((verdict): verdict is Step | MergedStep => verdict !== undefined);

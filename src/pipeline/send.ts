@@ -89,6 +89,7 @@ function newRecord(context: SendContext, worker: Worker, cacheKey: string | unde
     state: ReviewState.sent,
     worker,
     snapshot: context.sent.snapshot,
+    ...(context.sent.snapshot.kind === "worktree" && context.repo.top ? { workTree: context.repo.top } : {}),
     range: request.range ? { base: request.range.base, head: request.range.head } : null,
     ...(request.range ? { filterMode: context.filterMode } : {}),
     bundleSha256: request.bundle.sha256,

@@ -38,6 +38,8 @@ export interface ReviewRecord {
   state: ReviewState;
   worker: { name: string; command: string };
   snapshot: { kind: "commit" | "worktree"; commit: string; parent?: string | undefined };
+  /** A work-tree snapshot's work tree (absent in records written before it was kept). */
+  workTree?: string;
   range: { base: string; head: string } | null;
   /**
    * A focused review's filter mode as it was asked for (`--filter-mode`, else the config then): what

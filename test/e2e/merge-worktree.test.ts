@@ -148,6 +148,55 @@ describe("merge of a work-tree review", () => {
     expect(repo.run(["list", "--json"]).stdout).not.toContain('"state": "merged"');
   });
 
+  it("from another linked work tree: merges there when it applies, else names the one it was made in", () => {
+    const repo = repoWithLocalEdit();
+    const other = join(repo.home, "other tree");
+    repo.git("worktree", "add", "-q", "-b", "other", other);
+    // The proposal rewrites the line the uncommitted edit made, which the other work tree lacks.
+    const fixL2 = [
+      "diff --git a/src/app.ts b/src/app.ts",
+      "--- a/src/app.ts",
+      "+++ b/src/app.ts",
+      "@@ -1,5 +1,5 @@",
+      " l1",
+      "-l2 local",
+      "+l2 fixed",
+      " l3",
+      " l4",
+      " l5",
+      "",
+    ].join("\n");
+    const id = reviewWorktree(repo, fixL2);
+    const before = repoState(repo);
+    const refused = repo.run(["merge", id], { cwd: other });
+    expect(refused.status).toBe(5);
+    expect(refused.stderr).toBe(
+      `git-review-remote: review ${id} is of the uncommitted changes in ${repo.dir}, which this work tree (${other}) does not hold, and its proposals conflict here; nothing was changed\n` +
+        '  conflict: "src/app.ts" (changed both in the work tree and by the proposals)\n' +
+        `hint: merge it where it was made: git -C ${repo.dir} review-remote merge ${id}\n` +
+        `hint: inspect them with: git diff ${JSON.parse(repo.run(["list", "--json"]).stdout)[0].snapshot.commit} review/${id}\n`,
+    );
+    expect(readFileSync(join(other, "src/app.ts"), "utf8")).toBe(lines());
+    expect(repoState(repo)).toEqual(before);
+    // The hint, as printed, from the other work tree.
+    const there = spawnSync("sh", ["-c", `git -C ${repo.dir} review-remote merge ${id}`], {
+      cwd: other,
+      env: repo.env,
+      encoding: "utf8",
+    });
+    expect(there.status, there.stderr).toBe(0);
+    expect(read(repo, "src/app.ts")).toBe(lines({ 2: "l2 fixed" }));
+    expect(readFileSync(join(other, "src/app.ts"), "utf8")).toBe(lines());
+
+    // One that applies cleanly to the other work tree's files is merged there: the proposals alone.
+    repo.write("src/app.ts", lines({ 2: "l2 local" }));
+    const clean = reviewWorktree(repo, changeLine9("src/app.ts", "l9 proposed"));
+    const merged = repo.run(["merge", clean], { cwd: other });
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(readFileSync(join(other, "src/app.ts"), "utf8")).toBe(lines({ 9: "l9 proposed" }));
+    expect(read(repo, "src/app.ts")).toBe(lines({ 2: "l2 local" }));
+  });
+
   it("is not broken by the user's diff.noprefix, textconv or external diff", () => {
     const repo = repoWithLocalEdit();
     repo.git("config", "diff.noprefix", "true");
