@@ -60,7 +60,7 @@ function allowedBy(listing: ExportListing): string {
   for (const { allowedBy = "" } of listing.allowed) counts.set(allowedBy, (counts.get(allowedBy) ?? 0) + 1);
   return [...counts]
     .sort((a, b) => b[1] - a[1])
-    .map(([by, count]) => `${count} by ${by}`)
+    .map(([by, count]) => `${count} by ${escapeForDisplay(by)}`)
     .join(", ");
 }
 

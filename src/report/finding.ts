@@ -10,7 +10,8 @@ export function formatFinding(finding: Finding): string {
 
 /** A finding an allow let through, and what allowed it: the marker on its line or the policy entry. */
 export function formatAllowed(finding: Finding): string {
-  const by = finding.allowedBy ?? "";
+  // The policy entry's glob is the repository's own text: a cloned policy may hold escape sequences.
+  const by = escapeForDisplay(finding.allowedBy ?? "");
   const reason = by.startsWith("secrets.allow") ? by : `${by} on its line`;
   return `${formatFinding(finding)}: allowed by ${reason}`;
 }

@@ -147,6 +147,18 @@ describe("a path allow", () => {
     expect(bundled(repo, "testdata/keys.txt")).toContain(fake.awsKeyId(4));
   });
 
+  it("names the entry with its control characters escaped: a cloned policy's glob is its own text", () => {
+    const repo = newRepo();
+    const dir = "docs\u009b31m";
+    repo.write(`${dir}/keys.txt`, `${fake.githubPat(8)}\n`);
+    repo.commit();
+    repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{ path: `${dir}/**` }] } }));
+    const list = repo.run(["export", "--list"]);
+    expect(list.status, list.stderr).toBe(0);
+    expect(list.stdout).not.toContain("\u009b");
+    expect(list.stdout).toContain('by secrets.allow {"path": "docs\\u{9b}31m/**"}');
+  });
+
   it("must name some path: a glob of wildcards alone is a policy error, and nothing changes", () => {
     const repo = newRepo();
     repo.write("a.txt", `${fake.githubPat(6)}\n`);
