@@ -319,6 +319,7 @@ export async function createBundle(repo: Repo, options: ExportOptions, own?: Scr
     if (ahead && filtered.excluded.length === 0) {
       // Nothing left out: the filtered tree is the snapshot's own, and the archive started is the bundle.
       tmp = ahead.tmp;
+      ahead.keep();
       archive = ahead.done.then(unsettle);
       scanner = ahead.scanner;
       ahead = undefined;
@@ -357,6 +358,8 @@ interface Speculation {
   scanner: ContentScanner;
   controller: AbortController;
   done: Promise<Settled<Awaited<ReturnType<typeof writeArchive>>>>;
+  /** It is the bundle: its progress, held back until now, is shown from here on. */
+  keep(): void;
 }
 
 /**
@@ -374,15 +377,30 @@ function archiveAhead(
   if ((options.pathspecs ?? []).length > 0 || include.length > 0 || exclude.length > 0) return undefined;
   const controller = new AbortController();
   const scanner = scannerFor(options.policy);
+  // Its progress is shown only once it is known to be the bundle: one thrown away would show a
+  // progress line that then starts again from nothing, for the archive written in its place.
+  let kept = false;
+  let held: number | undefined;
+  const onProgress = (tarBytes: number) => {
+    held = tarBytes;
+    if (kept) options.onProgress?.(tarBytes);
+  };
+  const keep = () => {
+    kept = true;
+    if (held !== undefined) options.onProgress?.(held);
+  };
   const done = commitFilteredTree(scratch, snapshot.commit, [])
     .then((commit) =>
-      writeArchive({ ...archiveOptions(scratch, commit, options, scanner), signal: controller.signal }, tmp),
+      writeArchive(
+        { ...archiveOptions(scratch, commit, options, scanner), onProgress, signal: controller.signal },
+        tmp,
+      ),
     )
     .then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     );
-  return { tmp, scanner, controller, done };
+  return { tmp, scanner, controller, done, keep };
 }
 
 /** Stops an archive started ahead that is not the bundle, and removes what it wrote. */
