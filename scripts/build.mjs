@@ -2,7 +2,8 @@
 // lazily imported part, so each process parses only what it runs. The chunks land directly in dist/:
 // src/package-files.ts finds the package's own files one level above itself, which holds for src/ and
 // for a chunk in dist/ alike (checked below). Type checking is `npm run typecheck`.
-import { copyFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { build } from "esbuild";
 
@@ -91,3 +92,17 @@ if (
 }
 // zod's code ships inside dist/: its licence goes with it.
 copyFileSync(resolve(ROOT, "node_modules", "zod", "LICENSE"), resolve(DIST, "zod.LICENSE"));
+// The build's id: a digest of every file it wrote (esbuild's output is deterministic, so the same
+// sources give the same id). Cached verdicts are keyed by it beside the version, so a build of the
+// same version with other rules or other words never answers with the old ones (src/version.ts).
+const digest = createHash("sha256");
+for (const file of Object.keys(outputs).sort()) {
+  digest
+    .update(`${file}\0`)
+    .update(readFileSync(resolve(ROOT, file)))
+    .update("\0");
+}
+writeFileSync(
+  resolve(DIST, "build.json"),
+  `${JSON.stringify({ build: digest.digest("hex").slice(0, 16) })}\n`,
+);

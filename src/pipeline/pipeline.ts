@@ -11,7 +11,7 @@ import { resolveLimits } from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
 import { exportKey, keyPathspecs, lookupRefusal } from "../store/cache.js";
 import { type StorePaths, storePaths } from "../store/layout.js";
-import { readVersion } from "../version.js";
+import { readCacheVersion } from "../version.js";
 import { answerFromCache, cacheKeys } from "./cache.js";
 import { markIdenticalProposals } from "./compare.js";
 import { chooseFilterMode, FilterMode } from "./filter.js";
@@ -96,7 +96,7 @@ async function reviewOnWorkers(
   let refusalKey: string | undefined;
   if (target.commit !== undefined) {
     const pathspecs = keyPathspecs(repo, options.pathspecs);
-    const version = readVersion();
+    const version = readCacheVersion();
     refusalKey = exportKey({ commit: target.commit, base: target.base, pathspecs, policy, version });
     keys = cacheKeys(workers, {
       commit: target.commit,

@@ -1,11 +1,13 @@
 // Deterministic failures are remembered: a refused export is not scanned again for the same snapshot
 // and policy, a rejected result is not fetched again for the same request; transient failures are
 // asked again, and --no-cache always asks again.
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { configureWorker, createBaseRepo, FIXTURES, shellWords } from "../helpers/fixtures.js";
-import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, PROJECT_ROOT, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const COUNTING = join(FIXTURES, "workers", "counting-worker.sh");
 const BENIGN = join(FIXTURES, "results", "01-benign-result.json");
@@ -113,5 +115,72 @@ describe("a rejected result", () => {
     configureWorker(repo, "fake", shellWords(COUNTING, counter, BENIGN));
     expect(repo.run([]).status).toBe(0);
     expect(calls(counter)).toBe(3);
+  });
+});
+
+/**
+ * This package installed again at the same version but from another build (a fix, other rules, other
+ * words): a copy of it whose dist/build.json names another build, and whose words, if given, read
+ * otherwise.
+ */
+function otherBuild(words?: { from: string; to: string }): string {
+  const root = mkdtempSync(join(tmpdir(), "rr-build-"));
+  builds.push(root);
+  for (const part of ["bin", "dist", "hooks", "man", "package.json"]) {
+    cpSync(join(PROJECT_ROOT, part), join(root, part), { recursive: true });
+  }
+  symlinkSync(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"));
+  writeFileSync(join(root, "dist", "build.json"), `${JSON.stringify({ build: "another" })}\n`);
+  if (words) {
+    let replaced = 0;
+    for (const name of readdirSync(join(root, "dist")).filter((file) => file.endsWith(".js"))) {
+      const file = join(root, "dist", name);
+      const text = readFileSync(file, "utf8");
+      if (!text.includes(words.from)) continue;
+      replaced++;
+      writeFileSync(file, text.replaceAll(words.from, words.to));
+    }
+    expect(replaced).toBeGreaterThan(0);
+  }
+  return join(root, "bin", "git-review-remote.js");
+}
+
+const builds: string[] = [];
+afterAll(() => {
+  for (const root of builds) rmSync(root, { recursive: true, force: true });
+});
+
+describe("another build of the same version", () => {
+  it("scans a refused export again, so that its hints are the new build's", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("src/settings.ts", `export const key = "${AWS_KEY}";\n`);
+    repo.commit("settings");
+    const first = repo.run([]);
+    expect(first.status, first.stderr).toBe(6);
+    const hint = /^hint: ([a-z ]+)/m.exec(first.stderr)?.[1] as string;
+    expect(hint.length).toBeGreaterThan(8);
+    const upgraded = otherBuild({ from: hint, to: `UPGRADED ${hint}` });
+    const run = (bin: string) =>
+      spawnSync(process.execPath, [bin], { cwd: repo.dir, env: repo.env, encoding: "utf8" });
+    const again = run(upgraded);
+    expect(again.status, again.stderr).toBe(6);
+    expect(again.stderr).toContain(`hint: UPGRADED ${hint}`);
+    expect(again.stderr).not.toContain("answered from the store");
+    // Each build remembers its own verdict.
+    expect(run(upgraded).stderr).toContain("answered from the store");
+    expect(repo.run([]).stderr).toContain("answered from the store");
+  });
+
+  it("asks the worker again rather than answer from a review the old build accepted", () => {
+    const repo = repos.add(createBaseRepo());
+    const counter = countingWorker(repo, BENIGN);
+    expect(repo.run([]).status).toBe(0);
+    expect(repo.run([]).stdout).toContain("(cached: the worker was not contacted)");
+    expect(calls(counter)).toBe(1);
+    const upgraded = otherBuild();
+    const again = spawnSync(process.execPath, [upgraded], { cwd: repo.dir, env: repo.env, encoding: "utf8" });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).not.toContain("cached");
+    expect(calls(counter)).toBe(2);
   });
 });
