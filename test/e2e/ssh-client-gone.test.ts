@@ -32,22 +32,35 @@ async function waitUntil(condition: () => boolean, seconds = 30): Promise<void> 
     await new Promise((resolve) => setTimeout(resolve, 200));
 }
 
+// `git review-remote` as an installed one is found: a git-review-remote on PATH.
+const installed = mkdtempSync(join(tmpdir(), "rr-ssh-bin-"));
+writeFileSync(
+  join(installed, "git-review-remote"),
+  `#!/bin/sh\nexec ${shellWords(process.execPath, BIN)} "$@"\n`,
+  { mode: 0o755 },
+);
+afterAll(() => rmSync(installed, { recursive: true, force: true }));
+
 /**
  * `ssh host sh -c '<worker>'`: the remote login shell (bash) execs `sh`, which is dash here and stays
- * the worker's parent, as a dash login shell would.
+ * the worker's parent, as a dash login shell would. `viaGit`: the worker as the docs spell it,
+ * `git review-remote worker`, with git in between too.
  */
-function sshWorker(reviewer: string): string {
-  const worker = `${WORKSPACE_ROOT_ENV}=${root} ${shellWords(process.execPath, BIN, "worker", "--reviewer-command", reviewer)}`;
+function sshWorker(reviewer: string, viaGit = false): string {
+  const command = viaGit
+    ? `PATH=${installed}:$PATH git review-remote worker`
+    : shellWords(process.execPath, BIN, "worker");
+  const worker = `${WORKSPACE_ROOT_ENV}=${root} ${command} --reviewer-command ${shellWords(reviewer)}`;
   return shellWords("ssh", "-F", sshd?.config as string, "worker", "sh", "-c", shellWords(worker));
 }
 
 /** A repository with a commit to review, its worker reached over ssh, its reviewer asleep on `token`. */
-function sleepingReview(): { repo: TestRepo; before: Record<string, string> } {
+function sleepingReview(viaGit = false): { repo: TestRepo; before: Record<string, string> } {
   token = `3599.${process.pid}${Date.now() % 100000}`;
   const repo = repos.add(createTestRepo());
   repo.write("a.txt", "a\n");
   repo.commit();
-  configureWorker(repo, "box", sshWorker(`exec sleep ${token}`));
+  configureWorker(repo, "box", sshWorker(`exec sleep ${token}`, viaGit));
   return { repo, before: repoState(repo) };
 }
 
@@ -92,6 +105,20 @@ describe.skipIf(!sshd)("a worker over ssh whose client goes away", () => {
     expect({ ...repoState(repo), refs: "" }).toEqual({ ...before, refs: "" });
   });
 
+  it("stops when the ssh client is killed, run as `git review-remote worker` (git waits for it too)", async () => {
+    const { repo, before } = sleepingReview(true);
+    const { closed } = startClient(repo);
+    await waitUntil(() => reviewers().length > 0, 60);
+    expect(reviewers()).toHaveLength(1);
+    const [ssh] = sshClients();
+    expect(ssh).toBeDefined();
+    process.kill(Number(ssh), "SIGKILL");
+    const [code] = await closed;
+    expect(code).toBe(3);
+    await expectAllGone();
+    expect({ ...repoState(repo), refs: "" }).toEqual({ ...before, refs: "" });
+  });
+
   it("stops when the user presses Ctrl-C, and the client exits 130 with the repository unchanged", async () => {
     const { repo, before } = sleepingReview();
     const { client, closed } = startClient(repo);
@@ -113,6 +140,18 @@ describe.skipIf(!sshd)("a worker over ssh whose client goes away", () => {
     expect(await closed).toEqual([null, "SIGKILL"]);
     await expectAllGone();
     expect(sshClients()).toEqual([]);
+    expect({ ...repoState(repo), refs: "" }).toEqual({ ...before, refs: "" });
+  });
+
+  it("stops when review-remote.timeout runs out while the envelope is still on its way", async () => {
+    const { repo, before } = sleepingReview();
+    // A slow link: the envelope reaches ssh only after the whole limit.
+    configureWorker(repo, "box", `{ sleep 5; cat; } | ${sshWorker(`exec sleep ${token}`)}`);
+    repo.git("config", "review-remote.timeout", "2");
+    const { closed } = startClient(repo);
+    await waitUntil(() => processesWith(token).length > 0, 60);
+    expect(await closed).toEqual([3, null]);
+    await expectAllGone();
     expect({ ...repoState(repo), refs: "" }).toEqual({ ...before, refs: "" });
   });
 
