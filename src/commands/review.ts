@@ -30,8 +30,8 @@ export async function runReviewCommand(
   output.color = useColor(Boolean(process.stdout.isTTY), settings.colorUi);
   printRecovered(await recoverStore(storePaths(repo)), output, repo.top);
   const events = createPipelineEvents(output, new Set(options.workers).size);
-  // The report's modules (receipts and their schemas among them) load once an envelope is being
-  // sent, while the worker works: nothing before the worker starts waits for them.
+  // The report's modules (receipts and their schemas among them) load once an envelope is sent,
+  // while the worker works: neither the export nor the envelope on its way waits for them.
   let printing: Promise<[typeof import("../report/review.js"), typeof import("./findings.js")]> | undefined;
   const load = () => {
     printing ??= Promise.all([import("../report/review.js"), import("./findings.js")]);
@@ -39,9 +39,9 @@ export async function runReviewCommand(
   };
   const watched: typeof events = {
     ...events,
-    progress(stage, bytes) {
-      if (stage === "send") void load().catch(() => undefined);
-      events.progress(stage, bytes);
+    sent(worker) {
+      void load().catch(() => undefined);
+      events.sent?.(worker);
     },
   };
   // A person waits for this review: the local worker starts first, while the target is resolved.

@@ -9,7 +9,6 @@ import { createBundle } from "../export/bundle.js";
 import { createScratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
 import type { Limits } from "../protocol/limits.js";
-import { verifyAllowedSignersReadable } from "../receipt/verify.js";
 import type { Repo } from "../repo.js";
 import { writeRefusal } from "../store/cache.js";
 import type { StorePaths } from "../store/layout.js";
@@ -49,10 +48,13 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
   failures: WorkerFailure[];
 }> {
   const { repo, settings, policy, options, events, early } = fan;
-  // A missing allowed-signers file is the user's setup: say so before anything leaves.
+  // A missing allowed-signers file is the user's setup: say so before anything leaves. (The receipt
+  // code, and the schemas it brings, load only for a worker that signs.)
   for (const worker of fan.pending) {
     const signers = fan.receiptPolicies.get(worker.name)?.allowedSigners;
-    if (signers !== undefined) await verifyAllowedSignersReadable(signers);
+    if (signers === undefined) continue;
+    const { verifyAllowedSignersReadable } = await import("../receipt/verify.js");
+    await verifyAllowedSignersReadable(signers);
   }
   // A work-tree snapshot's objects live in the export's scratch dir until the import is done.
   const scratch = options.worktree ? await createScratch(repo) : undefined;
@@ -109,6 +111,7 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       signal: options.signal,
       onStderrLine: (worker, line) => events.remoteLine(worker, line),
       onProgress: (_worker, sent) => events.progress("send", sent),
+      onSent: (worker) => events.sent?.(worker),
       timeoutSetting:
         request.limits.timeoutSeconds < settings.timeoutSeconds
           ? messages.timeoutPolicySetting

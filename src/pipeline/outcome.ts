@@ -44,6 +44,8 @@ export interface OutOfBandReport extends PipelineReport {
 export interface PipelineEvents {
   /** Bytes through a stage so far (the export's tar, the envelope sent). */
   progress(stage: "export" | "send", bytes: number): void;
+  /** A worker has its whole envelope: this process only waits for its answer now. */
+  sent?(worker: Worker): void;
   /** One sanitized stderr line of a worker; true when it was shown as it came. */
   remoteLine(worker: Worker, line: string): boolean;
   /** Something the user should know that does not stop the run, with what to do about it. */

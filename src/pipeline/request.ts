@@ -5,7 +5,8 @@ import type { StoredBundle } from "../export/bundle.js";
 import { DEFAULT_FORBIDDEN_PATHS } from "../paths/forbidden.js";
 import { fitPatch } from "../protocol/changed-lines.js";
 import type { Limits } from "../protocol/limits.js";
-import { createRequest, type Request } from "../protocol/request.js";
+import type { Request, RequestFields } from "../protocol/request.js";
+import { assembleRequest } from "../protocol/request-line.js";
 
 function forbiddenPaths(policy: Policy): string[] {
   return [...DEFAULT_FORBIDDEN_PATHS, ...(policy.forbiddenPaths ?? [])];
@@ -35,7 +36,8 @@ export function buildRequest(options: {
   const bytes = range ? Buffer.byteLength(range.patch) : 0;
   const fitted =
     range && bytes > MAX_RANGE_PATCH_BYTES ? fitPatch(range.patch, MAX_RANGE_PATCH_BYTES) : undefined;
-  const request = createRequest({
+  // Not checked against the schema here (zod loads while the worker works): send.ts checks it.
+  const request: Request = assembleRequest<RequestFields>({
     bundle: {
       sha256: bundle.sha256,
       bytes: bundle.bytes,

@@ -5,12 +5,11 @@ import { InterruptedError, InvalidResultError } from "../errors.js";
 import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
 import type { ChangedLines } from "../protocol/changed-lines.js";
-import { envelopeHeader } from "../protocol/envelope.js";
+import { envelopeHeader } from "../protocol/request-line.js";
 import { appendAudit } from "../store/audit.js";
 import { writeCache } from "../store/cache.js";
 import { type ReviewRecord, ReviewState, writeReviewFile } from "../store/records.js";
 import { clearRunning, markRunning } from "../store/running.js";
-import { acceptResult } from "./accept.js";
 import { type AcceptContext, updateRecord } from "./context.js";
 import type { FilterMode } from "./filter.js";
 import { writeChanges } from "./focus.js";
@@ -28,6 +27,8 @@ export interface SendContext extends AcceptContext {
   /** True when the line was shown as it came. */
   onStderrLine(worker: Worker, line: string): boolean;
   onProgress(worker: Worker, sentBytes: number): void;
+  /** The worker has its whole envelope. */
+  onSent(worker: Worker): void;
 }
 
 function newReviewId(requestId: string, worker: Worker): string {
@@ -44,12 +45,20 @@ function workerEnv(env: Env, record: ReviewRecord): Env {
   return { ...userEnv(env), REVIEW_REMOTE_ID: record.id };
 }
 
+/**
+ * The accept stage and the request's schema: zod and every schema, some 35 ms to load. Loaded once
+ * the envelope is sent, while the worker works, not before: the request is built and sent without
+ * them, and then checked against its schema as the worker checked it, before its answer is read.
+ */
+type AcceptStage = [typeof import("./accept.js"), typeof import("../protocol/request.js")];
+
 /** The audit line first (what left, and where to), then the envelope through the transport. */
 async function send(
   context: SendContext,
   worker: Worker,
   record: ReviewRecord,
   started: StartedWorker | undefined,
+  onSent: () => void,
 ): Promise<Buffer> {
   const { request } = context;
   await appendAudit(context.store, {
@@ -75,6 +84,7 @@ async function send(
     timeoutSetting: context.timeoutSetting ?? messages.timeoutSetting,
     onStderrLine: (line) => context.onStderrLine(worker, line),
     onProgress: (sent) => context.onProgress(worker, sent),
+    onSent,
     signal: context.signal,
     started,
   });
@@ -130,9 +140,19 @@ export async function reviewOnWorker(
   // The marker first: a record in `sent` always names the process that waits for its answer.
   await markRunning(store, record.id);
   await updateRecord(store, record, {});
+  let accepting: Promise<AcceptStage> | undefined;
+  const loadAccept = () => {
+    accepting ??= Promise.all([import("./accept.js"), import("../protocol/request.js")]);
+    return accepting;
+  };
   try {
-    const raw = await send(context, worker, record, started);
+    const raw = await send(context, worker, record, started, () => {
+      void loadAccept().catch(() => undefined);
+      context.onSent(worker);
+    });
     if (context.signal.aborted) throw new InterruptedError(messages.interruptedNothingImported);
+    const [{ acceptResult }, { checkRequest }] = await loadAccept();
+    checkRequest(request);
     const outcome = await acceptResult(context, worker, record, raw);
     if (cacheKey) await writeCache(store, cacheKey, record.id);
     return outcome;

@@ -33,6 +33,11 @@ export interface TransportOptions {
   /** True when the line was shown as it came: a failure's details repeat only the lines that were not. */
   onStderrLine(line: string): boolean;
   onProgress?(sentBytes: number): void;
+  /**
+   * The whole envelope is written (every write done, stdin ended): the worker has it, and this
+   * process has nothing to do until it answers.
+   */
+  onSent?(): void;
   signal?: AbortSignal;
   /** The command already started, with the same command, cwd and env. */
   started?: StartedWorker;
@@ -95,11 +100,13 @@ function streamEnvelope(child: WorkerProcess, options: TransportOptions): void {
   pumpBundle(options.bundlePath, stdin, (bytes) => {
     sent += bytes;
     options.onProgress?.(sent);
-  }).catch((error: NodeJS.ErrnoException) => {
-    // Our own file unreadable: the worker must not answer a partial envelope. A write refused (the
-    // worker exited early) is its exit status's business.
-    if (error.syscall === "open" || error.syscall === "read") killGroup(child.pid, "SIGKILL");
-  });
+  })
+    .then(() => options.onSent?.())
+    .catch((error: NodeJS.ErrnoException) => {
+      // Our own file unreadable: the worker must not answer a partial envelope. A write refused (the
+      // worker exited early) is its exit status's business.
+      if (error.syscall === "open" || error.syscall === "read") killGroup(child.pid, "SIGKILL");
+    });
 }
 
 type Ending = [code: number | null, signal: NodeJS.Signals | null];

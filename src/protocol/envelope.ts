@@ -1,34 +1,17 @@
 // Envelope framing of wire protocol v1 (design §6): one request line, then exactly bundle.bytes bytes.
 // The reader refuses an oversized line early and streams the bundle to a private file with flat memory,
-// so a hostile or broken sender can neither exhaust the worker nor smuggle bytes past the hash.
+// so a hostile or broken sender can neither exhaust the worker nor smuggle bytes past the hash. The
+// writer's side, the request line, is request-line.ts's.
 
 import { createHash } from "node:crypto";
 import { type FileHandle, open, rm } from "node:fs/promises";
 import type { Readable } from "node:stream";
-import { EnvelopeError, EnvelopeErrorKind, ProtocolError } from "./errors.js";
-import { describeIssue, formatIssues } from "./issues.js";
-import { canonicalJson } from "./jcs.js";
+import { EnvelopeError, EnvelopeErrorKind } from "./errors.js";
 import { parseRequest } from "./parse-request.js";
-import { type Request, RequestSchema, verifyRequestId } from "./request.js";
+import type { Request } from "./request.js";
 
 const DEFAULT_MAX_REQUEST_LINE_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
-
-/**
- * Writer side: the request as one line of canonical JSON plus "\n"; the bundle bytes follow it.
- * Throws ProtocolError if the request is invalid or its id does not match its content.
- */
-export function envelopeHeader(request: Request): Buffer {
-  const checked = RequestSchema.safeParse(request, { error: describeIssue, reportInput: true });
-  if (!checked.success) {
-    throw new ProtocolError("internal: the request is invalid", {
-      details: formatIssues(checked.error.issues, "request"),
-    });
-  }
-  verifyRequestId(checked.data);
-  // JSON text never holds a raw newline (they are escaped inside strings), so the line framing holds.
-  return Buffer.from(`${canonicalJson(checked.data)}\n`, "utf8");
-}
 
 /**
  * Reader side, step 1: the bytes of the first line, without its "\n". Refuses a line longer than

@@ -3,7 +3,8 @@
 
 import { z } from "zod";
 import { RECEIPT_NAMESPACE, RESULT_PREDICATE_TYPE, StatementSchema } from "../receipt/statement.js";
-import { REQUEST_SCHEMA, RequestSchema } from "./request.js";
+import { RequestSchema } from "./request.js";
+import { REQUEST_SCHEMA } from "./request-line.js";
 import { RESULT_SCHEMA, ResultSchema } from "./result.js";
 
 type JsonObject = Record<string, unknown>;

@@ -2,7 +2,8 @@
 // v1 schema and carry the id of its own content, before a single bundle byte is read.
 
 import { describeIssue, formatIssues } from "./issues.js";
-import { computeRequestId, REQUEST_SCHEMA, type Request, RequestSchema } from "./request.js";
+import { type Request, RequestSchema } from "./request.js";
+import { computeRequestId, REQUEST_SCHEMA } from "./request-line.js";
 import { parseVersionedJson } from "./versioned-json.js";
 
 export type ParseRequestOutcome = { ok: true; request: Request } | { ok: false; problems: string[] };

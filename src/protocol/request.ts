@@ -1,14 +1,11 @@
 // The request of wire protocol v1 (design §6): what the worker is asked, about which bundle, within which
-// limits. Its id is the sha256 of the RFC 8785 canonical JSON of everything else, so it names the content.
+// limits, as a schema. Its id and its line in the envelope are request-line.ts's.
 
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ProtocolError } from "./errors.js";
 import { describeIssue, formatIssues } from "./issues.js";
-import { canonicalJson } from "./jcs.js";
 import type { Limits } from "./limits.js";
-
-export const REQUEST_SCHEMA = "git-review-remote/request@1";
+import { assembleRequest, computeRequestId, REQUEST_SCHEMA } from "./request-line.js";
 
 export const Sha256HexSchema = z
   .string()
@@ -88,12 +85,6 @@ export type RequestFields = Omit<Request, "id" | "schema">;
 
 const RequestBodySchema = RequestSchema.omit({ id: true });
 
-/** sha256 hex of the canonical JSON of the request without `id` (an `id` present is ignored). */
-export function computeRequestId(body: RequestBody & { id?: string }): string {
-  const { id: _ignored, ...rest } = body;
-  return createHash("sha256").update(canonicalJson(rest), "utf8").digest("hex");
-}
-
 /** A validated request with `schema` and `id` filled in; throws ProtocolError if a field is invalid. */
 export function createRequest(fields: RequestFields): Request {
   const parsed = RequestBodySchema.safeParse(
@@ -105,20 +96,19 @@ export function createRequest(fields: RequestFields): Request {
       details: formatIssues(parsed.error.issues, "request"),
     });
   }
-  const { schema, bundle, snapshot, range, question, actions, forbiddenPaths, limits } = parsed.data;
-  const id = computeRequestId({ schema, bundle, snapshot, range, question, actions, forbiddenPaths, limits });
-  // Key order as in design §6, for people reading a stored request; the id does not depend on it.
-  return { schema, id, bundle, snapshot, range, question, actions, forbiddenPaths, limits };
+  return assembleRequest(parsed.data);
+}
+
+/** Throws ProtocolError, listing each invalid field, unless `request` is a valid request. */
+export function checkRequest(request: Request): void {
+  const checked = RequestSchema.safeParse(request, { error: describeIssue, reportInput: true });
+  if (!checked.success) {
+    throw new ProtocolError("internal: the request is invalid", {
+      details: formatIssues(checked.error.issues, "request"),
+    });
+  }
 }
 
 export function hasValidRequestId(request: Request): boolean {
   return computeRequestId(request) === request.id;
-}
-
-/** Throws ProtocolError unless `request.id` is the hash of the request's content. */
-export function verifyRequestId(request: Request): void {
-  const expected = computeRequestId(request);
-  if (expected !== request.id) {
-    throw new ProtocolError(`request id ${request.id} does not match its content (expected ${expected})`);
-  }
 }

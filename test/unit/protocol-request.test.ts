@@ -4,14 +4,18 @@ import { ProtocolError } from "../../src/protocol/errors.js";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
 import { parseRequest } from "../../src/protocol/parse-request.js";
 import {
-  computeRequestId,
+  checkRequest,
   createRequest,
   hasValidRequestId,
-  REQUEST_SCHEMA,
   type RequestFields,
   RequestSchema,
-  verifyRequestId,
 } from "../../src/protocol/request.js";
+import {
+  assembleRequest,
+  computeRequestId,
+  REQUEST_SCHEMA,
+  verifyRequestId,
+} from "../../src/protocol/request-line.js";
 
 const HEX64 = "a".repeat(64);
 const OID = "0123456789abcdef0123456789abcdef01234567";
@@ -84,6 +88,33 @@ describe("createRequest", () => {
       "bundle.bytes: must be a non-negative integer",
       "actions: must not be empty",
     ]);
+  });
+});
+
+describe("assembleRequest", () => {
+  it("makes the request createRequest makes, key for key, without the schema's check", () => {
+    const range = { base: OID, head: "b".repeat(40), paths: ["src/a.ts"], patch: "--- a\n+++ b\n" };
+    for (const given of [fields(), fields({ range, question: "Prüfen €" })]) {
+      const assembled = assembleRequest(given);
+      expect(JSON.stringify(assembled)).toBe(JSON.stringify(createRequest(given)));
+      expect(() => checkRequest(assembled)).not.toThrow();
+    }
+  });
+});
+
+describe("checkRequest", () => {
+  it("passes a request createRequest made", () => {
+    expect(() => checkRequest(createRequest(fields()))).not.toThrow();
+  });
+
+  it("refuses an invalid request with problem lines", () => {
+    const request = { ...createRequest(fields()), actions: [] };
+    expect(() => checkRequest(request)).toThrow(
+      expect.objectContaining({
+        message: "internal: the request is invalid",
+        details: ["actions: must not be empty"],
+      }),
+    );
   });
 });
 
