@@ -204,7 +204,8 @@ export const messages = {
   mergeFailed: (reason: string) => `git merge failed: ${reason}; nothing was changed`,
   branchCheckedOut: (branch: string, worktree: string) =>
     `branch ${branch} is checked out in ${worktree}; nothing was changed`,
-  hintSwitchAway: "switch that work tree to another branch first (git switch -), then run the command again",
+  hintSwitchAway: (git: string) =>
+    `switch that work tree to another branch first (${git} switch -), then run the command again`,
   keptCheckedOutBranch: (branch: string) => `kept branch ${branch}: it is checked out`,
   importFilterAsked: (mode: string) => `Filtered with --filter-mode=${mode}, as the review was asked for`,
   importFilterConfig: (mode: string) =>

@@ -6,15 +6,22 @@ import { ReviewRemoteError } from "../errors.js";
 import { findCommit, type GitRun } from "../git/commits.js";
 import { checkedOutAt, type RefUpdate, updateRefs } from "../git/refs.js";
 import { messages } from "../messages.js";
+import { gitIn } from "../os/shell.js";
 import type { ReviewRecord } from "../store/records.js";
 
-/** The review's branch is checked out in `worktree`: it is not deleted. */
+/**
+ * The review's branch is checked out in `worktree`: it is not deleted. `here`: the work tree the
+ * command runs in (none in a bare repository); the hint switches the other one by name.
+ */
 export class BranchCheckedOutError extends ReviewRemoteError {
   constructor(
     readonly branch: string,
     readonly worktree: string,
+    here: string | undefined,
   ) {
-    super(messages.branchCheckedOut(branch, worktree), { hints: [messages.hintSwitchAway] });
+    super(messages.branchCheckedOut(branch, worktree), {
+      hints: [messages.hintSwitchAway(gitIn(worktree, here))],
+    });
   }
 }
 
@@ -28,7 +35,8 @@ export async function branchDeletion(run: GitRun, record: ReviewRecord): Promise
   const current = await findCommit(run, ref);
   if (current === undefined) return undefined;
   const worktree = await checkedOutAt(run, ref);
-  if (worktree !== undefined) throw new BranchCheckedOutError(record.branch, worktree);
+  // The repository's own env names the work tree we run in (src/repo.ts), when there is one.
+  if (worktree !== undefined) throw new BranchCheckedOutError(record.branch, worktree, run.env.GIT_WORK_TREE);
   return { op: "delete", ref, oldOid: record.tip ?? current };
 }
 

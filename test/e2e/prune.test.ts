@@ -1,5 +1,7 @@
 // Review branches that are done with: merge deletes its own, prune the rest (merged, dropped,
 // superseded), driven as a user drives them, with the local worker proposing whitespace fixes.
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createTestRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
@@ -128,6 +130,27 @@ describe("a review branch checked out in a work tree", () => {
     expect(branches(repo).trim()).toBe(`refs/heads/${checkedOut.branch}`);
     repo.git("switch", "-q", main);
     expect(repo.run(["prune"]).stdout).toContain(`Deleted branch ${checkedOut.branch} (merged)`);
+    expect(branches(repo)).toBe("");
+  });
+
+  it("names the other work tree in the hint when it is checked out there", () => {
+    const repo = fixableRepo();
+    const checkedOut = review(repo);
+    const linked = join(repo.home, "linked tree");
+    repo.git("worktree", "add", "-q", "--detach", linked);
+    repo.git("-C", linked, "switch", "-q", "-c", "scratch");
+    repo.git("-C", linked, "switch", "-q", checkedOut.branch);
+    const refused = runUnchanged(repo, ["drop", checkedOut.id], 1);
+    const hint = `git -C '${linked}' switch -`;
+    expect(refused.stderr).toBe(
+      `git-review-remote: branch ${checkedOut.branch} is checked out in ${linked}; nothing was changed\n` +
+        `hint: switch that work tree to another branch first (${hint}), then run the command again\n`,
+    );
+    // As printed, from here.
+    const switched = spawnSync("sh", ["-c", hint], { cwd: repo.dir, env: repo.env, encoding: "utf8" });
+    expect(switched.status, switched.stderr).toBe(0);
+    const dropped = repo.run(["drop", checkedOut.id]);
+    expect(dropped.status, dropped.stderr).toBe(0);
     expect(branches(repo)).toBe("");
   });
 });
