@@ -151,6 +151,7 @@ export const messages = {
   workerTimedOut: (worker: string, seconds: number, setting: string) =>
     `worker '${worker}' did not answer within ${seconds} s (${setting}); it was stopped`,
   timeoutSetting: "review-remote.timeout",
+  timeoutFlag: "--timeout",
   timeoutPolicySetting: "the policy's limits.timeoutSeconds",
   hintMoreTime:
     "give the worker more time: git config review-remote.timeout <seconds> (the policy's limits.timeoutSeconds caps it)",
@@ -245,6 +246,8 @@ export const messages = {
   noMergeToUndo: (id: string) => `review ${id} has no work-tree merge to undo`,
   hintUndoCommitMerge: (previous: string) => `a merge into HEAD is undone with: git reset --keep ${previous}`,
   noMergeToContinue: (id: string) => `review ${id} has no interrupted merge to finish`,
+  badTimeout: (given: string, max: number) =>
+    `--timeout must be a number of seconds from 1 to ${max}, not '${given}'`,
   badFailLevel: (level: string) => `--fail-level must be none, error, warning or info, not '${level}'`,
   findingsAtFailLevel: (count: number, level: string) =>
     `${count} finding${count === 1 ? "" : "s"} at or above ${level} (fail level ${level})`,

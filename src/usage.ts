@@ -2,8 +2,8 @@
 
 export const USAGE = `usage: git review-remote [<rev> | <base>..<head>] [--all] [--worktree]
                          [-m <question>] [--worker <name>]... [--filter-mode <mode>]
-                         [--fail-level <level>] [--no-cache] [--json] [-q]
-                         [-- <pathspec>...]
+                         [--fail-level <level>] [--no-cache] [--timeout <seconds>]
+                         [--json] [-q] [-- <pathspec>...]
    or: git review-remote <command> [<args>]
 
 Review a change on a worker you do not have to trust (by default what HEAD is
@@ -68,6 +68,9 @@ context); the review focuses on the change:
                         warning or info
     --no-cache          ask the worker even if this snapshot was reviewed,
                         and build and scan the export again
+    --timeout <seconds> what a worker may take, its answer included, from the
+                        moment the request starts going to it; then it is
+                        stopped, exit 3 (default: review-remote.timeout, 900)
     --json              print one JSON document on stdout
     -q, --quiet         no progress and no remote: lines
     -- <pathspec>...    send only the matching paths`;

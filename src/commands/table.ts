@@ -6,6 +6,7 @@ import { UsageError } from "../errors.js";
 import { messages } from "../messages.js";
 import { type FailLevel, isFailLevel } from "../pipeline/fail-level.js";
 import { type FilterMode, isFilterMode } from "../pipeline/filter.js";
+import { MAX_TIMEOUT_SECONDS } from "../protocol/limits.js";
 import type { Output } from "../report/output.js";
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -77,6 +78,15 @@ function filterMode(parsed: Parsed): FilterMode | undefined {
   throw new UsageError(messages.badFilterMode(mode), { hints: [messages.hintHelp] });
 }
 
+/** `--timeout`, checked here as review-remote.timeout is where it is read. */
+function timeout(parsed: Parsed): number | undefined {
+  const given = text(parsed, "timeout");
+  if (given === undefined) return undefined;
+  const seconds = Number(given);
+  if (/^\d+$/.test(given) && seconds >= 1 && seconds <= MAX_TIMEOUT_SECONDS) return seconds;
+  throw new UsageError(messages.badTimeout(given, MAX_TIMEOUT_SECONDS), { hints: [messages.hintHelp] });
+}
+
 /** `--fail-level`, checked here like `--filter-mode`. */
 function failLevel(parsed: Parsed): FailLevel | undefined {
   const level = text(parsed, "fail-level");
@@ -93,6 +103,7 @@ const REVIEW_OPTIONS: Options = {
   question: { type: "string", short: "m" },
   worker: { type: "string", multiple: true },
   "no-cache": { type: "boolean" },
+  timeout: { type: "string" },
 };
 
 /**
@@ -123,6 +134,7 @@ export const reviewCommand: Command = {
         question: question(parsed),
         workers: texts(parsed, "worker"),
         noCache: Boolean(parsed.values["no-cache"]),
+        timeoutSeconds: timeout(parsed),
         json: Boolean(parsed.values.json),
         pathspecs: parsed.rest,
         signal: interruptSignal(),

@@ -4,7 +4,12 @@ import { git, splitNul } from "../git/run.js";
 import { messages } from "../messages.js";
 import { type FailLevel, isFailLevel } from "../pipeline/fail-level.js";
 import { type FilterMode, isFilterMode } from "../pipeline/filter.js";
-import { LIMIT_CEILINGS, RAISABLE_LIMITS, type RaisableLimit } from "../protocol/limits.js";
+import {
+  LIMIT_CEILINGS,
+  MAX_TIMEOUT_SECONDS,
+  RAISABLE_LIMITS,
+  type RaisableLimit,
+} from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
 
 const PrePushMode = { off: "off", warn: "warn", block: "block" } as const;
@@ -66,8 +71,6 @@ async function readGitConfig(repo: Pick<Repo, "env" | "cwd">): Promise<Map<strin
   return values;
 }
 
-const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
-
 /** A config value this tool cannot use: what it expected, and where to look for the setting. */
 function invalidConfig(key: string, value: string, expected: string): ConfigError {
   return new ConfigError(messages.configInvalid(key, value, expected), {
@@ -79,8 +82,8 @@ function parsePositive(key: string, value: string | undefined, fallback: number)
   if (value === undefined) return fallback;
   const number = Number(value);
   // Timers hold at most 2^31 - 1 ms.
-  if (!Number.isInteger(number) || number <= 0 || number > MAX_SECONDS) {
-    throw invalidConfig(key, value, `a number of seconds from 1 to ${MAX_SECONDS}`);
+  if (!Number.isInteger(number) || number <= 0 || number > MAX_TIMEOUT_SECONDS) {
+    throw invalidConfig(key, value, `a number of seconds from 1 to ${MAX_TIMEOUT_SECONDS}`);
   }
   return number;
 }

@@ -112,10 +112,7 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       onStderrLine: (worker, line) => events.remoteLine(worker, line),
       onProgress: (_worker, sent) => events.progress("send", sent),
       onSent: (worker) => events.sent?.(worker),
-      timeoutSetting:
-        request.limits.timeoutSeconds < settings.timeoutSeconds
-          ? messages.timeoutPolicySetting
-          : messages.timeoutSetting,
+      timeoutSetting: timeoutSettingOf(request.limits.timeoutSeconds, options.timeoutSeconds, settings),
     };
     const settled = await Promise.allSettled(
       fan.pending.map((worker) => reviewOnWorker(context, worker, fan.keys.get(worker), early.get(worker))),
@@ -124,6 +121,13 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
   } finally {
     await scratch?.dispose();
   }
+}
+
+/** Which setting the request's time limit comes from: the policy when it lowered what was asked. */
+function timeoutSettingOf(limit: number, flag: number | undefined, settings: Settings): string {
+  const asked = flag ?? settings.timeoutSeconds;
+  if (limit < asked) return messages.timeoutPolicySetting;
+  return flag === undefined ? messages.timeoutSetting : messages.timeoutFlag;
 }
 
 /** Outcomes and failures in worker order; anything but our own typed errors is a bug and rethrown. */

@@ -65,6 +65,8 @@ export interface PipelineOptions {
   /** Worker names; empty: review-remote.worker. */
   workers: readonly string[];
   noCache: boolean;
+  /** `--timeout`: seconds the workers may take, over review-remote.timeout (the policy may lower it). */
+  timeoutSeconds?: number | undefined;
   pathspecs: readonly string[];
   signal: AbortSignal;
   /**

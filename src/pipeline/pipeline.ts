@@ -80,7 +80,11 @@ async function reviewOnWorkers(
     names.map((name) => [name, receiptPolicyFor(settings, name, repo)]),
   );
   const question = options.question ?? settings.question ?? policy.question ?? DEFAULT_QUESTION;
-  const limits = resolveLimits(settings.timeoutSeconds, settings.limits, policy.limits);
+  const limits = resolveLimits(
+    options.timeoutSeconds ?? settings.timeoutSeconds,
+    settings.limits,
+    policy.limits,
+  );
   const store = storePaths(repo);
   const mode = chooseFilterMode(options.filterMode, settings.filterMode);
   const target = await resolveTarget(repo, {

@@ -94,6 +94,9 @@ export function resolveLimits(
   return limits;
 }
 
+/** The longest time limit, in seconds: a timer holds at most 2^31 - 1 ms. */
+export const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
 /**
  * The part of limits.timeoutSeconds a worker keeps to stop its work and answer with a failed result
  * (design §8): its last tenth, at least 1 s (but never more than half) and at most 5 s. The limit is

@@ -245,6 +245,22 @@ describe("review pipeline", () => {
     expect(run.stderr).toContain("worker 'late' did not answer within 2 s (review-remote.timeout)");
   });
 
+  it("takes --timeout over review-remote.timeout for one review, and names it when it runs out", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "slow", shellWords(join(WORKERS, "hang-worker.sh")));
+    repo.git("config", "review-remote.timeout", "600");
+    const result = runUnchanged(repo, ["--worker", "slow", "--timeout", "1"], 3);
+    expect(result.stderr).toContain("worker 'slow' did not answer within 1 s (--timeout); it was stopped");
+  });
+
+  it("refuses a --timeout that is not a number of seconds, before anything runs", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "slow", shellWords(join(WORKERS, "hang-worker.sh")));
+    const result = runUnchanged(repo, ["--worker", "slow", "--timeout", "1.5"], 2);
+    expect(result.stderr).toContain("--timeout must be a number of seconds from 1 to 2147483, not '1.5'");
+    expect(result.stderr).not.toContain("thinking");
+  });
+
   it("names the policy's limit when the policy lowered review-remote.timeout", () => {
     const repo = baseRepo();
     configureWorker(repo, "slow", shellWords(join(WORKERS, "hang-worker.sh")));
