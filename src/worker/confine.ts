@@ -136,8 +136,13 @@ function firstProcessScript(mounts: string): string {
 }
 
 /** The command that makes the namespaces, mounts the workspace at `root` and runs the worker there. */
-function workerChain(root: string, limits: WorkerLimits, args: readonly string[]): string[] {
-  const script = firstProcessScript(mountWorkspaceScript(root, limits));
+function workerChain(
+  root: string,
+  limits: WorkerLimits,
+  args: readonly string[],
+  reviewerScratch: boolean,
+): string[] {
+  const script = firstProcessScript(mountWorkspaceScript(root, limits, { reviewerScratch }));
   return unshareCommand(["sh", "-c", script, "sh", process.execPath, ...NODE_FLAGS, CLI, "worker", ...args]);
 }
 
@@ -179,7 +184,8 @@ type Inside = { code: number } | { reason: string };
  * the client need not wait for that (0.19 s for a 27k-file tree).
  */
 function runInside(root: string, config: WorkerConfig, trap: SignalTrap): Promise<Inside> {
-  const [file, ...args] = workerChain(root, config.limits ?? DEFAULT_WORKER_LIMITS, []);
+  const reviewerScratch = (config.reviewerCommands ?? []).length > 0;
+  const [file, ...args] = workerChain(root, config.limits ?? DEFAULT_WORKER_LIMITS, [], reviewerScratch);
   const child = spawn(file as string, args, {
     stdio: ["inherit", "inherit", "pipe", "pipe", process.stderr],
     detached: true,
@@ -281,7 +287,9 @@ export class ConfinedWorker extends EventEmitter {
     super();
     removeStaleWorkspaces();
     const root = createWorkspaceRoot();
-    const [file, ...rest] = workerChain(root, DEFAULT_WORKER_LIMITS, args);
+    // The worker parses `args` itself: reviewer commands, if they name any, need their /tmp.
+    const reviewerScratch = args.some((arg) => /^--reviewer-command(=|$)/.test(arg));
+    const [file, ...rest] = workerChain(root, DEFAULT_WORKER_LIMITS, args, reviewerScratch);
     const child = spawn(file as string, rest, {
       cwd,
       env: { ...env, [CONFINED_ENV]: JSON.stringify({ root }) },

@@ -69,25 +69,32 @@ async function remountTmpfs(dir: string, room: Room): Promise<void> {
 }
 
 /**
- * The shell commands that mount the workspace tmpfs on `root`, and in it the reviewer's /tmp on
- * `root/scratch/tmp` and its /dev/shm on `root/scratch/shm`, each a tmpfs of its own; both
- * world-writable with the sticky bit, as /tmp is, so that a sandbox user can write there. The
- * namespace's first process runs them before the worker starts (confine.ts): one shell, and their
- * success is the proof that the namespaces and a tmpfs work here.
+ * The shell commands that mount the workspace tmpfs on `root`, and in it, for reviewer commands, the
+ * reviewer's /tmp on `root/scratch/tmp` and its /dev/shm on `root/scratch/shm`, each a tmpfs of its
+ * own; both world-writable with the sticky bit (`mode=1777`), as /tmp is, so that a sandbox user can
+ * write there. The built-in reviewer runs no process: its worker mounts the workspace alone (two
+ * programs run instead of four, on the local review's critical path). The namespace's first process
+ * runs them before the worker starts (confine.ts): one shell, and their success is the proof that the
+ * namespaces and a tmpfs work here.
  */
-export function mountWorkspaceScript(root: string, limits: WorkerLimits): string {
+export function mountWorkspaceScript(
+  root: string,
+  limits: WorkerLimits,
+  { reviewerScratch }: { reviewerScratch: boolean },
+): string {
   const scratch = join(root, "scratch");
   const tmp = join(scratch, "tmp");
   const shm = join(scratch, "shm");
   const mount = (dir: string, options: string) =>
     `mount -t tmpfs -o ${shellQuote(options)} review-remote ${shellQuote(dir)}`;
+  const workspace = mount(root, `${tmpfsOptions(UNPACK_ROOM)},mode=0711`);
+  if (!reviewerScratch) return [workspace, `mkdir -m 0711 ${shellQuote(scratch)}`].join(" && ");
   return [
-    mount(root, `${tmpfsOptions(UNPACK_ROOM)},mode=0711`),
-    `mkdir -m 0711 ${shellQuote(scratch)}`,
-    `mkdir ${shellQuote(tmp)} ${shellQuote(shm)}`,
-    mount(tmp, tmpfsOptions({ bytes: limits.tmpBytes, files: limits.files })),
-    mount(shm, tmpfsOptions(SHM_ROOM)),
-    `chmod 1777 ${shellQuote(tmp)} ${shellQuote(shm)}`,
+    workspace,
+    // tmp and shm are mount points: the tmpfs mounted on each brings its own mode.
+    `mkdir -m 0711 ${shellQuote(scratch)} ${shellQuote(tmp)} ${shellQuote(shm)}`,
+    mount(tmp, `${tmpfsOptions({ bytes: limits.tmpBytes, files: limits.files })},mode=1777`),
+    mount(shm, `${tmpfsOptions(SHM_ROOM)},mode=1777`),
   ].join(" && ");
 }
 
