@@ -64,11 +64,14 @@ function sleepingReview(viaGit = false): { repo: TestRepo; before: Record<string
   return { repo, before: repoState(repo) };
 }
 
-function startClient(repo: TestRepo): {
+function startClient(
+  repo: TestRepo,
+  worker = "box",
+): {
   client: ChildProcess;
   closed: Promise<[number | null, string | null]>;
 } {
-  const client = spawn(process.execPath, [BIN, "--worker", "box", "-q"], {
+  const client = spawn(process.execPath, [BIN, "--worker", worker, "-q"], {
     cwd: repo.dir,
     env: repo.env,
     stdio: "ignore",
@@ -153,6 +156,30 @@ describe.skipIf(!sshd)("a worker over ssh whose client goes away", () => {
     expect(await closed).toEqual([3, null]);
     await expectAllGone();
     expect({ ...repoState(repo), refs: "" }).toEqual({ ...before, refs: "" });
+  });
+
+  it("takes one of two reviews at once in a repository, and leaves the other to finish", async () => {
+    const { repo, before } = sleepingReview();
+    // The other review's reviewer sleeps long enough to be running when the first client dies.
+    const other = `6.${process.pid}${Date.now() % 100000}`;
+    configureWorker(repo, "other", sshWorker(`sleep ${other}`));
+    const first = startClient(repo);
+    const second = startClient(repo, "other");
+    await waitUntil(() => reviewers().length > 0 && processesWith(`sleep\0${other}`).length > 0, 60);
+    expect(processesWith(`sleep\0${other}`)).toHaveLength(1);
+    first.client.kill("SIGKILL");
+    expect(await first.closed).toEqual([null, "SIGKILL"]);
+    await waitUntil(() => reviewers().length === 0);
+    expect(reviewers()).toEqual([]);
+    expect(processesWith(`sleep\0${other}`)).toHaveLength(1);
+    expect(await second.closed).toEqual([0, null]);
+    await expectAllGone();
+    const reviews = JSON.parse(repo.run(["list", "--json"]).stdout) as {
+      state: string;
+      worker: { name: string };
+    }[];
+    expect(reviews.map((review) => [review.worker.name, review.state])).toContainEqual(["other", "empty"]);
+    expect(repoState(repo).head).toBe(before.head);
   });
 
   it("still answers a request sent by hand, its stdin closed as soon as the envelope is in", async () => {
