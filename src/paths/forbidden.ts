@@ -25,6 +25,45 @@ interface PositivePatterns {
   patterns: readonly string[];
   /** The patterns and their lower-case spellings, in one list without negations. */
   all: readonly string[];
+  /** False when no pattern of `all` can match `path` (the library need not be asked). */
+  mayMatch(path: string): boolean;
+}
+
+/**
+ * The longest run of plain characters in a gitignore pattern: a path the pattern matches holds it
+ * (the pattern's own case; a match is case-sensitive). Globs, brackets, escapes, slashes and spaces
+ * (a trailing one is dropped) end a run, so it is a run of the pattern's literal text in any case.
+ */
+function requiredText(pattern: string): string {
+  let longest = "";
+  let run = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === "[") {
+      const close = pattern.indexOf("]", i + 2);
+      if (close !== -1) i = close;
+    }
+    if ("*?[]\\/ ".includes(c)) {
+      if (c === "\\") i++;
+      if (run.length > longest.length) longest = run;
+      run = "";
+    } else run += c;
+  }
+  return run.length > longest.length ? run : longest;
+}
+
+/**
+ * A path must hold one of the patterns' required texts to match any of them; one regex of those
+ * texts answers the common case (a path no pattern matches) without the library's matcher, which
+ * tests every pattern on the path and each of its directories (2-3x slower on a 500-file proposal).
+ * A pattern without any plain text makes every path go to the library.
+ */
+function literalFilter(all: readonly string[]): (path: string) => boolean {
+  const texts = all.map(requiredText);
+  if (texts.some((text) => text === "")) return () => true;
+  const escaped = [...new Set(texts)].map((text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
+  const any = new RegExp(escaped.join("|"));
+  return (path) => any.test(path);
 }
 
 const positiveCache = new WeakMap<readonly string[], PositivePatterns>();
@@ -39,7 +78,7 @@ function positivePatterns(forbiddenPaths: readonly string[]): PositivePatterns {
     const all = [
       ...new Set(patterns.flatMap((pattern) => [pattern, pattern.normalize("NFC").toLowerCase()])),
     ];
-    cached = { patterns, all };
+    cached = { patterns, all, mayMatch: literalFilter(all) };
     positiveCache.set(forbiddenPaths, cached);
   }
   return cached;
@@ -55,10 +94,12 @@ export function forbiddenPathReason(
   isSecretName: SecretNameCheck,
 ): string | undefined {
   const variants = spellings(path);
-  const { patterns, all } = positivePatterns(forbiddenPaths);
-  // One matcher over every pattern answers the common case, a path no pattern matches; only a hit
-  // goes pattern by pattern to name the one that matched.
-  if (variants.some((variant) => matchGlobList(all, variant) !== undefined)) {
+  const { patterns, all, mayMatch } = positivePatterns(forbiddenPaths);
+  // One matcher over every pattern answers the common case, a path no pattern matches (most paths
+  // are not even asked it: they hold no pattern's text); only a hit goes pattern by pattern to name
+  // the one that matched.
+  const matches = (variant: string) => mayMatch(variant) && matchGlobList(all, variant) !== undefined;
+  if (variants.some(matches)) {
     for (const pattern of patterns) {
       const folded = pattern.normalize("NFC").toLowerCase();
       if (variants.some((variant) => matchGlob(pattern, variant) || matchGlob(folded, variant))) {

@@ -111,8 +111,12 @@ interface Outcome {
 }
 
 async function applyCommits(run: GitOptions, options: QuarantineOptions): Promise<Outcome> {
-  await readTree(run, options.base);
-  let tree = await treeOf(run, options.base);
+  // git reads the base into the index while the first patch's text is gated here; both are awaited
+  // before anything is returned, so nothing still writes in the quarantine once it is discarded.
+  const base = Promise.all([readTree(run, options.base), treeOf(run, options.base)]);
+  const [first] = options.commits;
+  const firstGate = first ? settle(() => gatePatch(first.patch, options)) : undefined;
+  let [, tree] = await base;
   const baseTree = tree;
   // Listed once, and only if some proposal adds a path: only a new name can collide.
   let baseEntries: Promise<Set<string>> | undefined;
@@ -123,7 +127,8 @@ async function applyCommits(run: GitOptions, options: QuarantineOptions): Promis
   const known = new Set(options.manifest);
   const trees: string[] = [];
   for (const [index, commit] of options.commits.entries()) {
-    const step = await applyCommit(commit.patch, tree, { run, options, known, loadBaseEntries });
+    const gate = index === 0 && firstGate ? unsettle(firstGate) : gatePatch(commit.patch, options);
+    const step = await applyCommit(commit.patch, gate, tree, { run, options, known, loadBaseEntries });
     if (step.problems.length > 0) {
       return { trees, problems: step.problems.map((problem) => `commit ${index + 1}: ${problem}`) };
     }
@@ -150,13 +155,35 @@ interface Step {
   problems: string[];
 }
 
-async function applyCommit(patch: string, previous: string, context: StepContext): Promise<Step> {
+/** Layer 2, the patch's text (checkPatchText): its problems, empty when it may be applied. */
+function gatePatch(patch: string, options: QuarantineOptions): string[] {
+  return checkPatchText(patch, { maxPatchBytes: options.maxPatchBytes, allowBinary: options.allowBinary });
+}
+
+type Settled<T> = { value: T } | { error: unknown };
+
+/** `run`'s value or what it threw, to be had later (unsettle) in the order the steps run. */
+function settle<T>(run: () => T): Settled<T> {
+  try {
+    return { value: run() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+function unsettle<T>(settled: Settled<T>): T {
+  if ("error" in settled) throw settled.error;
+  return settled.value;
+}
+
+async function applyCommit(
+  patch: string,
+  gate: string[],
+  previous: string,
+  context: StepContext,
+): Promise<Step> {
   const { run, options } = context;
   const failed = (problems: string[]): Step => ({ tree: previous, changes: [], problems });
-  const gate = checkPatchText(patch, {
-    maxPatchBytes: options.maxPatchBytes,
-    allowBinary: options.allowBinary,
-  });
   if (gate.length > 0) return failed(gate);
   const applied = await git(APPLY, { ...run, input: patch, allowFailure: true });
   if (applied.exitCode !== 0) return failed(applyProblems(applied.stderr, applied.exitCode));

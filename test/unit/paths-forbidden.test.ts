@@ -77,6 +77,29 @@ describe("validate: forbiddenPathReason", () => {
     expect(reason(".github/workflows/ci.yml", policy)).toBeDefined();
   });
 
+  it("matches policy patterns whose text is broken by globs, brackets, escapes and spaces", () => {
+    // Most paths are never matched against the patterns: they hold no pattern's plain text. Each
+    // case here holds a pattern's text only in pieces, or none (a bare glob forbids everything).
+    const cases: [string, string][] = [
+      ["deploy/**/*.tf", "deploy/a/b/main.tf"],
+      ["conf[ig]/x", "confi/x"],
+      ["a\\*b", "a*b"],
+      ["a\\ b", "a b"],
+      ["trail ", "trail"],
+      ["Ünï/**", "Ünï/x"],
+      ["**/Sécret?", "x/sécret1"],
+      ["/top.txt", "top.txt"],
+      ["*", "src/app.ts"],
+      ["?", "a"],
+    ];
+    for (const [pattern, path] of cases) {
+      expect(reason(path, [pattern]), `${pattern} ${path}`).toBe(`is a forbidden path (${pattern})`);
+      expect(reason(path, [...DEFAULT_FORBIDDEN_PATHS, pattern]), `${pattern} ${path}`).toBeDefined();
+    }
+    expect(reason("src/deploy.ts", ["deploy/**/*.tf"])).toBeUndefined();
+    expect(reason("config/x", ["conf[ig]/x"])).toBeUndefined();
+  });
+
   it("asks the secret name rules about every spelling", () => {
     const asked: string[] = [];
     const isSecretName = (path: string) => {
