@@ -85,13 +85,17 @@ function scopeCommits(context: AcceptContext, record: ReviewRecord, commits: Res
   return scope.keepAll || scoped.leftOut.fixes === 0 ? commits : scoped.commits;
 }
 
-/** Layers 2-4: gate each patch, apply commit after commit in quarantine, check what git changed. */
+/**
+ * Layers 2-4: gate each patch, apply commit after commit in quarantine, check what git changed. A
+ * rejection is recorded once `stored` (the result's file) is.
+ */
 async function checkProposals(
   context: AcceptContext,
   worker: Worker,
   record: ReviewRecord,
   commits: Result["commits"],
   counts: { comments: number; errors: number },
+  stored: Promise<void>,
 ): Promise<Quarantined> {
   const { repo, sent, request } = context;
   const checked = await applyInQuarantine({
@@ -106,6 +110,7 @@ async function checkProposals(
     maxPatchBytes: request.limits.maxPatchBytes,
   });
   if (checked.ok) return checked;
+  await stored;
   await updateRecord(context.store, record, {
     state: ReviewState.rejected,
     ...counts,
@@ -127,13 +132,14 @@ async function checkInScope(
   record: ReviewRecord,
   result: Result,
   counts: { comments: number; errors: number },
+  stored: Promise<void>,
 ): Promise<{ commits: Result["commits"]; checked: Quarantined } | undefined> {
-  const whole = await checkProposals(context, worker, record, result.commits, counts);
+  const whole = await checkProposals(context, worker, record, result.commits, counts, stored);
   const commits = scopeCommits(context, record, result.commits);
   if (commits === result.commits) return { commits, checked: whole };
   await discardQuarantine(whole.quarantineDir);
   if (commits.length === 0) return undefined;
-  return { commits, checked: await checkProposals(context, worker, record, commits, counts) };
+  return { commits, checked: await checkProposals(context, worker, record, commits, counts, stored) };
 }
 
 /** Validate a worker's raw stdout and import it; the first failing layer rejects all of it. */
@@ -143,16 +149,37 @@ export async function acceptResult(
   record: ReviewRecord,
   raw: Buffer,
 ): Promise<ReviewOutcome> {
-  const { repo, sent, store } = context;
+  const { store } = context;
   debug(`validate: ${raw.length} bytes from worker '${worker.name}'`);
   const { received, result } = await parseAndCheck(context, worker, record, raw);
   await checkResultReceipt(context, worker, record, { receipt: result.receipt, document: received, raw });
-  await writeReviewFile(store, record.id, "result.json", `${JSON.stringify(result, null, 2)}\n`);
+  // The result is made durable (an fsync) while its proposals are checked in quarantine, which
+  // writes nothing of the repository's; every change of the record's state waits for it, so no
+  // state names a result not yet on disk.
+  const stored = writeReviewFile(store, record.id, "result.json", `${JSON.stringify(result, null, 2)}\n`);
+  // Its failure is handled where it is awaited, after the quarantine's own work.
+  stored.catch(() => undefined);
+  try {
+    return await judgeAndImport(context, worker, record, { received: result, stored });
+  } finally {
+    await stored.catch(() => undefined);
+  }
+}
+
+/** The result, stored or being stored: failed, rejected, empty or imported. */
+async function judgeAndImport(
+  context: AcceptContext,
+  worker: Worker,
+  record: ReviewRecord,
+  { received: result, stored }: { received: Result; stored: Promise<void> },
+): Promise<ReviewOutcome> {
+  const { repo, sent, store } = context;
   const counts = {
     comments: result.comments.length,
     errors: result.comments.filter((comment) => comment.severity === "error").length,
   };
   if (result.status === "failed") {
+    await stored;
     await updateRecord(store, record, {
       state: ReviewState.failed,
       ...counts,
@@ -168,7 +195,13 @@ export async function acceptResult(
     throw new WorkerError(messages.workerReportedFailure(worker.name, reason), { hints });
   }
   const scoped =
-    result.commits.length > 0 ? await checkInScope(context, worker, record, result, counts) : undefined;
+    result.commits.length > 0
+      ? await checkInScope(context, worker, record, result, counts, stored)
+      : undefined;
+  await stored.catch(async (error: unknown) => {
+    if (scoped) await discardQuarantine(scoped.checked.quarantineDir);
+    throw error;
+  });
   if (scoped === undefined) {
     await updateRecord(store, record, { state: ReviewState.empty, ...counts });
   } else {

@@ -1,6 +1,7 @@
 // `import <result> --request <id>` judges a result by the request as it was sent, not by the policy
 // file as it is now, and a review whose worker answered takes no second answer.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configureWorker, createBaseRepo, FIXTURES, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
@@ -182,6 +183,30 @@ describe("import --request", () => {
     expect(JSON.parse(repo.run(["list", "--json"]).stdout)).toEqual([
       expect.objectContaining({ id, state: "rejected" }),
     ]);
+  });
+
+  it("stores nothing of a result it cannot store: no branch, no quarantine left, the repo unchanged", () => {
+    const repo = repoWithPolicy({});
+    const id = failedReview(repo);
+    // The result's file cannot be written (a directory stands where it goes): found while, or after,
+    // the proposals were checked in quarantine.
+    mkdirSync(join(repo.dir, ".git", "review-remote", "reviews", id, "result.json"));
+    const temp = mkdtempSync(join(tmpdir(), "rr-import-temp-"));
+    try {
+      const result = runUnchanged(
+        repo,
+        ["import", resultFor(repo, id, readFileSync(BENIGN, "utf8")), "--request", id],
+        1,
+        {
+          env: { TMPDIR: temp },
+        },
+      );
+      expect(result.stderr).toContain("git-review-remote: cannot write to the store");
+      expect(readdirSync(temp)).toEqual([]);
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
+    }
+    expect(repo.git("for-each-ref", "--format=%(refname)", "refs/heads/review/")).toBe("");
   });
 
   it("refuses to import over a review whose worker answered that it failed", () => {
