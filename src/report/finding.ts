@@ -70,14 +70,27 @@ function commonDir(paths: readonly string[]): string {
   return dir;
 }
 
-/** A policy entry that allows every finding of a group in test data: its test directory or test files. */
+/**
+ * A path as a gitignore-style glob that matches it literally: `[`, `*`, `?` and `\\` in a directory's
+ * name are not wildcards there, and a leading `!` or `#` is not a negation or a comment.
+ */
+function literalGlob(path: string): string {
+  return path.replace(/[[\]*?\\]/g, "\\$&").replace(/^[!#]/, "\\$&");
+}
+
+/**
+ * A policy entry that allows every finding of a group in test data: its test directory, or the test
+ * files of one kind in the directory that holds them all (a test file alone: in its own directory;
+ * at the top, `/`-anchored, so that the entry never reaches the test files of other directories).
+ */
 function testAllowOf(paths: readonly string[], where: string): string | undefined {
   const dir = sole(paths.map(testDirOf));
-  if (dir !== undefined) return `{"path": ${JSON.stringify(`${dir}**`)}}`;
+  if (dir !== undefined) return `{"path": ${JSON.stringify(`${literalGlob(dir)}**`)}}`;
   const glob = sole(paths.map(testFileGlob));
   if (glob === undefined) return undefined;
-  const top = where.endsWith("/") ? where : "";
-  return `{"path": ${JSON.stringify(`${top}${top ? "**/" : ""}${glob}`)}}`;
+  const holder = where.endsWith("/") ? where : where.slice(0, where.lastIndexOf("/") + 1);
+  const scope = holder === "" ? "/" : `${literalGlob(holder)}**/`;
+  return `{"path": ${JSON.stringify(`${scope}${glob}`)}}`;
 }
 
 /** The findings grouped by top directory (a file at the top is a group of its own), most first. */

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { matchGlob } from "../../src/paths/glob.js";
 import { formatFindingGroup, groupFindings } from "../../src/report/finding.js";
 import type { Finding } from "../../src/secrets/finding.js";
 
@@ -34,10 +35,32 @@ describe("findings grouped by place", () => {
     const [tests] = groupFindings([at("detect/detect_test.go"), at("detect/sub/reader_test.go")]);
     expect(tests?.testAllow).toBe('{"path": "detect/**/*_test.go"}');
     const [top] = groupFindings([at("app.test.ts")]);
-    expect(top?.testAllow).toBe('{"path": "*.test.ts"}');
+    expect(top?.testAllow).toBe('{"path": "/*.test.ts"}');
     // Test data beside code, or two kinds of test files: no entry covers them without the code.
     expect(groupFindings([at("src/fixtures/a.txt"), at("src/app.ts")])[0]?.testAllow).toBeUndefined();
     expect(groupFindings([at("src/a_test.go"), at("src/b.spec.ts")])[0]?.testAllow).toBeUndefined();
+  });
+
+  test("the entry suggested for a place allows its files and no test file elsewhere", () => {
+    const elsewhere = ["app_test.go", "other/x_test.go", "src/b.test.ts", "src/detect/a_test.go"];
+    const places = [
+      ["detect/detect_test.go"],
+      ["detect/sub/reader_test.go", "detect/sub/deep/writer_test.go"],
+      ["app.test.ts"],
+      ["web/[id]/page.test.ts"],
+      ["!cfg/testdata/a.txt"],
+      ["lib*/fixtures/k.pem"],
+    ];
+    for (const paths of places) {
+      const [group] = groupFindings(paths.map((path) => at(path)));
+      const glob = (JSON.parse(group?.testAllow ?? "{}") as { path?: string }).path;
+      expect(glob, paths.join(" ")).toBeDefined();
+      for (const path of paths) expect(matchGlob(glob as string, path), `${glob} ${path}`).toBe(true);
+      const others = [...elsewhere, "web/i/page.test.ts", "libx/fixtures/k.pem", "cfg/testdata/a.txt"];
+      for (const path of others.filter((other) => !paths.includes(other))) {
+        expect(matchGlob(glob as string, path), `${glob} ${path}`).toBe(false);
+      }
+    }
   });
 
   test("more than three rules are counted, not named", () => {
