@@ -5,6 +5,7 @@
 
 import { spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
+import { fstatSync } from "node:fs";
 import { constants } from "node:os";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { ExitCode } from "../errors.js";
@@ -93,6 +94,16 @@ class SignalTrap {
   }
 }
 
+/** Whether stdout is a pipe or a socket: the answer's reader goes with whoever holds its other end. */
+function answersDownPipe(): boolean {
+  try {
+    const stdout = fstatSync(1);
+    return stdout.isFIFO() || stdout.isSocket();
+  } catch {
+    return false;
+  }
+}
+
 /** How often the worker looks whether what started it is still there. */
 const PARENT_POLL_MS = 1000;
 
@@ -106,10 +117,12 @@ const PARENT_POLL_MS = 1000;
  * parent is a hangup, and this process raises SIGHUP on itself, so the trap (or the worker's own
  * handler) stops the reviewer and removes the workspace, as for a SIGHUP from a terminal. Neither
  * a closed stdin (a request sent with `< bundle` ends there) nor a stdout nobody reads (nothing is
- * written to it until the answer) tells a gone client from a working one.
+ * written to it until the answer) tells a gone client from a working one. A worker answering into a
+ * file (`nohup git review-remote worker < bundle > result &`) has its reader whoever started it:
+ * it watches its own parent alone, as before.
  */
 function hangUpWithClient(): void {
-  const ancestry = readSessionAncestry();
+  const ancestry = answersDownPipe() ? readSessionAncestry() : readSessionAncestry().slice(0, 1);
   const timer = setInterval(() => {
     if (!hasAncestryChanged(ancestry)) return;
     clearInterval(timer);

@@ -3,7 +3,7 @@
 // (dash) stays the worker's parent. The worker must stop its reviewer and leave no workspace behind,
 // while a worker sent its request by hand (`< envelope`, stdin closed at once) still answers.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, inject, it } from "vitest";
@@ -91,6 +91,15 @@ async function expectAllGone(): Promise<void> {
   await waitUntil(() => processesWith(token).length === 0 && readdirSync(root).length === 0);
   expect(processesWith(token)).toEqual([]);
   expect(readdirSync(root)).toEqual([]);
+}
+
+/** A request for one file with trailing whitespace, as an envelope file in `dir`. */
+function envelopeFile(dir: string): string {
+  const archive = spawnSync("sh", ["-c", "printf 'a  \\n' > a.txt && tar -cf - a.txt"], { cwd: dir });
+  const bundle = gzip(archive.stdout);
+  const file = join(dir, "envelope");
+  writeFileSync(file, envelope(makeRequest(bundle), bundle));
+  return file;
 }
 
 describe.skipIf(!sshd)("a worker over ssh whose client goes away", () => {
@@ -182,13 +191,41 @@ describe.skipIf(!sshd)("a worker over ssh whose client goes away", () => {
     expect(repoState(repo).head).toBe(before.head);
   });
 
+  it("answers into its file when detached by hand with nohup, the session that started it ended", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rr-ssh-nohup-"));
+    try {
+      const file = envelopeFile(dir);
+      const out = join(dir, "result.json");
+      token = `5.${process.pid}${Date.now() % 100000}`;
+      // The login shell lives on for a while after the worker started, as a user who logs out
+      // later would; the reviewer outlasts it, and a few of the worker's looks after it.
+      const worker = `${WORKSPACE_ROOT_ENV}=${root} PATH=${installed}:$PATH nohup git review-remote worker --reviewer-command ${shellWords(`sleep ${token}`)}`;
+      const detached = `${worker} < ${shellWords(file)} > ${shellWords(out)} 2>/dev/null & sleep 2`;
+      const ssh = spawnSync(
+        "ssh",
+        ["-F", sshd?.config as string, "worker", "sh", "-c", shellWords(detached)],
+        { encoding: "utf8" },
+      );
+      expect(ssh.status, ssh.stderr).toBe(0);
+      const answered = () => {
+        try {
+          return JSON.parse(readFileSync(out, "utf8")) as { status: string };
+        } catch {
+          return undefined;
+        }
+      };
+      await waitUntil(() => answered() !== undefined, 60);
+      expect(answered()).toMatchObject({ status: "ok" });
+      await expectAllGone();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("still answers a request sent by hand, its stdin closed as soon as the envelope is in", async () => {
     const dir = mkdtempSync(join(tmpdir(), "rr-ssh-envelope-"));
     try {
-      const archive = spawnSync("sh", ["-c", "printf 'a  \\n' > a.txt && tar -cf - a.txt"], { cwd: dir });
-      const bundle = gzip(archive.stdout);
-      const file = join(dir, "envelope");
-      writeFileSync(file, envelope(makeRequest(bundle), bundle));
+      const file = envelopeFile(dir);
       // The reviewer outlasts a few of the worker's looks at what started it.
       token = `3.${process.pid}${Date.now() % 100000}`;
       const command = `${sshWorker(`sleep ${token}`)} < ${shellWords(file)}`;
