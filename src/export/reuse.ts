@@ -1,5 +1,5 @@
 // A stored bundle read back instead of exported again. A commit's bundle is a function of the commit,
-// the policy, the scan and name rules and this version's code (design §1, deterministic bundle), so
+// the policy, the scan and name rules and this build's code (design §1, deterministic bundle), so
 // the same export asked again (a second worker, a second question, a retry) finds it in the store
 // under `cache/bundle-<key>.json`: its sha256, size and listing. Before it is used, the stored file
 // is hashed again and its manifest read: a bundle that is no longer the bytes its name and manifest
@@ -13,7 +13,7 @@ import { NAME_RULES, type NameRule } from "../secrets/names.js";
 import { bundlePath, digestOf, manifestPath, readStoredManifest } from "../store/bundles.js";
 import { type ExportKeyInputs, snapshotKey } from "../store/cache.js";
 import { type StorePaths, writeFileAtomic } from "../store/layout.js";
-import { readVersion } from "../version.js";
+import { readCacheVersion } from "../version.js";
 import type { ManifestFile } from "./archive.js";
 import type { Exclusion } from "./filter.js";
 import type { RangeInfo } from "./range.js";
@@ -48,9 +48,13 @@ export function reuseKey(inputs: ReuseKeyInputs): string {
   return snapshotKey({ kind: "bundle", ...inputs });
 }
 
-/** The key of a commit's export under today's rules and version. */
+/**
+ * The key of a commit's export under today's rules and build: a reused bundle is sent unscanned, so
+ * another build of the same version (a scanner fixed to find what it missed, a marker read
+ * differently) must scan it again, as its remembered verdicts are asked again.
+ */
 export function currentReuseKey(inputs: Omit<ReuseKeyInputs, "rules" | "version">): string {
-  return reuseKey({ ...inputs, rules: rulesDigest(), version: readVersion() });
+  return reuseKey({ ...inputs, rules: rulesDigest(), version: readCacheVersion() });
 }
 
 /** What is remembered of a stored bundle beside its manifest. */

@@ -184,3 +184,25 @@ describe("another build of the same version", () => {
     expect(calls(counter)).toBe(2);
   });
 });
+
+describe("a stored bundle and another build of the same version", () => {
+  it("is scanned again by the new build's code, not sent as the old build passed it", () => {
+    const repo = repos.add(createBaseRepo());
+    repo.write("src/settings.ts", `export const key = "${AWS_KEY}"; // review-remote:allow\n`);
+    repo.commit("settings");
+    const counter = countingWorker(repo, BENIGN);
+    const first = repo.run(["-m", "first question"]);
+    expect(first.status, first.stderr).toBe(0);
+    // A build whose scan no longer takes that marker (a fix in the scanner's code, not its rules).
+    const stricter = otherBuild({ from: "review-remote:allow", to: "review-remote:permit" });
+    const again = spawnSync(process.execPath, [stricter, "-m", "second question"], {
+      cwd: repo.dir,
+      env: { ...repo.env, REVIEW_REMOTE_DEBUG: "1" },
+      encoding: "utf8",
+    });
+    expect(again.status, again.stderr).toBe(6);
+    expect(again.stderr).not.toContain("export: reused the stored bundle");
+    expect(again.stderr).toContain("src/settings.ts:1: aws-access-token");
+    expect(calls(counter)).toBe(1);
+  });
+});
