@@ -169,6 +169,33 @@ describe("review pipeline", () => {
     for (const id of ids) expect(id).toMatch(/^review-[0-9a-f]{12}$/);
   });
 
+  it("gives the worker command none of the GIT_AUTHOR_* and GIT_COMMITTER_* a CI job exports", () => {
+    const repo = baseRepo();
+    const seen = join(repo.home, "worker-env");
+    configureWorker(
+      repo,
+      "a",
+      `env > ${shellWords(seen)}; exec ${shellWords("node", RESULT_WORKER, BENIGN)}`,
+    );
+    const ci = {
+      GIT_AUTHOR_NAME: "CI Bot",
+      GIT_AUTHOR_EMAIL: "ci@example.invalid",
+      GIT_AUTHOR_DATE: "2030-01-01T00:00:00Z",
+      GIT_COMMITTER_NAME: "CI Bot",
+      GIT_COMMITTER_EMAIL: "ci@example.invalid",
+      GIT_COMMITTER_DATE: "2030-01-01T00:00:00Z",
+      GIT_CONFIG_PARAMETERS: "'review-remote.probe'='kept'",
+    };
+    const result = repo.run(["--worker", "a"], { env: ci });
+    expect(result.status, result.stderr).toBe(0);
+    const env = readFileSync(seen, "utf8");
+    expect(env).toContain("REVIEW_REMOTE_ID=");
+    // The user's own `git -c` config still reaches it; who they are does not.
+    expect(env).toContain("GIT_CONFIG_PARAMETERS=");
+    expect(env).not.toMatch(/^GIT_(AUTHOR|COMMITTER)_/m);
+    expect(env).not.toContain("CI Bot");
+  });
+
   it("carries a bundle of megabytes to the local worker byte for byte (it checks the sha256)", () => {
     // Incompressible and over the transport's two reused send buffers many times: a buffer written
     // over before its write completed would change the bytes, and the worker would refuse them.
