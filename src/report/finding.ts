@@ -3,9 +3,18 @@
 import type { Finding } from "../secrets/finding.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 
+/**
+ * The place of a finding: the file, and inside an archive the member (`keys.zip!/conf/app.env`,
+ * nested members joined by `!/`), whose line the finding's is.
+ */
+function placeOf(finding: Finding): string {
+  const member = finding.member === undefined ? "" : `!/${finding.member}`;
+  return escapeForDisplay(`${finding.path}${member}`);
+}
+
 export function formatFinding(finding: Finding): string {
   const where = finding.inBase ? " (in the range's base)" : "";
-  return `${escapeForDisplay(finding.path)}:${finding.line}: ${finding.rule}: ${finding.description} (${finding.redacted}) [fingerprint ${finding.fingerprint}]${where}`;
+  return `${placeOf(finding)}:${finding.line}: ${finding.rule}: ${finding.description} (${finding.redacted}) [fingerprint ${finding.fingerprint}]${where}`;
 }
 
 /** A finding an allow let through, and what allowed it: the marker on its line or the policy entry. */

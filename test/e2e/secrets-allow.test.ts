@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fake } from "../fixtures/secrets/fake-tokens.js";
+import { makeZip } from "../fixtures/secrets/zip-writer.js";
 import { createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
@@ -145,6 +146,29 @@ describe("a path allow", () => {
     repo.write("src/app.go", 'var token = os.Getenv("TOKEN")\n');
     repo.commit("no key");
     expect(bundled(repo, "testdata/keys.txt")).toContain(fake.awsKeyId(4));
+  });
+
+  it("names the archive member of each finding it lets through, and of each it refuses", () => {
+    const repo = newRepo();
+    const zip = (seed: number) =>
+      makeZip([
+        { name: "conf/a.env", data: Buffer.from(`x=1\ntoken=${fake.githubPat(seed)}\n`) },
+        { name: "b.env", data: Buffer.from(`token=${fake.githubPat(seed + 1)}\n`) },
+      ]);
+    repo.write("testdata/keys.zip", zip(21));
+    repo.write("dist/keys.zip", zip(23));
+    repo.commit("keys in archives");
+    repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{ path: "testdata/**" }] } }));
+    const refused = runUnchanged(repo, ["export"], 6);
+    expect(refused.stderr).toMatch(/^ {2}dist\/keys\.zip!\/conf\/a\.env:2: github-pat: /m);
+    expect(refused.stderr).toMatch(/^ {2}dist\/keys\.zip!\/b\.env:1: github-pat: /m);
+    const list = repo.run(["export", "--list"]);
+    expect(list.stdout).toMatch(
+      /^ {2}testdata\/keys\.zip!\/conf\/a\.env:2: github-pat: .*allowed by secrets\.allow/m,
+    );
+    expect(list.stdout).toMatch(
+      /^ {2}testdata\/keys\.zip!\/b\.env:1: github-pat: .*allowed by secrets\.allow/m,
+    );
   });
 
   it("names the entry with its control characters escaped: a cloned policy's glob is its own text", () => {
