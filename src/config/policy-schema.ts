@@ -2,8 +2,22 @@
 import { z } from "zod";
 import { ConfigError } from "../errors.js";
 import { messages } from "../messages.js";
+import { globSource } from "../paths/glob.js";
 
 const GlobList = z.array(z.string().min(1, "must not be empty"));
+
+/**
+ * Paths of the kinds every tree holds: a document at the top, code one and three directories down,
+ * a file under a dot directory. A glob that matches all of them names no place: it is every path,
+ * however it is spelled (`**`, `*`, `*.*`, `[!.]*`, each also under `**` and a slash).
+ */
+const EVERY_KIND_OF_PATH = ["README.md", "src/main.go", "lib/a/b/c.ts", ".github/workflows/ci.yml"];
+
+/** Whether the gitignore-style `glob` matches every kind of path (policy globs are case-sensitive). */
+function matchesEveryPath(glob: string): boolean {
+  const regex = new RegExp(globSource(glob), "s");
+  return EVERY_KIND_OF_PATH.every((path) => regex.test(path));
+}
 
 const SecretAllowSchema = z
   .strictObject({
@@ -20,9 +34,9 @@ const SecretAllowSchema = z
       message: 'needs "rule" or "path" (or both), or "fingerprint"',
     },
   )
-  // A path alone allows every rule in the files it matches: a glob of wildcards alone (`**`) would
-  // turn the content scan off for the whole tree.
-  .refine((entry) => entry.rule !== undefined || entry.path === undefined || /[^*?/!]/.test(entry.path), {
+  // A path alone allows every rule in the files it matches: a glob that matches every path (`**`,
+  // `*.*`) would turn the content scan off for the whole tree.
+  .refine((entry) => entry.rule !== undefined || entry.path === undefined || !matchesEveryPath(entry.path), {
     message: '"path" without "rule" must name a directory or files ("testdata/**"), not every path',
     path: ["path"],
   })

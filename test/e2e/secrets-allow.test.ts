@@ -183,14 +183,19 @@ describe("a path allow", () => {
     expect(list.stdout).toContain('by secrets.allow {"path": "docs\\u{9b}31m/**"}');
   });
 
-  it("must name some path: a glob of wildcards alone is a policy error, and nothing changes", () => {
+  it("must name some path: a glob that matches every path is a policy error, and nothing changes", () => {
     const repo = newRepo();
     repo.write("a.txt", `${fake.githubPat(6)}\n`);
     repo.commit();
-    for (const path of ["**", "*", "**/*", "/**"]) {
+    for (const path of ["**", "*", "**/*", "/**", "*.*", "**/*.*", "[!.]*", "*[a-z]*"]) {
       repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{ path }] } }));
       const result = runUnchanged(repo, ["export"], 2);
       expect(result.stderr).toMatch(/^ {2}secrets\.allow\.0\.path: "path" without "rule" must name/m);
+    }
+    // A place, or files of one kind: taken (the key in a.txt, which none of them names, is refused).
+    for (const path of ["testdata/**", "*_test.go", "**/fixtures/**", "*.md", "/*.test.ts", "src/**/*.*"]) {
+      repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{ path }] } }));
+      expect(runUnchanged(repo, ["export"], 6).stderr, path).toMatch(/^ {2}a\.txt:1: github-pat: /m);
     }
     repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{}] } }));
     expect(runUnchanged(repo, ["export"], 2).stderr).toMatch(
