@@ -33,6 +33,16 @@ const NO_IDENTITY_ENV = {
   GIT_COMMITTER_EMAIL: undefined,
 };
 
+/** The identity and dates a CI job exports for the commits it makes. */
+const CI_IDENTITY = {
+  GIT_AUTHOR_NAME: "CI Bot",
+  GIT_AUTHOR_EMAIL: "ci@example.invalid",
+  GIT_AUTHOR_DATE: "2030-01-01T00:00:00Z",
+  GIT_COMMITTER_NAME: "CI Bot",
+  GIT_COMMITTER_EMAIL: "ci@example.invalid",
+  GIT_COMMITTER_DATE: "2030-01-01T00:00:00Z",
+};
+
 function calls(file: string): number {
   try {
     return readFileSync(file, "utf8").split("\n").filter(Boolean).length;
@@ -177,15 +187,7 @@ describe("review pipeline", () => {
       "a",
       `env > ${shellWords(seen)}; exec ${shellWords("node", RESULT_WORKER, BENIGN)}`,
     );
-    const ci = {
-      GIT_AUTHOR_NAME: "CI Bot",
-      GIT_AUTHOR_EMAIL: "ci@example.invalid",
-      GIT_AUTHOR_DATE: "2030-01-01T00:00:00Z",
-      GIT_COMMITTER_NAME: "CI Bot",
-      GIT_COMMITTER_EMAIL: "ci@example.invalid",
-      GIT_COMMITTER_DATE: "2030-01-01T00:00:00Z",
-      GIT_CONFIG_PARAMETERS: "'review-remote.probe'='kept'",
-    };
+    const ci = { ...CI_IDENTITY, GIT_CONFIG_PARAMETERS: "'review-remote.probe'='kept'" };
     const result = repo.run(["--worker", "a"], { env: ci });
     expect(result.status, result.stderr).toBe(0);
     const env = readFileSync(seen, "utf8");
@@ -521,14 +523,7 @@ describe("review commands", () => {
   it("makes the merge commit with the identity a CI job exports, and keeps it off the review branch", () => {
     const repo = baseRepo();
     configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
-    const ci = {
-      GIT_AUTHOR_NAME: "CI Bot",
-      GIT_AUTHOR_EMAIL: "ci@example.invalid",
-      GIT_AUTHOR_DATE: "2030-01-01T00:00:00Z",
-      GIT_COMMITTER_NAME: "CI Bot",
-      GIT_COMMITTER_EMAIL: "ci@example.invalid",
-      GIT_COMMITTER_DATE: "2030-01-01T00:00:00Z",
-    };
+    const ci = CI_IDENTITY;
     // The review branch is the tool's: neither the exported identity nor its dates reach it.
     const reviewed = repo.run(["--worker", "fake", "--json"], { env: ci });
     expect(reviewed.status, reviewed.stderr).toBe(0);
