@@ -13,9 +13,17 @@ const GlobList = z.array(z.string().min(1, "must not be empty"));
  */
 const EVERY_KIND_OF_PATH = ["README.md", "src/main.go", "lib/a/b/c.ts", ".github/workflows/ci.yml"];
 
-/** Whether the gitignore-style `glob` matches every kind of path (policy globs are case-sensitive). */
+/**
+ * Whether the gitignore-style `glob` matches every kind of path (policy globs are case-sensitive). A
+ * glob with no regex form (a range out of order, `[z-a]`) matches nothing, as the glob library has it.
+ */
 function matchesEveryPath(glob: string): boolean {
-  const regex = new RegExp(globSource(glob), "s");
+  let regex: RegExp;
+  try {
+    regex = new RegExp(globSource(glob), "s");
+  } catch {
+    return false;
+  }
   return EVERY_KIND_OF_PATH.every((path) => regex.test(path));
 }
 

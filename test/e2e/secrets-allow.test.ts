@@ -193,7 +193,15 @@ describe("a path allow", () => {
       expect(result.stderr).toMatch(/^ {2}secrets\.allow\.0\.path: "path" without "rule" must name/m);
     }
     // A place, or files of one kind: taken (the key in a.txt, which none of them names, is refused).
-    for (const path of ["testdata/**", "*_test.go", "**/fixtures/**", "*.md", "/*.test.ts", "src/**/*.*"]) {
+    for (const path of [
+      "testdata/**",
+      "*_test.go",
+      "**/fixtures/**",
+      "*.md",
+      "/*.test.ts",
+      "src/**/*.*",
+      "[z-a]",
+    ]) {
       repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{ path }] } }));
       expect(runUnchanged(repo, ["export"], 6).stderr, path).toMatch(/^ {2}a\.txt:1: github-pat: /m);
     }
