@@ -7,20 +7,22 @@ import { globSource } from "../paths/glob.js";
 const GlobList = z.array(z.string().min(1, "must not be empty"));
 
 /**
- * Paths of the kinds every tree holds: a document at the top, code one and three directories down,
- * a file under a dot directory. A glob that matches all of them names no place: it is every path,
- * however it is spelled (`**`, `*`, `*.*`, `[!.]*`, each also under `**` and a slash).
+ * Paths of the kinds every tree holds below its top: code one and three directories down, a document
+ * in a directory, a file under a dot directory. A glob that matches all of them names no place: it
+ * is every path, however it is spelled (`**`, `*`, `*.*`, `[!.]*`, a directory-only `*` then a
+ * slash, each also under `**` and a slash).
  */
-const EVERY_KIND_OF_PATH = ["README.md", "src/main.go", "lib/a/b/c.ts", ".github/workflows/ci.yml"];
+const EVERY_KIND_OF_PATH = ["src/main.go", "lib/a/b/c.ts", "docs/README.md", ".github/workflows/ci.yml"];
 
 /**
- * Whether the gitignore-style `glob` matches every kind of path (policy globs are case-sensitive). A
- * glob with no regex form (a range out of order, `[z-a]`) matches nothing, as the glob library has it.
+ * Whether the gitignore-style `glob` matches every kind of path (policy globs are case-sensitive;
+ * trailing spaces not escaped are no part of a glob, as gitignore(5) reads them). A glob with no
+ * regex form (a range out of order, `[z-a]`) matches nothing, as the glob library has it.
  */
 function matchesEveryPath(glob: string): boolean {
   let regex: RegExp;
   try {
-    regex = new RegExp(globSource(glob), "s");
+    regex = new RegExp(globSource(glob.replace(/(?<!\\) +$/, "")), "s");
   } catch {
     return false;
   }

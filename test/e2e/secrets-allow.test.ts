@@ -187,7 +187,20 @@ describe("a path allow", () => {
     const repo = newRepo();
     repo.write("a.txt", `${fake.githubPat(6)}\n`);
     repo.commit();
-    for (const path of ["**", "*", "**/*", "/**", "*.*", "**/*.*", "[!.]*", "*[a-z]*"]) {
+    for (const path of [
+      "**",
+      "*",
+      "**/*",
+      "/**",
+      "*.*",
+      "**/*.*",
+      "[!.]*",
+      "*[a-z]*",
+      "*/",
+      "**/",
+      "** ",
+      "*.* ",
+    ]) {
       repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{ path }] } }));
       const result = runUnchanged(repo, ["export"], 2);
       expect(result.stderr).toMatch(/^ {2}secrets\.allow\.0\.path: "path" without "rule" must name/m);
