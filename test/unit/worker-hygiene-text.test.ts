@@ -19,6 +19,15 @@ describe("hygiene text checks", () => {
     expect(checkText(Buffer.from(input)).fixed).toBeUndefined();
   });
 
+  it("counts and trims the blanks /[ \\t]+$/ finds at a line's end, and no other character", () => {
+    const lines = ["a ", "b\t", " \t ", "", "c", " d", "e\u00a0", "f \u000b", "g \r h", "\t\t"];
+    const report = checkText(Buffer.from(`${lines.join("\n")}\n`, "latin1"));
+    expect(report.trailingWhitespaceLines).toBe(lines.filter((line) => /[ \t]+$/.test(line)).length);
+    expect(report.fixed?.toString("latin1")).toBe(
+      `${lines.map((line) => line.replace(/[ \t]+$/, "")).join("\n")}\n`,
+    );
+  });
+
   it("keeps every other byte as it is", () => {
     const input = Buffer.from([0xe9, 0x20, 0x0a, 0xff, 0xfe]);
     expect([...(checkText(input).fixed ?? [])]).toEqual([0xe9, 0x0a, 0xff, 0xfe, 0x0a]);
