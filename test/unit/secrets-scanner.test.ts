@@ -4,6 +4,7 @@ import { describe, expect, test } from "vitest";
 import type { Finding } from "../../src/secrets/finding.js";
 import { createContentScanner } from "../../src/secrets/scanner.js";
 import { fake, fakeChars, HEX } from "../fixtures/secrets/fake-tokens.js";
+import { makeZip } from "../fixtures/secrets/zip-writer.js";
 
 const scanner = createContentScanner();
 
@@ -147,6 +148,40 @@ describe("content scanner allows", () => {
       [3, 'secrets.allow {"path": "ci/env.sh"}'],
     ]);
     expect(createContentScanner({ allow: [{}] }).scanText("ci/env.sh", text)).toHaveLength(3);
+  });
+
+  test("a marker allows its own line of its own text: not a member beside it, nor a line of another reading", () => {
+    const where = (findings: Finding[]) =>
+      findings.map((finding) => `${finding.member ?? ""}:${finding.line}:${finding.rule}`);
+    const scanBytes = (path: string, bytes: Buffer) => {
+      const scanner = createContentScanner();
+      const file = scanner.scanFile(path);
+      file.write(bytes);
+      return { found: where(file.end()), allowed: where(scanner.allowed()) };
+    };
+    // A zip: the marker in one member allows nothing in another at the same line.
+    const zip = makeZip([
+      { name: "a.txt", data: Buffer.from("x = 1 # gitleaks:allow\n") },
+      { name: "b.txt", data: Buffer.from(`a=${token}\n`) },
+      { name: "c.txt", data: Buffer.from(`a=${other} # gitleaks:allow\n`) },
+    ]);
+    expect(scanBytes("keys.zip", zip)).toEqual({
+      found: ["b.txt:1:github-pat"],
+      allowed: ["c.txt:1:github-pat"],
+    });
+    // UTF-16 text: the marker on the next line allows nothing; on the same line, its line.
+    const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+    expect(scanBytes("notes.txt", utf16(`a=${token}\n// gitleaks:allow\n`))).toEqual({
+      found: [":1:github-pat"],
+      allowed: [],
+    });
+    expect(scanBytes("notes.txt", utf16(`a=${token} // gitleaks:allow\n`))).toEqual({
+      found: [],
+      allowed: [":1:github-pat"],
+    });
+    // A private key is found at its first line: a marker on its last line allows none of it.
+    const pem = fake.pemKey("RSA ").replace(/-----\n$/, "----- # gitleaks:allow\n");
+    expect(scanBytes("id.txt", Buffer.from(pem))).toEqual({ found: [":1:private-key"], allowed: [] });
   });
 
   test("gitleaks:allow allows its whole line, whatever follows it, unless turned off", () => {
