@@ -154,7 +154,7 @@ export const messages = {
   timeoutFlag: "--timeout",
   timeoutPolicySetting: "the policy's limits.timeoutSeconds",
   hintMoreTime:
-    "give the worker more time: git config review-remote.timeout <seconds> (the policy's limits.timeoutSeconds caps it)",
+    "give the worker more time: --timeout <seconds> for one review, or git config review-remote.timeout <seconds> (the policy's limits.timeoutSeconds caps both)",
   interruptedWorkerStopped: "interrupted; the worker was stopped and nothing was imported",
   resultTooLarge: (worker: string, bytes: number) =>
     `rejected the result of worker '${worker}': it sent more than ${bytes} bytes (limits.maxResultBytes); nothing was imported`,

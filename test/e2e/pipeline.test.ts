@@ -257,7 +257,7 @@ describe("review pipeline", () => {
       "git-review-remote: worker 'slow' did not answer within 1 s (review-remote.timeout); it was stopped",
     );
     expect(result.stderr).toContain(
-      "hint: give the worker more time: git config review-remote.timeout <seconds>",
+      "hint: give the worker more time: --timeout <seconds> for one review, or git config review-remote.timeout <seconds>",
     );
     expect(result.stderr).toContain("remote: thinking...");
   });
@@ -280,6 +280,7 @@ describe("review pipeline", () => {
     repo.git("config", "review-remote.timeout", "600");
     const result = runUnchanged(repo, ["--worker", "slow", "--timeout", "1"], 3);
     expect(result.stderr).toContain("worker 'slow' did not answer within 1 s (--timeout); it was stopped");
+    expect(result.stderr).toContain("hint: give the worker more time: --timeout <seconds> for one review");
   });
 
   it("refuses a --timeout that is not a number of seconds, before anything runs", () => {
@@ -321,7 +322,7 @@ describe("review pipeline", () => {
     const result = runUnchanged(repo, ["--worker", "slow"], 3);
     expect(result.stderr).toMatch(/worker 'slow' reported a failure: .*\(review-remote\.timeout is 2 s\)$/m);
     expect(result.stderr).toContain(
-      "hint: give the worker more time: git config review-remote.timeout <seconds>",
+      "hint: give the worker more time: --timeout <seconds> for one review, or git config review-remote.timeout <seconds>",
     );
   });
 
