@@ -1,5 +1,6 @@
 // One line per secret the content scan found: where, which rule, the redacted value, the fingerprint;
 // and the findings grouped by where they are, for the hint of a refused export.
+import { isAllowedByPathAlone } from "../secrets/allow.js";
 import type { Finding } from "../secrets/finding.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 
@@ -117,7 +118,9 @@ export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
     const counts = new Map<string, number>();
     for (const { rule } of members) counts.set(rule, (counts.get(rule) ?? 0) + 1);
     const rules = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    const testAllow = testAllowOf(paths, where);
+    // A path entry is offered only where it would allow the whole group.
+    const byPath = members.every((finding) => isAllowedByPathAlone(finding.rule));
+    const testAllow = byPath ? testAllowOf(paths, where) : undefined;
     groups.push({ where, count: members.length, rules, ...(testAllow ? { testAllow } : {}) });
   }
   return groups.sort((a, b) => b.count - a.count || (a.where < b.where ? -1 : 1));

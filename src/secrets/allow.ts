@@ -3,7 +3,7 @@
 // different value: a fingerprint names one value in one file, a rule id names one rule, a path glob
 // names the files it matches, and a marker only covers its own line. What an allow let
 // through is kept, with what allowed it, for `export --list`.
-import type { Finding, SecretAllow } from "./finding.js";
+import { type Finding, SECRET_FILE_RULE, type SecretAllow, UNINSPECTABLE_RULE } from "./finding.js";
 
 export const INLINE_ALLOW_MARKER = "review-remote:allow";
 /** gitleaks' marker: a bare marker, whatever follows it on the line (gitleaks reads no list). */
@@ -41,9 +41,22 @@ export function allowedInlineBy(markers: readonly LineMarker[], finding: Finding
 }
 
 /**
+ * What a path alone does not allow: a secret's name (a zip holding `id_rsa`, a link to `../.env`)
+ * and an archive that was never read. A path allow is for test values in test files; these are not
+ * values at all, and the tree's own secret-named files are kept back under it too. An entry that
+ * names the rule (or the fingerprint) still allows them.
+ */
+const NOT_BY_PATH_ALONE: ReadonlySet<string> = new Set([SECRET_FILE_RULE, UNINSPECTABLE_RULE]);
+
+/** Whether an entry with a path alone (`{"path": "testdata/**"}`) can allow a finding of `rule`. */
+export function isAllowedByPathAlone(rule: string): boolean {
+  return !NOT_BY_PATH_ALONE.has(rule);
+}
+
+/**
  * The first policy entry that allows a finding: one whose every field set matches. A path alone
- * (`{"path": "testdata/**"}`) allows every rule in the files it matches; an entry with no field
- * allows nothing.
+ * (`{"path": "testdata/**"}`) allows every content rule in the files it matches (not the names and
+ * unread archives of NOT_BY_PATH_ALONE); an entry with no field allows nothing.
  */
 export function policyAllowFor(
   allows: readonly SecretAllow[],
@@ -55,6 +68,8 @@ export function policyAllowFor(
     if (allow.fingerprint !== undefined && allow.fingerprint.toLowerCase() !== finding.fingerprint)
       return false;
     if (allow.rule !== undefined && allow.rule !== finding.rule) return false;
+    if (allow.rule === undefined && allow.fingerprint === undefined && !isAllowedByPathAlone(finding.rule))
+      return false;
     return allow.path === undefined || matchPath(allow.path, finding.path);
   });
 }

@@ -6,11 +6,10 @@ import { TarFormatError, TarReader, TarType } from "../tar/reader.js";
 import { gunzipWithin, gzipMemberName } from "./decode/gzip.js";
 import { UninspectableError } from "./decode/limits.js";
 import { readZipEntries } from "./decode/zip.js";
-import type { FileScan, Finding } from "./finding.js";
+import { type FileScan, type Finding, UNINSPECTABLE_RULE } from "./finding.js";
 import { matchLinkTarget, secretNameFindings } from "./link-target.js";
 import { createFinding, type NestedSite } from "./scan-settings.js";
 
-const UNINSPECTABLE_RULE = "uninspectable-archive";
 const CHUNK = 64 * 1024;
 
 type NewScan = (site: NestedSite) => FileScan;

@@ -1,6 +1,11 @@
 // What a content scan reports and how it is fed: the types every part of the scanner shares, kept
 // apart from the scanner so that its parts depend on them and not on one another.
 
+/** A secret's name leaving without its content: a symlink's target or an archive member's name. */
+export const SECRET_FILE_RULE = "secret-file-name";
+/** An archive that could not be read within the limits: its content was never scanned. */
+export const UNINSPECTABLE_RULE = "uninspectable-archive";
+
 export interface SecretAllow {
   rule?: string;
   /** Gitignore-style glob. */

@@ -1,11 +1,9 @@
 // Names that leave without content: a symbolic link's target and an archive member's name. A link
 // `config -> ../.env` or a zip holding `id_rsa` says where a secret is, and is refused as one.
 import { posix } from "node:path";
-import type { Finding } from "./finding.js";
+import { type Finding, SECRET_FILE_RULE } from "./finding.js";
 import { matchSecretName, type NameRule } from "./names.js";
 import { createFinding, type ScanSite } from "./scan-settings.js";
-
-const SECRET_FILE_RULE = "secret-file-name";
 
 /** The finding for a name that a secret-name rule matches, or nothing. */
 export function secretNameFindings(site: ScanSite, name: string, rule = matchSecretName(name)): Finding[] {

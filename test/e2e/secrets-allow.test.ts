@@ -2,9 +2,10 @@
 // honoured and listed, the switch that turns them off, path-scoped allows, and the grouped hint that
 // gets a user from a refused export to a clean one; nothing else lets a secret through.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { fake } from "../fixtures/secrets/fake-tokens.js";
 import { makeZip } from "../fixtures/secrets/zip-writer.js";
@@ -169,6 +170,38 @@ describe("a path allow", () => {
     expect(list.stdout).toMatch(
       /^ {2}testdata\/keys\.zip!\/b\.env:1: github-pat: .*allowed by secrets\.allow/m,
     );
+  });
+
+  it("does not let through a secret's name or an unread archive unless the entry names the rule", () => {
+    const repo = newRepo();
+    repo.write("testdata/keys.zip", makeZip([{ name: "id_rsa", data: Buffer.from("not read\n") }]));
+    repo.write("testdata/big.log.gz", gzipSync(Buffer.alloc(4 * 1024 * 1024)));
+    symlinkSync("../.env", join(repo.dir, "testdata/current"));
+    repo.write("testdata/keys.txt", `${fake.githubPat(9)}\n`);
+    repo.commit("test data");
+    repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{ path: "testdata/**" }] } }));
+    const refused = runUnchanged(repo, ["export"], 6);
+    expect(refused.stderr).toContain("export refused: 3 possible secrets found");
+    expect(refused.stderr).toMatch(/^ {2}testdata\/keys\.zip!\/id_rsa:1: secret-file-name: /m);
+    expect(refused.stderr).toMatch(/^ {2}testdata\/current:1: secret-file-name: /m);
+    expect(refused.stderr).toMatch(/^ {2}testdata\/big\.log\.gz:1: uninspectable-archive: /m);
+    // The content finding in the same directory is the path allow's, as before.
+    expect(listJson(repo).allowed.map((finding) => finding.rule)).toEqual(["github-pat"]);
+    // Named, the rules are allowed there, and listed as such.
+    const allow = [
+      { path: "testdata/**" },
+      { rule: "secret-file-name", path: "testdata/**" },
+      { rule: "uninspectable-archive", path: "testdata/big.log.gz" },
+    ];
+    repo.write(".review-remote.json", JSON.stringify({ secrets: { allow } }));
+    const listed = listJson(repo);
+    expect(listed.status).toBe(0);
+    expect(listed.allowed.map((finding) => `${finding.rule} ${finding.allowedBy}`).sort()).toEqual([
+      'github-pat secrets.allow {"path": "testdata/**"}',
+      'secret-file-name secrets.allow {"rule": "secret-file-name", "path": "testdata/**"}',
+      'secret-file-name secrets.allow {"rule": "secret-file-name", "path": "testdata/**"}',
+      'uninspectable-archive secrets.allow {"rule": "uninspectable-archive", "path": "testdata/big.log.gz"}',
+    ]);
   });
 
   it("names the entry with its control characters escaped: a cloned policy's glob is its own text", () => {

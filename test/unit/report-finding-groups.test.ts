@@ -39,6 +39,11 @@ describe("findings grouped by place", () => {
     // Test data beside code, or two kinds of test files: no entry covers them without the code.
     expect(groupFindings([at("src/fixtures/a.txt"), at("src/app.ts")])[0]?.testAllow).toBeUndefined();
     expect(groupFindings([at("src/a_test.go"), at("src/b.spec.ts")])[0]?.testAllow).toBeUndefined();
+    // A secret's name or an unread archive there: a path alone would not allow it, so none is offered.
+    for (const rule of ["secret-file-name", "uninspectable-archive"]) {
+      const group = groupFindings([at("pkg/testdata/a.txt"), at("pkg/testdata/keys.zip", rule)])[0];
+      expect(group?.testAllow, rule).toBeUndefined();
+    }
   });
 
   test("the entry suggested for a place allows its files and no test file elsewhere", () => {
