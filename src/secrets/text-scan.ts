@@ -151,15 +151,23 @@ function parseMarkers(text: string, hits: readonly MarkerHit[]): Marker[] {
   return marks;
 }
 
-/** 1-based line number of each offset, given the newlines before the text; one pass over the text. */
+/**
+ * A line's end: `\n` (the `\n` of `\r\n`) or a `\r` alone, as an old Mac file ends its lines. Counted
+ * by git's rule alone (`\n`), a file of `\r` lines is one line, and a marker anywhere in it would
+ * allow every secret in the file.
+ */
+const LINE_END = /\r(?!\n)|\n/g;
+
+/** 1-based line number of each offset, given the line ends before the text; one pass over the text. */
 function lineNumbers(text: string, linesBefore: number, offsets: number[]): Map<number, number> {
   const lines = new Map<number, number>();
   let line = linesBefore + 1;
-  let newline = text.indexOf("\n");
+  LINE_END.lastIndex = 0;
+  let end = LINE_END.exec(text);
   for (const offset of offsets.sort((a, b) => a - b)) {
-    while (newline !== -1 && newline < offset) {
+    while (end !== null && end.index < offset) {
       line++;
-      newline = text.indexOf("\n", newline + 1);
+      end = LINE_END.exec(text);
     }
     lines.set(offset, line);
   }

@@ -184,6 +184,16 @@ describe("content scanner allows", () => {
     expect(scanBytes("id.txt", Buffer.from(pem))).toEqual({ found: [":1:private-key"], allowed: [] });
   });
 
+  test("a line ends at a \\r alone too: a marker in a file of \\r lines allows its own line only", () => {
+    const scan = createContentScanner();
+    for (const end of ["\r", "\n", "\r\n"]) {
+      const text = [`a=${token} // review-remote:allow`, "x = 1", `b=${other}`, ""].join(end);
+      expect(summary(scan.scanText("old.txt", text)), JSON.stringify(end)).toEqual(["3:github-pat"]);
+    }
+    // Mixed ends, and a \r\n counted once.
+    expect(summary(scan.scanText("m.txt", `x\r\ny\rz\na=${token}\n`))).toEqual(["4:github-pat"]);
+  });
+
   test("gitleaks:allow allows its whole line, whatever follows it, unless turned off", () => {
     const marked = `a=${token} b=${fake.stripeLive()} // gitleaks:allow jwt\nb=${other}\n`;
     const scan = createContentScanner();
