@@ -122,17 +122,21 @@ function triageComments(
 /**
  * A comment's place in the cut to the limit: first a note that proposals were left out over a limit
  * (a warning about the whole review, which says why there is no branch and which limit to raise: the
- * client reads it), then by severity.
+ * client reads it), then by `tier` (a worker puts the change's comments first), then by severity.
  */
-function cutRank(comment: ReviewComment): number {
-  return overLimitNote(comment) === undefined ? SEVERITY_RANK[comment.severity] : -1;
+function cutRank(comment: ReviewComment, tier: CommentTier | undefined): number {
+  if (overLimitNote(comment) !== undefined) return -1;
+  return (tier?.(comment) ?? 0) * 10 + SEVERITY_RANK[comment.severity];
 }
 
-/** At most `max` comments, the most severe first, in the order the worker gave them. */
-export function mostSevere(comments: ReviewComment[], max: number): ReviewComment[] {
+/** A comment's group in the cut to the limit: lower groups are kept first, whatever their severity. */
+export type CommentTier = (comment: ReviewComment) => number;
+
+/** At most `max` comments, the most severe first (within `tier`'s groups), in the order the worker gave them. */
+export function mostSevere(comments: ReviewComment[], max: number, tier?: CommentTier): ReviewComment[] {
   if (comments.length <= max) return comments;
   const order = comments
-    .map((comment, index) => ({ rank: cutRank(comment), index }))
+    .map((comment, index) => ({ rank: cutRank(comment, tier), index }))
     .sort((a, b) => a.rank - b.rank || a.index - b.index);
   const chosen = new Set(order.slice(0, max).map((entry) => entry.index));
   return comments.filter((_, index) => chosen.has(index));

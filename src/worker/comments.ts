@@ -3,6 +3,7 @@
 
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
+import type { CommentTier } from "../protocol/parse-result.js";
 import { type ReviewComment, ReviewCommentSchema } from "../protocol/result.js";
 import { MostSevere } from "./most-severe.js";
 
@@ -41,9 +42,9 @@ function parseLine(line: string, number: number): ReviewComment | string {
   return `comments line ${number}: ${issue?.path.join(".") || "comment"}: ${issue?.message ?? "invalid"}; skipped`;
 }
 
-/** Parses JSON Lines text into comments, keeping at most `maxComments`: the most severe. */
-export function parseComments(text: string, maxComments: number): ParsedComments {
-  const kept = new MostSevere(maxComments);
+/** Parses JSON Lines text into comments, keeping at most `maxComments`: the most severe (by `tier` first). */
+export function parseComments(text: string, maxComments: number, tier?: CommentTier): ParsedComments {
+  const kept = new MostSevere(maxComments, tier);
   const warnings: string[] = [];
   let skipped = 0;
   for (const [index, line] of text.split("\n").entries()) {
@@ -62,7 +63,11 @@ export function parseComments(text: string, maxComments: number): ParsedComments
 }
 
 /** Reads the file the reviewer wrote (never through a symlink), up to MAX_COMMENTS_FILE_BYTES. */
-export async function readComments(path: string, maxComments: number): Promise<ParsedComments> {
+export async function readComments(
+  path: string,
+  maxComments: number,
+  tier?: CommentTier,
+): Promise<ParsedComments> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -82,7 +87,7 @@ export async function readComments(path: string, maxComments: number): Promise<P
     }
     const buffer = Buffer.alloc(Math.min(stat.size, MAX_COMMENTS_FILE_BYTES));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const parsed = parseComments(buffer.subarray(0, bytesRead).toString("utf8"), maxComments);
+    const parsed = parseComments(buffer.subarray(0, bytesRead).toString("utf8"), maxComments, tier);
     if (stat.size > MAX_COMMENTS_FILE_BYTES)
       parsed.warnings.push(`comments file over ${MAX_COMMENTS_FILE_BYTES} bytes; the rest was ignored`);
     return parsed;

@@ -1,7 +1,7 @@
 // The comments a reviewer's report may carry: at most the request's limit, the most severe of the
 // whole report (not its first ones), and how many more there were, so the result says one number.
 
-import { mostSevere } from "../protocol/parse-result.js";
+import { type CommentTier, mostSevere } from "../protocol/parse-result.js";
 import type { ReviewComment } from "../protocol/result.js";
 
 export class MostSevere {
@@ -9,7 +9,10 @@ export class MostSevere {
   /** Comments offered and not kept. */
   overLimit = 0;
 
-  constructor(readonly max: number) {}
+  constructor(
+    readonly max: number,
+    readonly tier?: CommentTier,
+  ) {}
 
   /**
    * Kept in offer order; cut back to `max` each time twice as many are held. A comment cut from a
@@ -26,7 +29,7 @@ export class MostSevere {
   }
 
   private cut(): void {
-    const kept = mostSevere(this.kept, this.max);
+    const kept = mostSevere(this.kept, this.max, this.tier);
     this.overLimit += this.kept.length - kept.length;
     this.kept = kept;
   }

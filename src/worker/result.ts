@@ -18,6 +18,7 @@ import {
 } from "../protocol/result.js";
 import { BUILTIN_WORKER_NAME } from "../protocol/summary.js";
 import { readVersion } from "../version.js";
+import { changeTier } from "./change-tier.js";
 import { workerMessages } from "./messages.js";
 import type { SandboxKind } from "./sandbox.js";
 
@@ -72,7 +73,7 @@ function keptComments(
   // A worker answers only what it was asked (the client checks this too).
   if (!request.actions.includes("comment")) return { comments: [], summary: output.summary };
   const { maxComments } = request.limits;
-  const comments = mostSevere(output.comments, maxComments);
+  const comments = mostSevere(output.comments, maxComments, changeTier(request));
   const left = output.comments.length - comments.length + (output.overLimit ?? 0);
   if (left === 0) return { comments, summary: output.summary };
   const sentence = workerMessages.commentsLeftOut(left, maxComments);

@@ -3,6 +3,7 @@
 
 import type { Request } from "../protocol/request.js";
 import type { ReviewComment } from "../protocol/result.js";
+import { changeTier } from "./change-tier.js";
 import { describeRan, runCommandReviewers } from "./command-reviewers.js";
 import type { SetupOptions } from "./host-options.js";
 import type { ReviewerCommand } from "./reviewer-specs.js";
@@ -68,6 +69,7 @@ export async function reviewWithCommands(ctx: CommandsContext, baseline: string)
   const stepContext: StepContext = {
     question: request.question,
     maxComments: request.limits.maxComments,
+    tier: changeTier(request),
     maxPatchBytes: request.limits.maxPatchBytes,
     ...reviewerPhase(ctx),
     io,

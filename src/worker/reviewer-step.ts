@@ -6,6 +6,7 @@
 import { chownSync, constants, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
+import type { CommentTier } from "../protocol/parse-result.js";
 import type { ReviewComment } from "../protocol/result.js";
 import { readComments } from "./comments.js";
 import { readFixFiles, writeFixFiles } from "./fix-files.js";
@@ -21,6 +22,8 @@ import { applyPatch, type TreeGit } from "./tree-git.js";
 export interface StepContext extends ReviewerPhase {
   question: string;
   maxComments: number;
+  /** The change's comments first when the cut to maxComments comes. */
+  tier?: CommentTier | undefined;
   /** The request's limit on the proposals' patches: a diff report may fill it, and no more. */
   maxPatchBytes: number;
   io: ReviewerIo;
@@ -86,8 +89,8 @@ async function readSummary(io: ReviewerIo): Promise<string | undefined> {
 
 /** The `comments` format: the comments file and the output file, as JSON Lines. */
 async function commentsOutcome(ctx: StepContext, exitCode: number): Promise<StepOutcome> {
-  const fromFile = await readComments(ctx.io.commentsFile, ctx.maxComments);
-  const fromOutput = await readComments(ctx.io.outputFile, ctx.maxComments);
+  const fromFile = await readComments(ctx.io.commentsFile, ctx.maxComments, ctx.tier);
+  const fromOutput = await readComments(ctx.io.outputFile, ctx.maxComments, ctx.tier);
   for (const line of [...fromFile.warnings, ...fromOutput.warnings]) ctx.warn(line);
   const summary = await readSummary(ctx.io);
   return {
@@ -131,7 +134,11 @@ export async function runStep(
   if (!declared) return commentsOutcome(ctx, exitCode);
   const output = await readBounded(ctx.io.outputFile, limits.maxReportBytes + 1);
   const report = output.length > 0 ? output : (run.stdout ?? Buffer.alloc(0));
-  const converted = await convertReport(reviewer.format, report, { treeRoot: ctx.io.tree, limits });
+  const converted = await convertReport(reviewer.format, report, {
+    treeRoot: ctx.io.tree,
+    limits,
+    tier: ctx.tier,
+  });
   if (!converted.ok) {
     const detail = run.ok ? converted.error : `${converted.error} (${run.error})`;
     return { exitCode, comments: [], fixed: [], patched: [], error: detail };

@@ -2,7 +2,7 @@
 // the same numbers with the same words, and the client states the counts it validated once.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   configureWorker,
@@ -12,10 +12,11 @@ import {
   shellWords,
   useReviewerWorker,
 } from "../helpers/fixtures.js";
-import { createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { BIN, createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 const MANY = join(FIXTURES, "reviewers", "many-comments.sh");
+const TREE_LINTER = join(FIXTURES, "reviewers", "tree-linter.sh");
 const LEFT_OUT = "3 comments over the limit of 3 left out; the most severe are kept.";
 /** The line older built-in workers began their summary with. */
 const WORKER_COUNTS = /\d+ proposed commits?, \d+ comments?\./;
@@ -59,6 +60,38 @@ describe("a reviewer over the comments' limit", () => {
       ),
     );
   });
+});
+
+describe("a whole-tree reviewer over the comments' limit", () => {
+  // Errors elsewhere in the tree outranked the change's warning in the worker's cut to maxComments,
+  // and the review, which hides comments outside the change, showed none of the change's.
+  for (const format of ["comments", "rdjsonl"]) {
+    it(`keeps the change's comments before the most severe of the rest (${format})`, () => {
+      const repo = repos.add(createTestRepo());
+      const command = format === "comments" ? TREE_LINTER : `${TREE_LINTER} rdjsonl`;
+      const worker = [
+        process.execPath,
+        BIN,
+        "worker",
+        "--tools",
+        dirname(TREE_LINTER),
+        "--reviewer-command",
+        command,
+      ];
+      if (format !== "comments") worker.push("--reviewer-format", format);
+      configureWorker(repo, "lint", shellWords(...worker));
+      repo.git("config", "review-remote.maxComments", "3");
+      repo.write("README.md", "# Title\n");
+      repo.write("src/app.ts", "export const a = 1;\n");
+      repo.commit("base");
+      repo.write("src/app.ts", "export const a = 2;\n");
+      repo.commit("the change");
+      const run = repo.run(["--worker", "lint"]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toContain("  src/app.ts:1 warning In the change.\n");
+      expect(run.stdout).toContain("2 comments outside the change hidden");
+    });
+  }
 });
 
 describe("a reviewer over the comments' limit and the patch limit at once", () => {

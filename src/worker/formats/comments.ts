@@ -9,7 +9,7 @@ import type { ConvertContext, ConvertOutcome } from "./types.js";
 export function convertComments(bytes: Uint8Array, context: ConvertContext): ConvertOutcome {
   const { maxReportBytes, maxComments } = context.limits;
   const { bytes: kept, cut } = cutAtLastLine(bytes, maxReportBytes);
-  const parsed = parseComments(new TextDecoder().decode(kept), maxComments);
+  const parsed = parseComments(new TextDecoder().decode(kept), maxComments, context.tier);
   const warnings = cut ? [...parsed.warnings, m.truncated("comments", maxReportBytes)] : parsed.warnings;
   const { comments, overLimit } = parsed;
   return { ok: true, report: { comments, overLimit, fixes: [], warnings } };

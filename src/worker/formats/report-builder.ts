@@ -45,7 +45,7 @@ export class ReportBuilder {
     readonly format: string,
     readonly context: ConvertContext,
   ) {
-    this.comments = new MostSevere(context.limits.maxComments);
+    this.comments = new MostSevere(context.limits.maxComments, context.tier);
   }
 
   setTool(name: string, version?: string): void {

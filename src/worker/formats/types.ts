@@ -1,6 +1,7 @@
 // The one value every reviewer report format converts to (comments, fixes to apply, or a patch), so the
 // worker handles ESLint's rdjson, ast-grep's SARIF and ShellCheck's diff alike after this point.
 
+import type { CommentTier } from "../../protocol/parse-result.js";
 import type { ReviewComment } from "../../protocol/result.js";
 
 export const REPORT_FORMATS = ["comments", "sarif", "rdjson", "rdjsonl", "diff"] as const;
@@ -96,4 +97,6 @@ export interface ConvertContext {
   /** The tree's absolute path as the reviewer saw it: absolute paths and file URIs inside it count. */
   treeRoot: string;
   limits: FormatLimits;
+  /** The change's comments first when the cut to maxComments comes. */
+  tier?: CommentTier | undefined;
 }
