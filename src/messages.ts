@@ -13,6 +13,8 @@ export const messages = {
   needsWorkTree: "this command needs a work tree (the repository is bare)",
   bareRepository: (gitDir: string) =>
     `${gitDir} is a bare repository: a review needs a work tree, and its branches belong in a clone`,
+  hintBareWorkTree: (command: string) =>
+    `run it in a work tree of it (git worktree list lists them): ${command}`,
   hintBareRepository:
     "run it in a clone or a worktree of it: git clone <repo> <dir>, or git worktree add <dir> <branch>",
   insideGitDir: (gitDir: string) => `this command must run in the work tree, not inside ${gitDir}`,

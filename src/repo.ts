@@ -3,7 +3,9 @@ import { resolve } from "node:path";
 import { UsageError } from "./errors.js";
 import { type ObjectFormat, parseObjectFormat } from "./git/objects.js";
 import { cleanEnv, type Env, git } from "./git/run.js";
+import { workTreePaths } from "./git/worktrees.js";
 import { messages } from "./messages.js";
+import { shellWord } from "./os/shell.js";
 
 export interface Repo {
   /** Top of the work tree (undefined in a bare repository). */
@@ -67,7 +69,13 @@ export async function resolveWorkTreeRepo(cwd: string = process.cwd()): Promise<
   if (repo.top !== undefined) return repo;
   const bare = await git(["rev-parse", "--is-bare-repository"], { cwd, env: repo.env, allowFailure: true });
   if (bare.stdout.trim() === "true") {
-    throw new UsageError(messages.bareRepository(repo.gitDir), { hints: [messages.hintBareRepository] });
+    const [tree] = await workTreePaths({ cwd, env: repo.env });
+    // A bare repository with a linked work tree: the same command, run there.
+    const words = process.argv.slice(2).map(shellWord).join(" ");
+    const hint = tree
+      ? messages.hintBareWorkTree(`git -C ${shellWord(tree)} review-remote${words ? ` ${words}` : ""}`)
+      : messages.hintBareRepository;
+    throw new UsageError(messages.bareRepository(repo.gitDir), { hints: [hint] });
   }
   throw new UsageError(messages.insideGitDir(repo.gitDir), { hints: [messages.hintInsideGitDir] });
 }

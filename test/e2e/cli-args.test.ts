@@ -101,6 +101,20 @@ describe("a bare repository", () => {
     },
   );
 
+  it("names a work tree it has, and the same command run there, when it refuses", () => {
+    const bare = bareClone();
+    const dir = join(bare.home, "linked tree");
+    bare.git("worktree", "add", "-q", dir, "main");
+    const refs = bare.git("for-each-ref");
+    const result = bare.run(["merge", "0123456789ab"]);
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      `hint: run it in a work tree of it (git worktree list lists them): git -C '${dir}' review-remote merge 0123456789ab\n`,
+    );
+    expect(bare.git("for-each-ref")).toBe(refs);
+    expect(existsSync(join(bare.dir, "review-remote"))).toBe(false);
+  });
+
   it("still answers -h, --version, list and the worker's -h", () => {
     const bare = bareClone();
     expect(bare.run(["-h"]).status).toBe(0);
