@@ -108,8 +108,8 @@ pruned), counts.`,
 Show a review's counts (as validated: "result 3 comments, 1 proposed commit"),
 the worker's summary, its receipt ("Good signature from worker ..." or
 "unsigned"), comments and the stat of each proposed commit.
-Comments outside the change are counted, not shown (--filter-mode, as for
-a review); --all-comments shows them too, marked. Fixes outside the change
+Comments outside the change are counted, not shown (by the mode the review
+was asked for, or --filter-mode); --all-comments shows them too, marked. Fixes outside the change
 left out of the branch are counted. --format=json carries both lists
 (filter.comments, filter.hiddenComments) and filter.leftOutFixes and
 filter.leftOutFiles; --format=sarif prints

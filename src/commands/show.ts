@@ -62,7 +62,8 @@ export async function runShow(
   const result = text === undefined ? undefined : parseStored(text);
   const proposals = format === ShowFormat.text ? await proposalStats(repo, record) : undefined;
   const changes = record.range ? await readChanges(store, record.id) : undefined;
-  const mode = chooseFilterMode(args.filterMode, settings.filterMode);
+  // What the review showed: the mode it was asked for (kept in the record), else the config's.
+  const mode = chooseFilterMode(args.filterMode, record.filterMode ?? settings.filterMode);
   const comments = filterComments(result?.comments ?? [], changes, mode);
   printShow({ record, result, proposals, comments, allComments: args.allComments }, format, output);
 }

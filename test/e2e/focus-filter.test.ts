@@ -132,4 +132,17 @@ describe("show", () => {
     ]);
     expect(repo.run(["list"]).stdout).toMatch(new RegExp(`^${id} .* [0-9a-f]{10}\\.\\.[0-9a-f]{10} `, "m"));
   });
+
+  it("shows what the review showed: the mode it was asked for, over the config; the flag over both", () => {
+    const repo = changedRepo();
+    const id = JSON.parse(repo.run(["--json", "--filter-mode", "nofilter"]).stdout).id as string;
+    repo.git("config", "review-remote.filterMode", "added");
+    const shown = repo.run(["show", id]);
+    expect(shown.stdout).toContain("src/other.ts:1 warning In a file the change did not touch.");
+    expect(shown.stdout).not.toContain("comments outside the change hidden");
+    expect(JSON.parse(repo.run(["show", id, "--format=json"]).stdout).filter.mode).toBe("nofilter");
+    const flag = JSON.parse(repo.run(["show", id, "--format=json", "--filter-mode=added"]).stdout);
+    expect(flag.filter.mode).toBe("added");
+    expect(flag.filter.hiddenComments).toHaveLength(4);
+  });
 });
