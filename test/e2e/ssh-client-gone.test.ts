@@ -103,22 +103,11 @@ function envelopeFile(dir: string): string {
 }
 
 describe.skipIf(!sshd)("a worker over ssh whose client goes away", () => {
-  it("stops its reviewer and removes its workspace when the ssh client is killed", async () => {
-    const { repo, before } = sleepingReview();
-    const { closed } = startClient(repo);
-    await waitUntil(() => reviewers().length > 0, 60);
-    expect(reviewers()).toHaveLength(1);
-    const [ssh] = sshClients();
-    expect(ssh).toBeDefined();
-    process.kill(Number(ssh), "SIGKILL");
-    const [code] = await closed;
-    expect(code).toBe(3);
-    await expectAllGone();
-    expect({ ...repoState(repo), refs: "" }).toEqual({ ...before, refs: "" });
-  });
-
-  it("stops when the ssh client is killed, run as `git review-remote worker` (git waits for it too)", async () => {
-    const { repo, before } = sleepingReview(true);
+  it.each([
+    ["stops its reviewer and removes its workspace when the ssh client is killed", false],
+    ["stops when the ssh client is killed, run as `git review-remote worker` (git waits for it too)", true],
+  ])("%s", async (_name, throughGit) => {
+    const { repo, before } = sleepingReview(throughGit);
     const { closed } = startClient(repo);
     await waitUntil(() => reviewers().length > 0, 60);
     expect(reviewers()).toHaveLength(1);
