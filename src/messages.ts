@@ -56,6 +56,11 @@ export const messages = {
   hintSecretsTestAllow: (entries: readonly string[]) =>
     `or, for test data, allow it by path in secrets.allow there: ${entries.join(", ")}`,
   pathAllowForm: '{"path": "<dir>/**"}',
+  /** Rules a path alone does not allow (a secret's name, an unread archive): the entry must name them. */
+  hintSecretsRuleAllow: (rules: readonly string[]) =>
+    `a secret's name or an unread archive is allowed only by an entry that names its rule: ${rules
+      .map((rule) => `{"rule": ${JSON.stringify(rule)}, "path": "<dir>/**"}`)
+      .join(", ")}`,
   hintSecretsListAllowed: "export --list shows each finding an allow or marker lets through",
   /** After the first findings of a refusal that found more than a screen holds. */
   moreFindings: (count: number) => `... and ${count} more (git review-remote export --list lists every one)`,

@@ -12,6 +12,7 @@ import { messages } from "../messages.js";
 import { removeStale } from "../os/tempdir.js";
 import type { Repo } from "../repo.js";
 import { formatFinding, formatFindingGroup, groupFindings } from "../report/finding.js";
+import { isAllowedByPathAlone } from "../secrets/allow.js";
 import type { Finding } from "../secrets/finding.js";
 import { type ContentScanner, createContentScanner } from "../secrets/scanner.js";
 import { storeBundle } from "../store/bundles.js";
@@ -452,10 +453,14 @@ export function secretsHints(findings: readonly Finding[], removedOnly = false):
   const testAllows = [...new Set(groups.flatMap((group) => (group.testAllow ? [group.testAllow] : [])))];
   const pathAllows =
     testAllows.length > 0 ? testAllows.slice(0, 3).map(escapeForDisplay) : [messages.pathAllowForm];
+  // A path alone allows content, not a secret's name or an unread archive: the entry names the rule.
+  const content = findings.some((finding) => isAllowedByPathAlone(finding.rule));
+  const named = [...new Set(findings.flatMap((f) => (isAllowedByPathAlone(f.rule) ? [] : [f.rule])))];
   return [
     ...places,
     messages.hintSecretsExclude,
-    ...(findings.length > 1 ? [messages.hintSecretsTestAllow(pathAllows)] : []),
+    ...(findings.length > 1 && content ? [messages.hintSecretsTestAllow(pathAllows)] : []),
+    ...(named.length > 0 ? [messages.hintSecretsRuleAllow(named.sort())] : []),
     messages.hintSecretsAllow(findings.map((finding) => finding.fingerprint)),
     ...(findings.length > 1 ? [messages.hintSecretsListAllowed] : []),
   ];

@@ -185,6 +185,11 @@ describe("a path allow", () => {
     expect(refused.stderr).toMatch(/^ {2}testdata\/keys\.zip!\/id_rsa:1: secret-file-name: /m);
     expect(refused.stderr).toMatch(/^ {2}testdata\/current:1: secret-file-name: /m);
     expect(refused.stderr).toMatch(/^ {2}testdata\/big\.log\.gz:1: uninspectable-archive: /m);
+    // The hint offers no path entry, which would not allow them, but the form that names the rule.
+    expect(refused.stderr).not.toContain('{"path": "<dir>/**"}');
+    expect(refused.stderr).toContain(
+      'hint: a secret\'s name or an unread archive is allowed only by an entry that names its rule: {"rule": "secret-file-name", "path": "<dir>/**"}, {"rule": "uninspectable-archive", "path": "<dir>/**"}\n',
+    );
     // The content finding in the same directory is the path allow's, as before.
     expect(listJson(repo).allowed.map((finding) => finding.rule)).toEqual(["github-pat"]);
     // Named, the rules are allowed there, and listed as such.
