@@ -7,11 +7,16 @@ import { type Grants, type ReviewerIo, treeEnv, treeSpec } from "./run-reviewer.
 import { type Sandbox, sandboxCommand } from "./sandbox.js";
 
 /** Words that only run another program, skipped to find the tool. */
-const RUNNERS = new Set(["npx", "exec", "env", "command", "nice", "timeout", "xargs", "-0"]);
+const RUNNERS = new Set(["npx", "exec", "env", "command", "nice", "timeout", "xargs"]);
 const FIX_FLAG = /^--?(fix|write|apply|update-all|unsafe|in-place)(=|$)/;
 
+/**
+ * The words of the command's last pipeline stage: the program whose output is the report
+ * (`grep -z '\.sh$' "$REVIEW_REMOTE_CHANGED" | xargs -0 -r shellcheck -f diff` is shellcheck's).
+ * A `|` between spaces is a pipe (`||` is not; one inside a quoted pattern rarely has spaces around it).
+ */
 function words(command: string): string[] {
-  return command
+  return (command.split(/\s\|\s/).at(-1) ?? command)
     .trim()
     .split(/\s+/)
     .map((word) => word.replace(/^['"]+|['";&|)]+$/g, ""));
