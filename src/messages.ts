@@ -124,6 +124,7 @@ export const messages = {
   proposalsRejected: (worker: string) => `rejected the proposals of worker '${worker}'; nothing was imported`,
   workerReportedFailure: (worker: string, reason: string) =>
     `worker '${worker}' reported a failure: ${reason}`,
+  hintPushMoreTime: "give the push's reviews more time: git config review-remote.prePushTimeout <seconds>",
   hintPushWholeTree: (remote: string) =>
     `no commit of '${remote}' is known here to start from, so the whole tree was reviewed (git fetch ${remote} gives later pushes a base)`,
   pushInterrupted: "interrupted; nothing was imported, and the push stops",

@@ -90,6 +90,7 @@ export async function runHook(
   if (plans.some((plan) => !plan.skip && plan.target !== undefined && !plan.target.includes(".."))) {
     output.err(`hint: ${messages.hintPushWholeTree(args.remote ?? "origin")}`);
   }
+  if (reviews.some((review) => review.timedOut)) output.err(`hint: ${messages.hintPushMoreTime}`);
   const { blocked, errors } = pushVerdict(reviews, settings);
   if (blocked === undefined) return [];
   printPushBlocked(blocked, errors, output);

@@ -208,6 +208,9 @@ describe("pre-push hook", () => {
     expect(result.stderr).toMatch(
       /^review-remote: refs\/heads\/main \([0-9a-f]{7}\.\.[0-9a-f]{7}\): timed out after 1 s \(review-remote\.prePushTimeout\)$/m,
     );
+    expect(result.stderr).toContain(
+      "hint: give the push's reviews more time: git config review-remote.prePushTimeout <seconds>",
+    );
     expect(remoteHead(repo)).toBe(head);
   });
 });
