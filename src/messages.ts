@@ -151,6 +151,10 @@ export const messages = {
   hooksThroughHusky: "this repository runs its hooks through husky",
   huskyNotSetUp:
     "this repository has .husky/: once husky is set up (an npm install runs it), git runs its hooks from there and not this one",
+  simpleGitHooksRemoves:
+    "this repository's simple-git-hooks deletes the hooks its configuration does not name when it installs (an npm install runs it), this one included",
+  hintSimpleGitHooks:
+    'keep it: add "preserveUnused": ["pre-push"] to the "simple-git-hooks" configuration, or name it there: "pre-push": "git review-remote hook pre-push \\"$@\\""',
   hintHuskyLine: 'add a line to .husky/pre-push instead: git review-remote hook pre-push "$@"',
   hookNotOurs: (path: string) => `${path} exists and is not ours; leaving it as it is`,
   hintHookLine: 'add this line to it: git review-remote hook pre-push "$@" || exit $?',

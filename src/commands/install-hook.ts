@@ -5,10 +5,17 @@ import { resolveWorkTreeRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 
 export async function runInstallHook(args: { force: boolean }, output: Output): Promise<void> {
-  const { shown, updated, huskyLater } = await installHook(await resolveWorkTreeRepo(), args.force);
+  const { shown, updated, huskyLater, removedBySimpleGitHooks } = await installHook(
+    await resolveWorkTreeRepo(),
+    args.force,
+  );
   output.out(`${updated ? "Updated" : "Installed"} the pre-push hook in ${shown}`);
   if (huskyLater) {
     output.err(`warning: ${messages.huskyNotSetUp}`);
     output.err(`hint: ${messages.hintHuskyLine}`);
+  }
+  if (removedBySimpleGitHooks) {
+    output.err(`warning: ${messages.simpleGitHooksRemoves}`);
+    output.err(`hint: ${messages.hintSimpleGitHooks}`);
   }
 }

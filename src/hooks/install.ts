@@ -35,7 +35,7 @@ async function shownPath(repo: Repo, path: string): Promise<string> {
 export async function installHook(
   repo: Repo,
   force: boolean,
-): Promise<{ shown: string; updated: boolean; huskyLater: boolean }> {
+): Promise<{ shown: string; updated: boolean; huskyLater: boolean; removedBySimpleGitHooks: boolean }> {
   // Only git's line end is cut: a core.hooksPath may end in a space, which is part of the name.
   const reported = (
     await git(["rev-parse", "--git-path", "hooks"], { cwd: repo.cwd, env: repo.env })
@@ -63,5 +63,28 @@ export async function installHook(
     shown: await shownPath(repo, path),
     updated: existing !== undefined,
     huskyLater: husky?.isDirectory() === true,
+    removedBySimpleGitHooks: repo.top ? await removedBySimpleGitHooks(repo.top) : false,
   };
+}
+
+/** simple-git-hooks' JSON configurations (its .js ones are code, not read here). */
+const SIMPLE_GIT_HOOKS_FILES = [".simple-git-hooks.json", "simple-git-hooks.json"];
+
+/**
+ * Whether the project's simple-git-hooks would delete this hook when it next installs (an npm install
+ * runs it): it removes every hook its configuration does not name, unless `preserveUnused` keeps it.
+ */
+async function removedBySimpleGitHooks(top: string): Promise<boolean> {
+  const read = async (name: string) => JSON.parse(await readFile(join(top, name), "utf8")) as unknown;
+  let config: unknown;
+  for (const name of SIMPLE_GIT_HOOKS_FILES) config ??= await read(name).catch(() => undefined);
+  if (config === undefined) {
+    const pkg = await read("package.json").catch(() => undefined);
+    if (typeof pkg === "object" && pkg !== null)
+      config = (pkg as Record<string, unknown>)["simple-git-hooks"];
+  }
+  if (typeof config !== "object" || config === null) return false;
+  const { preserveUnused, "pre-push": prePush } = config as Record<string, unknown>;
+  if (prePush !== undefined || preserveUnused === true) return false;
+  return !(Array.isArray(preserveUnused) && preserveUnused.includes("pre-push"));
 }

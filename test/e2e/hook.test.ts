@@ -341,6 +341,34 @@ describe("pre-push hook and review branches", () => {
     );
   });
 
+  it("warns when the project's simple-git-hooks would delete the hook at its next install", () => {
+    const repo = pushableRepo();
+    const hook = join(repo.dir, ".git", "hooks", "pre-push");
+    // As vuejs/core configures it: the hooks it names, none kept that it does not.
+    const configure = (hooks: Record<string, unknown>) =>
+      writeFileSync(join(repo.dir, "package.json"), JSON.stringify({ "simple-git-hooks": hooks }));
+    configure({ "pre-commit": "pnpm lint-staged" });
+    const warned = repo.run(["install-hook"]);
+    expect(warned.status, warned.stderr).toBe(0);
+    expect(readFileSync(hook, "utf8")).toContain("git review-remote hook pre-push");
+    expect(warned.stderr).toContain(
+      "warning: this repository's simple-git-hooks deletes the hooks its configuration does not name when it installs",
+    );
+    expect(warned.stderr).toContain(
+      'hint: keep it: add "preserveUnused": ["pre-push"] to the "simple-git-hooks" configuration, or name it there: "pre-push": "git review-remote hook pre-push \\"$@\\""\n',
+    );
+    for (const kept of [
+      { "pre-commit": "x", preserveUnused: ["pre-push"] },
+      { "pre-commit": "x", preserveUnused: true },
+      { "pre-push": 'git review-remote hook pre-push "$@"' },
+    ]) {
+      configure(kept);
+      const quiet = repo.run(["install-hook"]);
+      expect(quiet.status, quiet.stderr).toBe(0);
+      expect(quiet.stderr, JSON.stringify(kept)).toBe("");
+    }
+  });
+
   it("works the husky way, from .husky/pre-push through core.hooksPath", () => {
     const repo = pushableRepo();
     mkdirSync(join(repo.dir, ".husky", "_"), { recursive: true });
