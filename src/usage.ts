@@ -183,7 +183,9 @@ Install the pre-push hook in $(git rev-parse --git-path hooks), inside marker
 lines, and print its path as git prints paths (quoted when core.quotePath says);
 an existing hook is kept unless --force. With husky, add the line
 git review-remote hook pre-push "$@" to .husky/pre-push instead (a clone with
-.husky/ whose husky is not set up yet gets the hook and a warning).`,
+.husky/ whose husky is not set up yet gets the hook and a warning). With
+simple-git-hooks, which deletes the hooks it does not name, it warns: keep it
+with "preserveUnused": ["pre-push"] in its configuration.`,
   hook: `usage: git review-remote hook pre-push <remote> <url>
 
 Run by the pre-push hook with git's ref updates on stdin. Refuses a push that
