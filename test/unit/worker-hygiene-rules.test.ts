@@ -79,6 +79,33 @@ describe("which fixes one file may get", () => {
     expect(fixed(script, { path: "a.spec.ts" })).toBe("const a = 1;\nconst t = `x  \ny`;\n");
     expect(fixed("const t = `open  \n", { path: "a.ts" })).toBe("const t = `open  \n");
   });
+
+  it("keeps trailing spaces inside Go raw strings, past comments, strings and runes", () => {
+    // As gitleaks' rule tests embed YAML: the spaces are the test input.
+    const go = [
+      "var a = 1  ",
+      'var q = "`"  // a ` in a string and a comment  ',
+      "var r = '`'  ",
+      "/* ` in a block  ",
+      "*/ var y = `apiVersion: v1   ",
+      "kind: Secret   ",
+      "`  ",
+      "",
+    ].join("\n");
+    expect(fixed(go, { path: "rules/kubernetes.go" })).toBe(
+      [
+        "var a = 1",
+        'var q = "`"  // a ` in a string and a comment',
+        "var r = '`'",
+        "/* ` in a block",
+        "*/ var y = `apiVersion: v1   ",
+        "kind: Secret   ",
+        "`",
+        "",
+      ].join("\n"),
+    );
+    expect(fixed("var s = `open  \n", { path: "a.go" })).toBe("var s = `open  \n");
+  });
 });
 
 describe("files hygiene leaves alone", () => {

@@ -6,7 +6,7 @@ import type { LineSpan } from "../../protocol/changed-lines.js";
 import type { EditorSettings } from "./editorconfig.js";
 import { isMarkdownBreak, isMarkdownPath } from "./hygiene-scope.js";
 import type { FixRules } from "./hygiene-text.js";
-import { isScriptPath, templateLiteralLines } from "./template-literals.js";
+import { goRawStringLines, isGoPath, isScriptPath, templateLiteralLines } from "./template-literals.js";
 import { type WhitespaceRule, whitespaceRuleFor } from "./whitespace-rules.js";
 
 export interface FileFacts {
@@ -55,7 +55,11 @@ export function fixRulesFor(file: FileFacts): FixRules {
   let templates: Set<number> | undefined | null = null;
   const inTemplate = (line: number) => {
     if (templates === null) {
-      templates = isScriptPath(file.path) ? templateLiteralLines(file.text) : new Set<number>();
+      templates = isScriptPath(file.path)
+        ? templateLiteralLines(file.text)
+        : isGoPath(file.path)
+          ? goRawStringLines(file.text)
+          : new Set<number>();
     }
     return templates === undefined || templates.has(line);
   };

@@ -130,3 +130,47 @@ export function templateLiteralLines(text: string): Set<number> | undefined {
   const lexer = new Lexer(text);
   return lexer.run() ? lexer.lines : undefined;
 }
+
+const GO_EXTENSION = /\.go$/i;
+
+export function isGoPath(path: string): boolean {
+  return GO_EXTENSION.test(path);
+}
+
+/**
+ * The same for Go's raw strings (`` `...` ``: no escapes, no interpolation, test inputs and embedded
+ * YAML kept byte for byte), past comments, interpreted strings and runes; undefined when the file
+ * ends inside one.
+ */
+export function goRawStringLines(text: string): Set<number> | undefined {
+  const lines = new Set<number>();
+  let mode: "code" | "line" | "block" | "double" | "rune" | "raw" = "code";
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    const next = text[i + 1];
+    if (c === "\n") {
+      if (mode === "raw") lines.add(line);
+      else if (mode === "line") mode = "code";
+      else if (mode === "double" || mode === "rune") return undefined;
+      line++;
+    } else if (mode === "code") {
+      if (c === "/" && next === "/") mode = "line";
+      else if (c === "/" && next === "*") {
+        mode = "block";
+        i++;
+      } else if (c === '"') mode = "double";
+      else if (c === "'") mode = "rune";
+      else if (c === "`") mode = "raw";
+    } else if (mode === "block") {
+      if (c === "*" && next === "/") {
+        mode = "code";
+        i++;
+      }
+    } else if (mode === "double" || mode === "rune") {
+      if (c === "\\") i++;
+      else if (c === (mode === "double" ? '"' : "'")) mode = "code";
+    } else if (mode === "raw" && c === "`") mode = "code";
+  }
+  return mode === "code" || mode === "line" ? lines : undefined;
+}
