@@ -24,8 +24,8 @@ export const messages = {
   emptyRepository: "the repository has no commits yet",
   hintEmptyRepository: "commit something first, or review uncommitted files with --worktree",
   unknownRevision: (rev: string) => `unknown revision: ${rev}`,
-  hintUnknownRevision:
-    "name a commit, branch or tag, such as HEAD~1 or main (git log --oneline lists commits)",
+  hintUnknownRevision: (branch: string) =>
+    `name a commit, branch or tag, such as HEAD~1 or ${branch} (git log --oneline lists commits)`,
   pathspecNoMatch: (spec: string) => `pathspec '${spec}' did not match any file in the snapshot`,
   hintPathspec: "pathspecs are relative to the current directory; check `git ls-files`",
   nothingToExport: "nothing would leave: every file was excluded",

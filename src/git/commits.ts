@@ -63,6 +63,16 @@ export async function isShallowRepository(run: GitRun): Promise<boolean> {
   return out.stdout.trim() === "true";
 }
 
+/** A branch this repository has, for the hint: origin's default (`origin/master`), else HEAD's. */
+async function exampleBranch(run: GitRun, rev: string): Promise<string> {
+  for (const ref of ["refs/remotes/origin/HEAD", "HEAD"]) {
+    const named = await git(["symbolic-ref", "-q", "--short", ref], { ...run, allowFailure: true });
+    const branch = named.stdout.trim();
+    if (named.exitCode === 0 && branch !== "" && branch !== rev && !branch.startsWith("-")) return branch;
+  }
+  return "main";
+}
+
 /**
  * Why `rev` names no commit, for a command the user gave it to: an empty repository or no such
  * revision; in a shallow clone, perhaps one older than its history (`HEAD~30` at depth 20).
@@ -71,7 +81,7 @@ async function unknownCommitError(run: GitRun, rev: string): Promise<UsageError>
   if (rev === "HEAD" && (await readHead(run)) === undefined) {
     return new UsageError(messages.emptyRepository, { hints: [messages.hintEmptyRepository] });
   }
-  const hints: string[] = [messages.hintUnknownRevision];
+  const hints: string[] = [messages.hintUnknownRevision(await exampleBranch(run, rev))];
   if (await isShallowRepository(run)) hints.push(messages.hintShallowRevision);
   return new UsageError(messages.unknownRevision(rev), { hints });
 }

@@ -62,6 +62,19 @@ function processesNaming(text: string): string[] {
     );
 }
 
+describe("an unknown revision in a repository without main", () => {
+  it("is hinted with a branch the repository has: origin's default, else HEAD's", () => {
+    const repo = committedRepo();
+    repo.git("branch", "-m", "master");
+    const hint = (branch: string) =>
+      `hint: name a commit, branch or tag, such as HEAD~1 or ${branch} (git log --oneline lists commits)\n`;
+    expect(runUnchanged(repo, ["main..HEAD"], 2).stderr).toContain(hint("master"));
+    repo.git("update-ref", "refs/remotes/origin/trunk", "HEAD");
+    repo.git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/trunk");
+    expect(runUnchanged(repo, ["main..HEAD"], 2).stderr).toContain(hint("origin/trunk"));
+  });
+});
+
 describe("an unknown revision with the local worker started first", () => {
   it("stops that worker: no output of it, no process, no workspace, the exit code and repo as before", () => {
     const repo = committedRepo();
