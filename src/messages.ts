@@ -208,6 +208,7 @@ export const messages = {
   conflictWithHead: (id: string) => `the proposals of review ${id} conflict with HEAD; nothing was changed`,
   snapshotNotInHead: (id: string, commit: string) =>
     `review ${id} is of commit ${commit}, which HEAD does not contain: merging would bring it in too, with its history; nothing was changed`,
+  hintMergeInCheckout: (command: string) => `merge it in the work tree that has it checked out: ${command}`,
   hintMergeOnReviewedBranch: (commit: string) =>
     `merge it on the branch it reviewed (git branch --contains ${commit} lists them)`,
   hintCherryPickProposals: (commit: string, tip: string) =>

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { UsageError } from "./errors.js";
 import { type ObjectFormat, parseObjectFormat } from "./git/objects.js";
 import { cleanEnv, type Env, git } from "./git/run.js";
-import { workTreePaths } from "./git/worktrees.js";
+import { workTrees } from "./git/worktrees.js";
 import { messages } from "./messages.js";
 import { shellWord } from "./os/shell.js";
 
@@ -69,7 +69,7 @@ export async function resolveWorkTreeRepo(cwd: string = process.cwd()): Promise<
   if (repo.top !== undefined) return repo;
   const bare = await git(["rev-parse", "--is-bare-repository"], { cwd, env: repo.env, allowFailure: true });
   if (bare.stdout.trim() === "true") {
-    const [tree] = await workTreePaths({ cwd, env: repo.env });
+    const tree = (await workTrees({ cwd, env: repo.env }))[0]?.path;
     // A bare repository with a linked work tree: the same command, run there.
     const words = process.argv.slice(2).map(shellWord).join(" ");
     const hint = tree

@@ -2,15 +2,23 @@
 import { existsSync } from "node:fs";
 import { type Env, git } from "./run.js";
 
-/** The paths of the work trees that exist (a bare repository's own entry is none). */
-export async function workTreePaths(run: { cwd: string; env: Env }): Promise<string[]> {
+interface WorkTree {
+  path: string;
+  /** The commit checked out there; undefined in a work tree with no commit yet. */
+  head: string | undefined;
+}
+
+/** The work trees that exist (a bare repository's own entry is none), the main one first. */
+export async function workTrees(run: { cwd: string; env: Env }): Promise<WorkTree[]> {
   const listed = await git(["worktree", "list", "--porcelain", "-z"], { ...run, allowFailure: true });
   if (listed.exitCode !== 0) return [];
-  const paths: string[] = [];
+  const trees: WorkTree[] = [];
   for (const entry of listed.stdout.split("\0\0")) {
     const fields = entry.split("\0");
-    const path = fields.find((field) => field.startsWith("worktree "))?.slice("worktree ".length);
-    if (path !== undefined && !fields.includes("bare") && existsSync(path)) paths.push(path);
+    const field = (name: string) => fields.find((one) => one.startsWith(`${name} `))?.slice(name.length + 1);
+    const path = field("worktree");
+    if (path !== undefined && !fields.includes("bare") && existsSync(path))
+      trees.push({ path, head: field("HEAD") });
   }
-  return paths;
+  return trees;
 }

@@ -7,7 +7,9 @@ import { type GitRun, isAncestor, readHead, treeOf } from "../git/commits.js";
 import { OBJECT_ID, privateObjectEnv } from "../git/objects.js";
 import { git } from "../git/run.js";
 import { checkoutTreeMerge, writeTree } from "../git/trees.js";
+import { workTrees } from "../git/worktrees.js";
 import { messages } from "../messages.js";
+import { gitIn } from "../os/shell.js";
 import { createTempDir, MERGE_PREFIX } from "../os/tempdir.js";
 import { type Repo, requireWorkTree } from "../repo.js";
 import type { ReviewRecord } from "../store/records.js";
@@ -105,12 +107,22 @@ async function verifySnapshotInHead(
   record: ReviewRecord,
   head: string,
   tip: string,
+  top: string,
 ): Promise<void> {
   const snapshot = record.snapshot.commit;
   if (await isAncestor(run, snapshot, head)) return;
   const short = snapshot.slice(0, 10);
+  // A linked work tree that has the reviewed commit checked out (or a descendant): the merge is there.
+  let there: string | undefined;
+  for (const tree of await workTrees(run)) {
+    if (tree.path === top || tree.head === undefined || there !== undefined) continue;
+    if (tree.head === snapshot || (await isAncestor(run, snapshot, tree.head))) there = tree.path;
+  }
   throw new ReviewRemoteError(messages.snapshotNotInHead(record.id, short), {
     hints: [
+      ...(there
+        ? [messages.hintMergeInCheckout(`${gitIn(there, top)} review-remote merge ${record.id}`)]
+        : []),
       messages.hintMergeOnReviewedBranch(short),
       messages.hintCherryPickProposals(short, record.branch ?? tip),
     ],
@@ -144,7 +156,7 @@ export async function mergeCommitSnapshot(
   if (await isAncestor(run, tip, head)) {
     return { kind: MergeKind.alreadyMerged, reviewId: record.id, previous: head };
   }
-  await verifySnapshotInHead(run, record, head, tip);
+  await verifySnapshotInHead(run, record, head, tip, run.cwd);
   const conflicts = await previewMerge(repo, run, head, tip);
   if (conflicts.length > 0) {
     throw new MergeConflictError(messages.conflictWithHead(record.id), {

@@ -489,6 +489,16 @@ describe("review commands", () => {
     expect(refused.stderr).toContain(
       `hint: or take the proposals alone: git cherry-pick ${feature}..${branch}`,
     );
+    // No work tree has the reviewed commit: no hint names one.
+    expect(refused.stderr).not.toContain("the work tree that has it checked out");
+    // A linked work tree on the feature branch is where the merge belongs, and the hint says so.
+    const linked = join(repo.home, "feature tree");
+    repo.git("worktree", "add", "-q", linked, "feature");
+    const there = runUnchanged(repo, ["merge", id], 1);
+    expect(there.stderr).toContain(
+      `hint: merge it in the work tree that has it checked out: git -C '${linked}' review-remote merge ${id}\n`,
+    );
+    repo.git("worktree", "remove", linked);
     repo.git("cherry-pick", `${feature}..${branch}`);
     expect(existsSync(join(repo.dir, "feature.txt"))).toBe(false);
     expect(readFileSync(join(repo.dir, "src/app.ts"), "utf8")).toContain("negative total");
