@@ -5,11 +5,11 @@ import { resolveWorkTreeRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 
 export async function runInstallHook(args: { force: boolean }, output: Output): Promise<void> {
-  const { shown, updated, huskyLater, removedBySimpleGitHooks } = await installHook(
+  const { shown, how, huskyLater, removedBySimpleGitHooks } = await installHook(
     await resolveWorkTreeRepo(),
     args.force,
   );
-  output.out(`${updated ? "Updated" : "Installed"} the pre-push hook in ${shown}`);
+  output.out(messages.hookInstalled(how, shown));
   if (huskyLater) {
     output.err(`warning: ${messages.huskyNotSetUp}`);
     output.err(`hint: ${messages.hintHuskyLine}`);

@@ -35,7 +35,12 @@ async function shownPath(repo: Repo, path: string): Promise<string> {
 export async function installHook(
   repo: Repo,
   force: boolean,
-): Promise<{ shown: string; updated: boolean; huskyLater: boolean; removedBySimpleGitHooks: boolean }> {
+): Promise<{
+  shown: string;
+  how: "installed" | "updated" | "unchanged";
+  huskyLater: boolean;
+  removedBySimpleGitHooks: boolean;
+}> {
   // Only git's line end is cut: a core.hooksPath may end in a space, which is part of the name.
   const reported = (
     await git(["rev-parse", "--git-path", "hooks"], { cwd: repo.cwd, env: repo.env })
@@ -61,7 +66,7 @@ export async function installHook(
   const husky = repo.top ? await stat(join(repo.top, ".husky")).catch(() => undefined) : undefined;
   return {
     shown: await shownPath(repo, path),
-    updated: existing !== undefined,
+    how: existing === undefined ? "installed" : existing === text ? "unchanged" : "updated",
     huskyLater: husky?.isDirectory() === true,
     removedBySimpleGitHooks: repo.top ? await removedBySimpleGitHooks(repo.top) : false,
   };

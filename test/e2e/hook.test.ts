@@ -48,7 +48,11 @@ describe("pre-push hook", () => {
     expect(installed.status, installed.stderr).toBe(0);
     const hook = join(repo.dir, ".git", "hooks", "pre-push");
     expect(readFileSync(hook, "utf8")).toContain("git review-remote hook pre-push");
-    expect(repo.run(["install-hook"]).stdout).toContain("Updated the pre-push hook");
+    expect(repo.run(["install-hook"]).stdout).toBe(`The pre-push hook in ${hook} is up to date\n`);
+    // An older shim's block is replaced, the rest of the hook kept.
+    writeFileSync(hook, readFileSync(hook, "utf8").replace("hook pre-push", "hook pre-push --old"));
+    expect(repo.run(["install-hook"]).stdout).toBe(`Updated the pre-push hook in ${hook}\n`);
+    expect(readFileSync(hook, "utf8")).not.toContain("--old");
     writeFileSync(hook, "#!/bin/sh\necho mine\n", { mode: 0o755 });
     const refused = repo.run(["install-hook"]);
     expect(refused.status).toBe(1);
@@ -337,7 +341,7 @@ describe("pre-push hook and review branches", () => {
     );
     repo.git("config", "core.quotePath", "false");
     expect(repo.run(["install-hook"]).stdout).toBe(
-      `Updated the pre-push hook in ${repo.dir}/crochets-\u00e9/pre-push\n`,
+      `The pre-push hook in ${repo.dir}/crochets-\u00e9/pre-push is up to date\n`,
     );
   });
 
