@@ -171,6 +171,9 @@ export const messages = {
   timeoutPolicySetting: "the policy's limits.timeoutSeconds",
   hintMoreTime:
     "give the worker more time: --timeout <seconds> for one review, or git config review-remote.timeout <seconds> (the policy's limits.timeoutSeconds caps both)",
+  /** The same for a push's review: the hook takes no flags, so only the config applies. */
+  hintMoreTimeInHook:
+    "give the worker more time: git config review-remote.timeout <seconds> (the policy's limits.timeoutSeconds caps it)",
   interruptedWorkerStopped: "interrupted; the worker was stopped and nothing was imported",
   resultTooLarge: (worker: string, bytes: number) =>
     `rejected the result of worker '${worker}': it sent more than ${bytes} bytes (limits.maxResultBytes); nothing was imported`,

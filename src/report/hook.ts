@@ -76,9 +76,14 @@ function describeReview(review: TargetReview, stop: HookStop): { outcome: string
   // A worker's last lines were not shown as they came (the hook is quiet): they follow, with the hints.
   if (!review.timedOut) {
     for (const { error } of report.failures)
-      lines.push(...error.details, ...error.hints.map((hint) => `hint: ${hint}`));
+      lines.push(...error.details, ...error.hints.map((hint) => `hint: ${hookHint(hint)}`));
   }
   return { outcome: [...outcomes, ...failures].join("; ") || "nothing to report", lines };
+}
+
+/** A review's hint as it applies to a push: `git push` passes no review flag such as --timeout. */
+function hookHint(hint: string): string {
+  return hint === messages.hintMoreTime ? messages.hintMoreTimeInHook : hint;
 }
 
 /** One line per pushed ref; a target pushed under two refs shows its comments once. */

@@ -217,6 +217,24 @@ describe("pre-push hook", () => {
     );
     expect(remoteHead(repo)).toBe(head);
   });
+
+  it("gives a worker past review-remote.timeout the config that gives it more time, not a flag", () => {
+    const repo = pushableRepo();
+    repo.run(["install-hook"]);
+    repo.git("config", "review-remote.worker", "slow");
+    repo.git("config", "review-remote.slow.command", "sleep 30");
+    repo.git("config", "review-remote.timeout", "1");
+    repo.write("src/b.ts", "export const b = 2;\n");
+    const head = repo.commit("b");
+    const result = push(repo);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain("did not answer within 1 s (review-remote.timeout)");
+    expect(result.stderr).toContain(
+      "hint: give the worker more time: git config review-remote.timeout <seconds> (the policy's limits.timeoutSeconds caps it)",
+    );
+    expect(result.stderr).not.toContain("--timeout");
+    expect(remoteHead(repo)).toBe(head);
+  });
 });
 
 /** A review branch made the way users make one: a review whose worker proposed a fix. */
