@@ -127,6 +127,16 @@ async function rememberRejection(
   }
 }
 
+/** The stage that judges an answer, and the request's schema: zod and every schema it needs. */
+function loadAcceptStage(): Promise<AcceptStage> {
+  return Promise.all([import("./accept.js"), import("../protocol/request.js")]);
+}
+
+/** Loads the accept stage ahead: before a large repository's export (see fan-out.ts). */
+export function preloadAcceptStage(): void {
+  loadAcceptStage().catch(() => undefined);
+}
+
 export async function reviewOnWorker(
   context: SendContext,
   worker: Worker,
@@ -142,7 +152,7 @@ export async function reviewOnWorker(
   await updateRecord(store, record, {});
   let accepting: Promise<AcceptStage> | undefined;
   const loadAccept = () => {
-    accepting ??= Promise.all([import("./accept.js"), import("../protocol/request.js")]);
+    accepting ??= loadAcceptStage();
     return accepting;
   };
   try {
