@@ -116,8 +116,8 @@ if (!("src/commands/worker.ts" in workerInputs) || "src/commands/export.ts" in w
 }
 /**
  * V8's code cache of dist/worker-cli.cjs, as bin/ compiles it (the same wrapper, the same node flags:
- * a cache made otherwise is refused and the file compiled from its source, as it is under another
- * node). Compiling the 0.8 MB file took some 25 ms of every confined worker's start.
+ * a cache made otherwise is refused and the file compiled from its source; named for this node
+ * binary, so that another node never reads it). Compiling the 0.8 MB file took some 25 ms of every confined worker's start.
  */
 const cache = spawnSync(
   process.execPath,
@@ -126,8 +126,8 @@ const cache = spawnSync(
     "--input-type=module",
     "-e",
     `import { writeFileSync } from "node:fs";
-     import { compileWorker } from ${JSON.stringify(resolve(ROOT, "bin", "worker-cli.mjs"))};
-     writeFileSync(process.argv[1] + ".cache", compileWorker(process.argv[1]).createCachedData());`,
+     import { codeCacheFile, compileWorker } from ${JSON.stringify(resolve(ROOT, "bin", "worker-cli.mjs"))};
+     writeFileSync(codeCacheFile(process.argv[1]), compileWorker(process.argv[1]).createCachedData());`,
     resolve(ROOT, workerFile),
   ],
   { stdio: "inherit" },

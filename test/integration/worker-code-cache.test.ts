@@ -1,7 +1,7 @@
 // The confined worker's file is compiled with the code cache the build made for it (bin/worker-cli.mjs):
 // taken under the worker's node flags, and a cache V8 refuses, or none, only costs the compile.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -40,7 +40,27 @@ describe("the confined worker's code cache", () => {
       'const { join } = require("node:path");\nexports.main = () => join("a", __filename);\n',
     );
     expect(load(file)).toEqual({ rejected: true, exports: ["main"] });
-    writeFileSync(`${file}.cache`, "not a code cache");
+    writeFileSync(cacheOf(file), "not a code cache");
     expect(load(file)).toEqual({ rejected: true, exports: ["main"] });
   });
+
+  it("is read only by the node binary that made it: V8 would take another node 20's, and crash", () => {
+    const built = join(PROJECT_ROOT, "dist", "worker-cli.cjs");
+    const own = cacheOf(built);
+    expect(existsSync(own), own).toBe(true);
+    expect(own).toBe(`${built}.${process.version}-${process.arch}-${statSync(process.execPath).size}.cache`);
+    // The same cache under another binary's name (another release, or another build of this one).
+    const file = join(dir, "worker.cjs");
+    copyFileSync(built, file);
+    copyFileSync(own, `${file}.v20.15.0-${process.arch}-${statSync(process.execPath).size}.cache`);
+    copyFileSync(own, `${file}.${process.version}-${process.arch}-1.cache`);
+    expect(load(file)).toEqual({ rejected: true, exports: expect.arrayContaining(["main"]) });
+    copyFileSync(own, cacheOf(file));
+    expect(load(file)).toEqual({ rejected: false, exports: expect.arrayContaining(["main"]) });
+  });
 });
+
+/** The code cache file this test's node reads for `file`. */
+function cacheOf(file: string): string {
+  return `${file}.${process.version}-${process.arch}-${statSync(process.execPath).size}.cache`;
+}
