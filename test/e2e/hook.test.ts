@@ -36,6 +36,18 @@ function remoteHead(repo: TestRepo): string {
   return repo.git("ls-remote", "origin", "refs/heads/main").split("\t")[0] as string;
 }
 
+/** A push reviewed by a worker that never answers, with `limit` (a time limit setting) at 1 s. */
+function pushToSlowWorker(limit: string) {
+  const repo = pushableRepo();
+  repo.run(["install-hook"]);
+  repo.git("config", "review-remote.worker", "slow");
+  repo.git("config", "review-remote.slow.command", "sleep 30");
+  repo.git("config", limit, "1");
+  repo.write("src/b.ts", "export const b = 2;\n");
+  const head = repo.commit("b");
+  return { repo, head, result: push(repo) };
+}
+
 function commitConflictMarker(repo: TestRepo): string {
   repo.write("src/merge.ts", "<<<<<<< HEAD\nconst a = 1;\n=======\nconst a = 2;\n>>>>>>> feature\n");
   return repo.commit("add a conflict marker");
@@ -200,14 +212,7 @@ describe("pre-push hook", () => {
   });
 
   it("says the push review timed out, naming review-remote.prePushTimeout, and lets the push go", () => {
-    const repo = pushableRepo();
-    repo.run(["install-hook"]);
-    repo.git("config", "review-remote.worker", "slow");
-    repo.git("config", "review-remote.slow.command", "sleep 30");
-    repo.git("config", "review-remote.prePushTimeout", "1");
-    repo.write("src/b.ts", "export const b = 2;\n");
-    const head = repo.commit("b");
-    const result = push(repo);
+    const { repo, head, result } = pushToSlowWorker("review-remote.prePushTimeout");
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toMatch(
       /^review-remote: refs\/heads\/main \([0-9a-f]{7}\.\.[0-9a-f]{7}\): timed out after 1 s \(review-remote\.prePushTimeout\)$/m,
@@ -219,14 +224,7 @@ describe("pre-push hook", () => {
   });
 
   it("gives a worker past review-remote.timeout the config that gives it more time, not a flag", () => {
-    const repo = pushableRepo();
-    repo.run(["install-hook"]);
-    repo.git("config", "review-remote.worker", "slow");
-    repo.git("config", "review-remote.slow.command", "sleep 30");
-    repo.git("config", "review-remote.timeout", "1");
-    repo.write("src/b.ts", "export const b = 2;\n");
-    const head = repo.commit("b");
-    const result = push(repo);
+    const { repo, head, result } = pushToSlowWorker("review-remote.timeout");
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toContain("did not answer within 1 s (review-remote.timeout)");
     expect(result.stderr).toContain(
