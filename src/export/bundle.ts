@@ -208,10 +208,8 @@ async function completeListing(
   if (listing.findings.length === 0 && ranged.findings.length > 0) listing.removedOnly = true;
   // The base's version of a changed file also holds the lines the change kept: a secret the tree
   // still holds there (the same value in the same file, one fingerprint) is one finding, the tree's.
-  const inTree = new Set(listing.findings.map(sameSecret));
-  listing.findings.push(...ranged.findings.filter((finding) => !inTree.has(sameSecret(finding))));
-  const allowedInTree = new Set(listing.allowed.map(sameSecret));
-  listing.allowed.push(...ranged.allowed.filter((finding) => !allowedInTree.has(sameSecret(finding))));
+  appendNew(listing.findings, ranged.findings);
+  appendNew(listing.allowed, ranged.allowed);
   if (ranged.baseExcluded.length > 0) {
     const base = ranged.baseExcluded.map((entry) => ({
       ...entry,
@@ -226,6 +224,12 @@ async function completeListing(
 /** A finding's secret and place: its fingerprint (of path, rule and value) and archive member. */
 function sameSecret(finding: Finding): string {
   return `${finding.fingerprint}\0${finding.member ?? ""}`;
+}
+
+/** Appends to `into` the findings of `more` whose secret it does not hold yet. */
+function appendNew(into: Finding[], more: readonly Finding[]): void {
+  const held = new Set(into.map(sameSecret));
+  into.push(...more.filter((finding) => !held.has(sameSecret(finding))));
 }
 
 /** `work`'s value; when it fails, the early range is waited for first (its git calls use the scratch dir). */

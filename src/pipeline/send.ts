@@ -150,18 +150,14 @@ export async function reviewOnWorker(
   // The marker first: a record in `sent` always names the process that waits for its answer.
   await markRunning(store, record.id);
   await updateRecord(store, record, {});
-  let accepting: Promise<AcceptStage> | undefined;
-  const loadAccept = () => {
-    accepting ??= loadAcceptStage();
-    return accepting;
-  };
   try {
     const raw = await send(context, worker, record, started, () => {
-      void loadAccept().catch(() => undefined);
+      preloadAcceptStage();
       context.onSent(worker);
     });
     if (context.signal.aborted) throw new InterruptedError(messages.interruptedNothingImported);
-    const [{ acceptResult }, { checkRequest }] = await loadAccept();
+    // Loaded once per process: the module loader keeps what the preload started.
+    const [{ acceptResult }, { checkRequest }] = await loadAcceptStage();
     checkRequest(request);
     const outcome = await acceptResult(context, worker, record, raw);
     if (cacheKey) await writeCache(store, cacheKey, record.id);

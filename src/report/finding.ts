@@ -109,7 +109,9 @@ export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
   for (const finding of findings) {
     const slash = finding.path.indexOf("/");
     const top = slash === -1 ? finding.path : finding.path.slice(0, slash + 1);
-    byTop.set(top, [...(byTop.get(top) ?? []), finding]);
+    const members = byTop.get(top);
+    if (members) members.push(finding);
+    else byTop.set(top, [finding]);
   }
   const groups: FindingGroup[] = [];
   for (const [top, members] of byTop) {

@@ -64,12 +64,13 @@ export function policyAllowFor(
   matchPath: (glob: string, path: string) => boolean,
 ): SecretAllow | undefined {
   return allows.find((allow) => {
-    if (allow.rule === undefined && allow.fingerprint === undefined && allow.path === undefined) return false;
+    // No rule and no fingerprint: a path alone, or nothing at all.
+    if (allow.rule === undefined && allow.fingerprint === undefined) {
+      if (allow.path === undefined || !isAllowedByPathAlone(finding.rule)) return false;
+    }
     if (allow.fingerprint !== undefined && allow.fingerprint.toLowerCase() !== finding.fingerprint)
       return false;
     if (allow.rule !== undefined && allow.rule !== finding.rule) return false;
-    if (allow.rule === undefined && allow.fingerprint === undefined && !isAllowedByPathAlone(finding.rule))
-      return false;
     return allow.path === undefined || matchPath(allow.path, finding.path);
   });
 }
