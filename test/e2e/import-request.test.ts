@@ -50,6 +50,11 @@ function resultFor(repo: TestRepo, id: string, template: string): string {
   return file;
 }
 
+/** `import <the benign result> --request <id>`, out of band, as a user runs it. */
+function importBenign(repo: TestRepo, id: string) {
+  return repo.run(["import", resultFor(repo, id, readFileSync(BENIGN, "utf8")), "--request", id]);
+}
+
 /** `import <result> --request <id>` refused with `status`, the repository as it was: its stderr. */
 function refusedImport(repo: TestRepo, id: string, result: string, status: number): string {
   return runUnchanged(repo, ["import", resultFor(repo, id, result), "--request", id], status).stderr;
@@ -107,12 +112,7 @@ describe("import --request", () => {
     const known = new Set(reviewIds(repo));
     expect(repo.run(["--worker", "down", "--filter-mode=nofilter"]).status).toBe(3);
     const asked = reviewIds(repo).find((each) => !known.has(each)) as string;
-    const kept = repo.run([
-      "import",
-      resultFor(repo, asked, readFileSync(BENIGN, "utf8")),
-      "--request",
-      asked,
-    ]);
+    const kept = importBenign(repo, asked);
     expect(kept.status, kept.stderr).toBe(0);
     expect(kept.stdout.split("\n")[0]).toBe(
       "Filtered with --filter-mode=nofilter, as the review was asked for",
@@ -126,12 +126,7 @@ describe("import --request", () => {
     const { filterMode, ...record } = JSON.parse(readFileSync(state, "utf8"));
     expect(filterMode).toBe("added");
     writeFileSync(state, JSON.stringify(record));
-    const scoped = repo.run([
-      "import",
-      resultFor(repo, older, readFileSync(BENIGN, "utf8")),
-      "--request",
-      older,
-    ]);
+    const scoped = importBenign(repo, older);
     expect(scoped.status, scoped.stderr).toBe(0);
     expect(scoped.stdout.split("\n")[0]).toBe(
       "Filtered with --filter-mode=added (review-remote.filterMode: this review's own mode was not recorded)",
