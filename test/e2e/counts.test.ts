@@ -21,9 +21,10 @@ const LEFT_OUT = "3 comments over the limit of 3 left out; the most severe are k
 /** The line older built-in workers began their summary with. */
 const WORKER_COUNTS = /\d+ proposed commits?, \d+ comments?\./;
 
-function manyCommentsRepo(): TestRepo {
+/** A repo whose last commit changes one line of src/app.ts, its worker set up by `configure`. */
+function changeUnderLimit(configure: (repo: TestRepo) => void): TestRepo {
   const repo = repos.add(createTestRepo());
-  useReviewerWorker(repo, "many", MANY);
+  configure(repo);
   repo.git("config", "review-remote.maxComments", "3");
   repo.write("README.md", "# Title\n");
   repo.write("src/app.ts", "export const a = 1;\n");
@@ -31,6 +32,10 @@ function manyCommentsRepo(): TestRepo {
   repo.write("src/app.ts", "export const a = 2;\n");
   repo.commit("the change");
   return repo;
+}
+
+function manyCommentsRepo(): TestRepo {
+  return changeUnderLimit((repo) => useReviewerWorker(repo, "many", MANY));
 }
 
 describe("a reviewer over the comments' limit", () => {
@@ -67,7 +72,6 @@ describe("a whole-tree reviewer over the comments' limit", () => {
   // and the review, which hides comments outside the change, showed none of the change's.
   for (const format of ["comments", "rdjsonl"]) {
     it(`keeps the change's comments before the most severe of the rest (${format})`, () => {
-      const repo = repos.add(createTestRepo());
       const command = format === "comments" ? TREE_LINTER : `${TREE_LINTER} rdjsonl`;
       const worker = [
         process.execPath,
@@ -79,13 +83,7 @@ describe("a whole-tree reviewer over the comments' limit", () => {
         command,
       ];
       if (format !== "comments") worker.push("--reviewer-format", format);
-      configureWorker(repo, "lint", shellWords(...worker));
-      repo.git("config", "review-remote.maxComments", "3");
-      repo.write("README.md", "# Title\n");
-      repo.write("src/app.ts", "export const a = 1;\n");
-      repo.commit("base");
-      repo.write("src/app.ts", "export const a = 2;\n");
-      repo.commit("the change");
+      const repo = changeUnderLimit((each) => configureWorker(each, "lint", shellWords(...worker)));
       const run = repo.run(["--worker", "lint"]);
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toContain("  src/app.ts:1 warning In the change.\n");
