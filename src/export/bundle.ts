@@ -204,12 +204,14 @@ async function completeListing(
           filtered,
           excluded.map((entry) => entry.path),
         );
+  const { refused, copies } = headAllowedCopies(ranged.findings, listing.allowed);
   // Found in the range's patch alone: in lines the change removes (what it adds is in the tree too).
-  if (listing.findings.length === 0 && ranged.findings.length > 0) listing.removedOnly = true;
+  if (listing.findings.length === 0 && refused.length > 0) listing.removedOnly = true;
   // The base's version of a changed file also holds the lines the change kept: a secret the tree
   // still holds there (the same value in the same file, one fingerprint) is one finding, the tree's.
-  appendNew(listing.findings, ranged.findings);
+  appendNew(listing.findings, refused);
   appendNew(listing.allowed, ranged.allowed);
+  listing.allowed.push(...copies);
   if (ranged.baseExcluded.length > 0) {
     const base = ranged.baseExcluded.map((entry) => ({
       ...entry,
@@ -224,6 +226,27 @@ async function completeListing(
 /** A finding's secret and place: its fingerprint (of path, rule and value) and archive member. */
 function sameSecret(finding: Finding): string {
   return `${finding.fingerprint}\0${finding.member ?? ""}`;
+}
+
+/**
+ * The base's findings split: those the head lets through too (the same value in the same file, one
+ * fingerprint, allowed there: a marker the change adds to the line that held it) are allowed with
+ * the head's allow and line, for the value leaves in the tree whatever the patch carries; the rest
+ * stay refused, the secret the patch's removed lines would carry alone.
+ */
+function headAllowedCopies(
+  inBase: readonly Finding[],
+  headAllowed: readonly Finding[],
+): { refused: Finding[]; copies: Finding[] } {
+  const byHead = new Map(headAllowed.map((finding) => [sameSecret(finding), finding]));
+  const refused: Finding[] = [];
+  const copies: Finding[] = [];
+  for (const finding of inBase) {
+    const head = byHead.get(sameSecret(finding));
+    if (head === undefined) refused.push(finding);
+    else copies.push({ ...finding, allowedBy: head.allowedBy as string, headLine: head.line });
+  }
+  return { refused, copies };
 }
 
 /** Appends to `into` the findings of `more` whose secret it does not hold yet. */

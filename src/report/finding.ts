@@ -22,7 +22,12 @@ export function formatFinding(finding: Finding): string {
 export function formatAllowed(finding: Finding): string {
   // The policy entry's glob is the repository's own text: a cloned policy may hold escape sequences.
   const by = escapeForDisplay(finding.allowedBy ?? "");
-  const reason = by.startsWith("secrets.allow") ? by : `${by} on its line`;
+  const reason =
+    finding.headLine !== undefined
+      ? `${by} on line ${finding.headLine} of the head, which holds the same value`
+      : by.startsWith("secrets.allow")
+        ? by
+        : `${by} on its line`;
   return `${formatFinding(finding)}: allowed by ${reason}`;
 }
 

@@ -32,6 +32,11 @@ export interface Finding {
    * (`secrets.allow {"path": "testdata/**"}`). Set only on the findings `export --list` shows allowed.
    */
   allowedBy?: string;
+  /**
+   * A base finding let through because the head lets the same value in the same file through:
+   * the head's line, where `allowedBy` is.
+   */
+  headLine?: number;
 }
 
 /**

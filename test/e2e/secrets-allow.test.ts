@@ -116,6 +116,57 @@ describe("gitleaks:allow", () => {
   });
 });
 
+describe("a marker the change adds to the line that held a key", () => {
+  /** A repository whose last commit marks the key its base held on the same line. */
+  function markedInChange(before: string, after: string): TestRepo {
+    const repo = newRepo();
+    repo.write("rules/aws.go", `package rules\n\nvar sample = "${before}"\n`);
+    repo.commit("a sample key");
+    repo.write("rules/aws.go", `package rules\n\nvar sample = "${after}" // gitleaks:allow\n`);
+    repo.commit("mark the sample");
+    return repo;
+  }
+
+  it("lets the base's copy in the patch through with the head's marker, listed, and the review runs", () => {
+    const key = fake.awsKeyId(11);
+    const repo = markedInChange(key, key);
+    const list = repo.run(["export", "--list", "HEAD~1..HEAD"]);
+    expect(list.status, list.stderr).toBe(0);
+    expect(list.stdout).toContain("Would let through 2 allowed findings (2 by gitleaks:allow):");
+    expect(list.stdout).toMatch(
+      /^ {2}rules\/aws\.go:3: aws-access-token: .*\] \(in the range's base\): allowed by gitleaks:allow on line 3 of the head, which holds the same value$/m,
+    );
+    const json = JSON.parse(repo.run(["export", "--list", "--json", "HEAD~1..HEAD"]).stdout);
+    expect(json.findings).toEqual([]);
+    expect(json.allowed).toEqual([
+      expect.objectContaining({ line: 3, allowedBy: "gitleaks:allow" }),
+      expect.objectContaining({ line: 3, allowedBy: "gitleaks:allow", inBase: true, headLine: 3 }),
+    ]);
+    expect(json.allowed[0].fingerprint).toBe(json.allowed[1].fingerprint);
+    // The review of the last commit, a range review, sends it.
+    const review = repo.run([]);
+    expect(review.status, review.stderr).toBe(0);
+    expect(review.stdout).toMatch(
+      /^Reviewing the change of commit [0-9a-f]{10} \([0-9a-f]{10}\.\.[0-9a-f]{10}\)$/m,
+    );
+  });
+
+  it("still refuses a base value the head does not let through, or any once the marker is switched off", () => {
+    const repo = markedInChange(fake.awsKeyId(12), fake.awsKeyId(13));
+    const refused = runUnchanged(repo, [], 6);
+    expect(refused.stderr).toMatch(/^ {2}rules\/aws\.go:3: aws-access-token: .*\(in the range's base\)$/m);
+    expect(refused.stderr).toContain("1 possible secret found");
+    expect(refused.stderr.trimEnd().split("\n").at(-1)).toBe(
+      "hint: the change removes these lines, and its patch would carry them: send the tree alone (review with --all <rev>, export <rev>)",
+    );
+    const same = markedInChange(fake.awsKeyId(14), fake.awsKeyId(14));
+    same.write(".review-remote.json", JSON.stringify({ secrets: { gitleaksAllow: false } }));
+    const off = runUnchanged(same, ["export", "HEAD~1..HEAD"], 6);
+    expect(off.stderr).toMatch(/^ {2}rules\/aws\.go:3: aws-access-token: [^\n]*\]$/m);
+    expect(off.stderr).toContain("1 possible secret found");
+  });
+});
+
 describe("a path allow", () => {
   it("allows every rule in the files its glob matches, lists each one, and nothing elsewhere", () => {
     const repo = newRepo();
