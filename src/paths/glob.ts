@@ -25,13 +25,20 @@ function matcherFor(patterns: readonly string[]): Ignore {
   return matcher;
 }
 
+/** A path no checkout could hold: absolute, or with an empty, `.` or `..` component anywhere. */
+function isCheckoutPath(path: string): boolean {
+  return path.split("/").every((part) => part !== "" && part !== "." && part !== "..");
+}
+
 /**
  * A gitignore-style list: the last matching pattern decides, `!pattern` re-includes, and nothing
  * inside an excluded directory comes back. Returns the pattern that matched, or undefined. A path
- * no checkout could hold (absolute, `..`) matches nothing: the path rules refuse it on their own.
+ * no checkout could hold (absolute, `..` anywhere in it) matches nothing: the path rules refuse it
+ * on their own. The library takes `a/../b` as a path like any other, so a pattern anchored at
+ * `b/` would miss it where a plain `b` would hit it: no answer is safer than half of one.
  */
 export function matchGlobList(patterns: readonly string[], path: string): string | undefined {
-  if (patterns.length === 0 || !load().isPathValid(path)) return undefined;
+  if (patterns.length === 0 || !isCheckoutPath(path) || !load().isPathValid(path)) return undefined;
   const result = matcherFor(patterns).test(path);
   return result.ignored ? result.rule?.pattern : undefined;
 }

@@ -66,6 +66,14 @@ describe("matchGlob (gitignore semantics)", () => {
     expect(matchGlobList(["*"], "../x")).toBeUndefined();
     expect(matchGlobList(["*"], "/etc/passwd")).toBeUndefined();
   });
+
+  it("matches nothing for a path with a `..`, `.` or empty component inside it", () => {
+    for (const path of ["src/../secrets/key", "src/..", "src/./a", "src//a", "src/"]) {
+      expect(matchGlobList(["*"], path), path).toBeUndefined();
+      expect(matchGlobList(["secrets/", "/secrets/"], path), path).toBeUndefined();
+    }
+    expect(matchGlobList(["/secrets/"], "secrets/key")).toBe("/secrets/");
+  });
 });
 
 describe("globSource (the compiled secret name rules)", () => {
