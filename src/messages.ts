@@ -133,6 +133,8 @@ export const messages = {
   pushBlocked: "push blocked",
   pushRefusedReviewBranches: "push refused: review branches stay local",
   noStoredRequest: (id: string) => `the store has no readable request and bundle manifest for review ${id}`,
+  storedRequestChanged: (requestId: string) =>
+    `request.json is not the request this review sent: its digest is not the recorded ${requestId.slice(0, 12)}; it was changed after it was stored`,
   hintRefusalRemembered:
     "answered from the store: this snapshot and policy were refused before (git review-remote --no-cache scans again)",
   hintRejectionRemembered:

@@ -175,8 +175,10 @@ signers configured now (review-remote.<worker>.allowedSigners, else
 review-remote.allowedSigners), and print the verdict, the statement's digest
 (the proposals' Review-Receipt trailer) and the ssh-keygen -Y verify command
 that repeats the check on the stored files without this tool; result.json,
-which show reads, must be what the signed result gives.
-Exit 4 when it does not verify; 1 when the review has no receipt.`,
+which show reads, must be what the signed result gives, and request.json the
+request its recorded digest names.
+Exit 4 when it does not verify (an edited request.json or result.json too);
+1 when the review has no receipt.`,
   "install-hook": `usage: git review-remote install-hook [--force]
 
 Install the pre-push hook in $(git rev-parse --git-path hooks), inside marker

@@ -7,6 +7,7 @@ import type { Settings } from "../config/settings.js";
 import { ConfigError, ReviewRemoteError } from "../errors.js";
 import { messages } from "../messages.js";
 import { RequestSchema } from "../protocol/request.js";
+import { computeRequestId } from "../protocol/request-line.js";
 import type { Repo } from "../repo.js";
 import { readManifest } from "../store/bundles.js";
 import type { StorePaths } from "../store/layout.js";
@@ -23,19 +24,32 @@ export interface Reverified {
   command: string;
 }
 
-/** What the review sent, from its stored request.json; undefined when it is gone or unreadable. */
-async function readSent(store: StorePaths, id: string): Promise<ReceiptSubjects | undefined> {
-  try {
-    const request = JSON.parse((await readReviewFile(store, id, "request.json")) ?? "null");
-    const subjects = {
-      requestId: request?.id,
-      bundleSha256: request?.bundle?.sha256,
-      snapshotCommit: request?.snapshot?.commit,
-    };
-    return Object.values(subjects).every((value) => typeof value === "string") ? subjects : undefined;
-  } catch {
-    return undefined;
-  }
+/**
+ * What the review sent, from its stored request.json, or why it cannot say: the file is gone, or it
+ * is not the request the review recorded (its id is the sha256 of its canonical JSON, so an edit to
+ * any field, or a file that no longer parses, shows).
+ */
+async function readSent(
+  store: StorePaths,
+  record: Pick<ReviewRecord, "id" | "requestId">,
+): Promise<ReceiptSubjects | { problem: string }> {
+  const text = await readReviewFile(store, record.id, "request.json");
+  if (text === undefined) return { problem: messages.noStoredRequest(record.id) };
+  // Written by this tool into the user's own git dir: a shape check is enough.
+  const request = parseReceived(text) as StoredRequest | null | undefined;
+  const changed = { problem: messages.storedRequestChanged(record.requestId) };
+  if (typeof request !== "object" || request === null) return changed;
+  if (request.id !== record.requestId || computeRequestId(request) !== record.requestId) return changed;
+  const bundleSha256 = request.bundle?.sha256;
+  const snapshotCommit = request.snapshot?.commit;
+  if (typeof bundleSha256 !== "string" || typeof snapshotCommit !== "string") return changed;
+  return { requestId: record.requestId, bundleSha256, snapshotCommit };
+}
+
+interface StoredRequest {
+  id?: string;
+  bundle?: { sha256?: unknown };
+  snapshot?: { commit?: unknown };
 }
 
 function parseReceived(text: string): unknown {
@@ -66,10 +80,9 @@ export async function reverifyStored(
     });
   }
   const command = verifyCommand({ ...stored.files, allowedSigners, principal });
-  const sent = await readSent(store, record.id);
-  if (!sent) {
-    const reason = messages.noStoredRequest(record.id);
-    return { verdict: { status: ReceiptStatus.mismatch, principal, reason }, command };
+  const sent = await readSent(store, record);
+  if ("problem" in sent) {
+    return { verdict: { status: ReceiptStatus.mismatch, principal, reason: sent.problem }, command };
   }
   const verdict = await checkReceipt({
     receipt: stored.receipt,

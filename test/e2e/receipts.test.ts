@@ -309,6 +309,38 @@ describe("receipts: configuration", () => {
     expect(audit.stderr).toContain(`review ${review.id}: the result differs`);
   });
 
+  it("finds request.json edited afterwards by its digest, whatever field or syntax the edit broke", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", signingWorker(workerKey.private));
+    trustKey(repo);
+    const review = JSON.parse(repo.run(["--worker", "box", "--json"]).stdout);
+    const stored = join(repo.dir, ".git", "review-remote", "reviews", review.id, "request.json");
+    const original = readFileSync(stored, "utf8");
+    const { requestId } = JSON.parse(repo.run(["list", "--json"]).stdout).at(-1);
+    const edits = [
+      original.replace(/"question": "[^"]*"/, '"question": "Edited"'),
+      original.replace(/"files": \d+/, '"files": 99'),
+      `${original}{`,
+    ];
+    for (const edited of edits) {
+      expect(edited).not.toBe(original);
+      writeFileSync(stored, edited);
+      const before = repoState(repo);
+      const verify = repo.run(["verify", review.id]);
+      expect(verify.status).toBe(4);
+      expect(verify.stderr).toContain(`the receipt of review ${review.id} does not verify`);
+      expect(verify.stderr).toContain(
+        `request.json is not the request this review sent: its digest is not the recorded ${requestId.slice(0, 12)}; it was changed after it was stored`,
+      );
+      const audit = repo.run(["audit", "--verify"]);
+      expect(audit.status).toBe(1);
+      expect(audit.stderr).toContain(`review ${review.id}: request.json is not the request this review sent`);
+      expect(repoState(repo)).toEqual(before);
+    }
+    writeFileSync(stored, original);
+    expect(repo.run(["verify", review.id]).status).toBe(0);
+  });
+
   it("covers result.json, which show reads: an edit to it is found by verify and audit --verify", () => {
     const repo = changedRepo();
     configureWorker(repo, "box", signingWorker(workerKey.private));
