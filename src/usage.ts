@@ -216,7 +216,8 @@ runs the reviewers in a sandbox and writes one result document on stdout.
                                stdout is progress), or on stdout or in
                                $REVIEW_REMOTE_OUTPUT: sarif, rdjson, rdjsonl or
                                diff (fixes and diffs applied and proposed; an
-                               exit 1 with a valid report is no failure)
+                               exit 1 with a valid report is no failure);
+                               read up to 32 MiB (sarif and rdjson past it fail)
     --tools <dir>              bind <dir> read-only at the same path; its bin/
                                and node_modules/.bin come first on PATH
                                (e.g. npm install --prefix <dir> eslint)

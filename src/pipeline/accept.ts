@@ -17,6 +17,7 @@ import { commentChecker } from "../validate/comments.js";
 import { applyInQuarantine, discardQuarantine, type Quarantined } from "../validate/quarantine.js";
 import { sanitizeLine } from "../validate/sanitize.js";
 import { storedResult } from "../validate/stored-result.js";
+import { workerMessages } from "../worker/messages.js";
 import { type AcceptContext, baseObjects, updateRecord } from "./context.js";
 import { importResult } from "./import.js";
 import type { ReviewOutcome } from "./outcome.js";
@@ -191,7 +192,10 @@ async function judgeAndImport(
     const reason = context.timeoutSetting
       ? said.replace(/\(limits\.timeoutSeconds( is \d+ s\))/, `(${context.timeoutSetting}$1`)
       : said;
-    const hints = said.includes("limits.timeoutSeconds") ? [messages.hintMoreTime] : [];
+    const hints: string[] = said.includes("limits.timeoutSeconds") ? [messages.hintMoreTime] : [];
+    // Our worker's words for a SARIF or rdjson report it could not read whole: most often a linter
+    // run over a whole large tree, where the change's files alone were wanted.
+    if (said.includes(workerMessages.tooLargeToParseReason)) hints.push(messages.hintReportTooLarge);
     throw new WorkerError(messages.workerReportedFailure(worker.name, reason), { hints });
   }
   const scoped =

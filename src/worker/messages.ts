@@ -7,10 +7,14 @@ import { quoteForMessage } from "../protocol/quote.js";
 /** `1 fix`, `2 fixes`. */
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+const workerMessagesReason = "a JSON document cannot be read in part";
+
 export const workerMessages = {
   // A report that cannot be used at all: the reviewer counts as failed.
   tooLargeToParse: (format: string, max: number) =>
-    `${format}: the report is over ${max} bytes; a JSON document cannot be read in part`,
+    `${format}: the report is over ${max} bytes; ${workerMessagesReason}`,
+  /** What the client recognises in the failure, to say what to do about it. */
+  tooLargeToParseReason: workerMessagesReason,
   notJson: (format: string, where: string, detail: string) => `${format}: ${where}not valid JSON: ${detail}`,
   invalid: (format: string, where: string, problem: string) => `${format}: ${where}${problem}`,
   notUtf8: (format: string) => `${format}: the report is not valid UTF-8 text`,

@@ -326,6 +326,23 @@ describe("review pipeline", () => {
     );
   });
 
+  it("says to lint the change's files when a reviewer's JSON report is too large to read", () => {
+    const repo = baseRepo();
+    const flood = "head -c 33554433 /dev/zero";
+    configureWorker(
+      repo,
+      "lint",
+      shellWords(process.execPath, BIN, "worker", "--reviewer-command", flood, "--reviewer-format", "rdjson"),
+    );
+    const result = runUnchanged(repo, ["--worker", "lint"], 3);
+    expect(result.stderr).toContain(
+      "worker 'lint' reported a failure: rdjson: the report is over 33554432 bytes; a JSON document cannot be read in part",
+    );
+    expect(result.stderr).toContain(
+      'hint: lint less: in a focused review give the tool the changed files alone, listed in "$REVIEW_REMOTE_CHANGED"',
+    );
+  });
+
   it("stops a worker that sends more than maxResultBytes and rejects its result (exit 4)", () => {
     const repo = baseRepo();
     configureWorker(repo, "flood", shellWords(join(WORKERS, "flood-worker.sh")));
