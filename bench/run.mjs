@@ -7,7 +7,7 @@
 //   BENCH_BIN=<bin/git-review-remote.js> another build of the tool (before/after comparisons)
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { addCommits, env, generateRepo } from "./generate.mjs";
 
@@ -410,33 +410,140 @@ function benchImport(dir, e) {
   report("  the same through the CLI, start-up included", `${x(ours / raw.wall)} (${ours.toFixed(2)}s)`, "");
 }
 
+/** Times (s) and CPU of one fan-out run's processes, from their debug lines (each counts from its own start). */
+function fanOutStages(stderr) {
+  const local = {};
+  const workers = new Map();
+  for (const line of stderr.split("\n")) {
+    const match = /^(?:remote(?:\[([^\]]+)\])?: )?debug: ([\d.]+)s rss=\d+MB (.*)$/.exec(line);
+    if (!match) continue;
+    const [, name, time, message] = match;
+    const at = Number(time);
+    const cpu = Number(/ cpu=([\d.]+)s/.exec(message)?.[1] ?? Number.NaN);
+    const remote = line.startsWith("remote");
+    if (!remote) {
+      if (message.startsWith("export: archived")) local.exported = at;
+      else if (message.startsWith("validate: ")) local.firstAnswer ??= at;
+      else if (message.startsWith("import: done")) local.lastImport = at;
+      else if (message.startsWith("exit ")) Object.assign(local, { exit: at, cpu });
+      continue;
+    }
+    const key = name ?? "";
+    if (!workers.has(key)) workers.set(key, { cpu: 0, processes: 0 });
+    const worker = workers.get(key);
+    if (message.startsWith("worker: request ")) worker.read = at;
+    else if (message.startsWith("worker: unpacked")) worker.unpacked = at;
+    else if (message.startsWith("worker: reviewer done")) worker.reviewed = at;
+    else if (message.startsWith("exit ")) {
+      // The worker's own process exits first; `git review-remote worker` around it (which made its
+      // namespaces) after it. Both are the worker's CPU.
+      worker.exit ??= at;
+      worker.commandExit = at;
+      worker.cpu += cpu;
+      worker.processes++;
+    }
+  }
+  return { local, workers: [...workers.values()] };
+}
+
+/** CPU seconds the whole machine has spent busy (every process, ours and others'), from /proc/stat. */
+function machineBusy() {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = fields;
+  return (user + nice + system + irq + softirq + steal) / 100;
+}
+
+/** One `git review-remote --no-cache` to the first `count` of w1..w4: wall, local peak RSS, stages. */
+function fanOutRun(dir, e, count) {
+  const workers = Array.from({ length: count }, (_, i) => ["--worker", `w${i + 1}`]).flat();
+  const busy = machineBusy();
+  const start = process.hrtime.bigint();
+  const result = spawnSync("git", ["review-remote", "--no-cache", ...workers], {
+    cwd: dir,
+    env: { ...e, REVIEW_REMOTE_DEBUG: "1" },
+    encoding: "utf8",
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const wall = Number(process.hrtime.bigint() - start) / 1e9;
+  // How many cores were busy meanwhile, with this run's processes or anyone else's.
+  const cores = (machineBusy() - busy) / wall;
+  if (result.status !== 0) throw new Error(`fan-out to ${count} failed: ${result.stderr.slice(-500)}`);
+  // The local process's own peak (its debug line), not its workers'.
+  const rss = Number(/^debug: [^\n]*exit maxrss=(\d+)MB/m.exec(result.stderr)?.[1]);
+  return { wall, rss, cores, ...fanOutStages(result.stderr) };
+}
+
 function benchFanOut(dir, e) {
   const local = `'${process.execPath}' '${BIN}' worker --sandbox=auto`;
   for (let i = 1; i <= 4; i++) {
     execFileSync("git", ["config", `review-remote.w${i}.command`, local], { cwd: dir, env: e });
   }
-  const run = (count) => {
-    const workers = Array.from({ length: count }, (_, i) => ["--worker", `w${i + 1}`]).flat();
-    const start = process.hrtime.bigint();
-    const result = spawnSync("git", ["review-remote", "--no-cache", "-q", ...workers], {
-      cwd: dir,
-      env: { ...e, REVIEW_REMOTE_DEBUG: "1" },
-      encoding: "utf8",
-    });
-    if (result.status !== 0) throw new Error(`fan-out to ${count} failed: ${result.stderr.slice(-500)}`);
-    const wall = Number(process.hrtime.bigint() - start) / 1e9;
-    // The local process's own peak (debug line), not its workers'.
-    const rss = Number(/exit maxrss=(\d+)MB/.exec(result.stderr)?.[1]);
-    return { wall, rss };
-  };
-  const one = run(1);
-  const four = run(4);
-  report(
+  const runs = { one: [], four: [] };
+  for (let i = 0; i < RUNS; i++) {
+    runs.one.push(fanOutRun(dir, e, 1));
+    runs.four.push(fanOutRun(dir, e, 4));
+  }
+  // The CPU of the run's node processes (their debug lines): git's and the kernel's are not in it.
+  const cpuOf = (run) => run.local.cpu + run.workers.reduce((sum, worker) => sum + worker.cpu, 0);
+  const summary = (list) => ({
+    wall: median(list.map((run) => run.wall)),
+    min: Math.min(...list.map((run) => run.wall)),
+    max: Math.max(...list.map((run) => run.wall)),
+    cpu: median(list.map(cpuOf)),
+  });
+  reportRatio(
     "fan-out: 4 local workers vs 1 (wall)",
-    `${x(four.wall / one.wall)} (${four.wall.toFixed(1)}s vs ${one.wall.toFixed(1)}s)`,
+    { ours: summary(runs.four), baseline: summary(runs.one) },
     "<= 1.6x",
   );
-  report("fan-out: local process peak RSS, 4 workers vs 1", `${four.rss} MB vs ${one.rss} MB`, "flat");
+  const peak = (list) => Math.max(...list.map((run) => run.rss));
+  const peaks = (list) => `${Math.min(...list.map((run) => run.rss))}-${peak(list)}`;
+  report(
+    "fan-out: local process peak RSS, 4 workers vs 1",
+    `${peak(runs.four)} MB vs ${peak(runs.one)} MB (${peaks(runs.four)} vs ${peaks(runs.one)})`,
+    "flat",
+  );
+  // Where the wall goes, medians over the runs (and, for a worker's, over the workers of a run too).
+  const at = (list, pick) => median(list.map(pick).filter((value) => !Number.isNaN(value)));
+  const everyWorker = (list) => list.flatMap((run) => run.workers);
+  const stages = (label, list) => {
+    const workers = everyWorker(list);
+    detail(
+      `${label} local: export ${seconds(at(list, (r) => r.local.exported))}, ` +
+        `then first answer ${seconds(at(list, (r) => r.local.firstAnswer - r.local.exported))}, ` +
+        `last import ${seconds(at(list, (r) => r.local.lastImport - r.local.exported))}, ` +
+        `exit ${seconds(at(list, (r) => r.local.exit))}; own cpu ${seconds(at(list, (r) => r.local.cpu))}`,
+    );
+    detail(
+      `${label} each worker: start and read ${seconds(at(workers, (w) => w.read))}, ` +
+        `unpack ${seconds(at(workers, (w) => w.unpacked - w.read))}, ` +
+        `review ${seconds(at(workers, (w) => w.reviewed - w.unpacked))}, ` +
+        `exit ${seconds(at(workers, (w) => w.exit))} (its command ${seconds(at(workers, (w) => w.commandExit))}); ` +
+        `cpu ${seconds(at(workers, (w) => w.cpu))} in ${at(workers, (w) => w.processes)} node processes`,
+    );
+    // A run of four needs both cores: one taken by someone else slows it far more than a run of one.
+    detail(
+      `${label} cores busy on the machine meanwhile: ${at(list, (r) => r.cores).toFixed(2)}, ` +
+        `of them this run's node processes ${at(list, (r) => cpuOf(r) / r.wall).toFixed(2)} (its git and kernel work, and anyone else's, the rest)`,
+    );
+  };
+  stages("1:", runs.one);
+  stages("4:", runs.four);
+  // The least four workers can take on this machine: the export, done once, then four times one
+  // worker's CPU over its cores (or one worker's wall, if longer), then the local tail. A little low:
+  // a worker's git and kernel work (its tmpfs) are not in its CPU.
+  const cores = availableParallelism();
+  const one = summary(runs.one);
+  const exported = at(runs.one, (r) => r.local.exported);
+  const answered = at(runs.one, (r) => r.local.lastImport - r.local.exported);
+  const tail = at(runs.one, (r) => r.local.exit - r.local.lastImport);
+  const workerCpu = at(everyWorker(runs.one), (w) => w.cpu);
+  const floor = exported + Math.max(answered, (4 * workerCpu) / cores) + tail;
+  report(
+    `  floor: 4 x one worker's cpu on ${cores} cores after one export`,
+    `${x(floor / one.wall)} (${seconds(floor)} vs ${seconds(one.wall)})`,
+    "(no target)",
+  );
 }
 
 mkdirSync(WORK, { recursive: true });

@@ -9,7 +9,13 @@ export function debug(message: string): void {
   process.stderr.write(`debug: ${(performance.now() / 1000).toFixed(3)}s rss=${rss}MB ${message}\n`);
 }
 
-/** Peak RSS of this process, for the benchmarks (fan-out memory must be flat in the number of workers). */
+/**
+ * Peak RSS of this process, for the benchmarks (fan-out memory must be flat in the number of workers),
+ * and its own CPU time (user and system; its children's are theirs to say).
+ */
 export function debugExit(): void {
-  if (enabled) debug(`exit maxrss=${Math.round(process.resourceUsage().maxRSS / 1024)}MB`);
+  if (!enabled) return;
+  const { maxRSS, userCPUTime, systemCPUTime } = process.resourceUsage();
+  const cpu = ((userCPUTime + systemCPUTime) / 1e6).toFixed(3);
+  debug(`exit maxrss=${Math.round(maxRSS / 1024)}MB cpu=${cpu}s`);
 }
