@@ -1,7 +1,7 @@
 // One line per secret the content scan found: where, which rule, the redacted value, the fingerprint;
 // and the findings grouped by where they are, for the hint of a refused export.
 import { isAllowedByPathAlone } from "../secrets/allow.js";
-import type { Finding } from "../secrets/finding.js";
+import { type Finding, isAboutName } from "../secrets/finding.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 
 /**
@@ -13,9 +13,17 @@ function placeOf(finding: Finding): string {
   return escapeForDisplay(`${finding.path}${member}`);
 }
 
+/**
+ * `src/a.ts:3: aws-access-token: AWS access key ID (AKIA…) [fingerprint 9c1e…]`. A finding about a
+ * name (a link's target, an archive member's name) or an archive left unread has no line and no
+ * value to excerpt: its place says what it is, so the line reads `keys.zip!/id_rsa: <rule>: ...`.
+ */
 export function formatFinding(finding: Finding): string {
   const where = finding.inBase ? " (in the range's base)" : "";
-  return `${placeOf(finding)}:${finding.line}: ${finding.rule}: ${finding.description} (${finding.redacted}) [fingerprint ${finding.fingerprint}]${where}`;
+  const nameOnly = isAboutName(finding);
+  const line = nameOnly ? "" : `:${finding.line}`;
+  const excerpt = nameOnly ? "" : ` (${finding.redacted})`;
+  return `${placeOf(finding)}${line}: ${finding.rule}: ${finding.description}${excerpt} [fingerprint ${finding.fingerprint}]${where}`;
 }
 
 /** A finding an allow let through, and what allowed it: the marker on its line or the policy entry. */

@@ -6,6 +6,11 @@ export const SECRET_FILE_RULE = "secret-file-name";
 /** An archive that could not be read within the limits: its content was never scanned. */
 export const UNINSPECTABLE_RULE = "uninspectable-archive";
 
+/** A finding about a name or an unread archive, not a value on a line: nothing to excerpt. */
+export function isAboutName(finding: { rule: string }): boolean {
+  return finding.rule === SECRET_FILE_RULE || finding.rule === UNINSPECTABLE_RULE;
+}
+
 export interface SecretAllow {
   rule?: string;
   /** Gitignore-style glob. */

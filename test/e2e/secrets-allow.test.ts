@@ -233,9 +233,15 @@ describe("a path allow", () => {
     repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{ path: "testdata/**" }] } }));
     const refused = runUnchanged(repo, ["export"], 6);
     expect(refused.stderr).toContain("export refused: 3 possible secrets found");
-    expect(refused.stderr).toMatch(/^ {2}testdata\/keys\.zip!\/id_rsa:1: secret-file-name: /m);
-    expect(refused.stderr).toMatch(/^ {2}testdata\/current:1: secret-file-name: /m);
-    expect(refused.stderr).toMatch(/^ {2}testdata\/big\.log\.gz:1: uninspectable-archive: /m);
+    expect(refused.stderr).toMatch(
+      /^ {2}testdata\/keys\.zip!\/id_rsa: secret-file-name: names a private key or key store \(private-key\) \[fingerprint [0-9a-f]+\]$/m,
+    );
+    expect(refused.stderr).toMatch(
+      /^ {2}testdata\/current: secret-file-name: names a dotenv file \(dotenv\) \[fingerprint [0-9a-f]+\]$/m,
+    );
+    expect(refused.stderr).toMatch(
+      /^ {2}testdata\/big\.log\.gz: uninspectable-archive: archive not inspected: [^()]+ \[fingerprint [0-9a-f]+\]$/m,
+    );
     // The hint offers no path entry, which would not allow them, but the form that names the rule.
     expect(refused.stderr).not.toContain('{"path": "<dir>/**"}');
     expect(refused.stderr).toContain(

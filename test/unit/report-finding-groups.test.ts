@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { matchGlob } from "../../src/paths/glob.js";
-import { formatFindingGroup, groupFindings } from "../../src/report/finding.js";
+import { formatFinding, formatFindingGroup, groupFindings } from "../../src/report/finding.js";
 import type { Finding } from "../../src/secrets/finding.js";
 
 const at = (path: string, rule = "aws-access-token"): Finding => ({
@@ -10,6 +10,42 @@ const at = (path: string, rule = "aws-access-token"): Finding => ({
   description: "",
   redacted: "AKIA…",
   fingerprint: "0123456789abcdef",
+});
+
+describe("one finding's line", () => {
+  test("a value found on a line: the place, the line, the rule, the excerpt, the fingerprint", () => {
+    expect(formatFinding({ ...at("src/settings.ts"), line: 3, description: "AWS access key ID" })).toBe(
+      "src/settings.ts:3: aws-access-token: AWS access key ID (AKIA…) [fingerprint 0123456789abcdef]",
+    );
+  });
+
+  test("a secret's name or an unread archive: its place says it all, with no line and no excerpt", () => {
+    const named = {
+      ...at("keys.zip", "secret-file-name"),
+      member: "conf/.env",
+      description: "names a dotenv file (dotenv)",
+      redacted: "co…",
+    };
+    expect(formatFinding(named)).toBe(
+      "keys.zip!/conf/.env: secret-file-name: names a dotenv file (dotenv) [fingerprint 0123456789abcdef]",
+    );
+    const link = {
+      ...at("current", "secret-file-name"),
+      description: "names a dotenv file (dotenv)",
+      redacted: ".…",
+    };
+    expect(formatFinding(link)).toBe(
+      "current: secret-file-name: names a dotenv file (dotenv) [fingerprint 0123456789abcdef]",
+    );
+    const unread = {
+      ...at("big.log.gz", "uninspectable-archive"),
+      description: "archive not inspected: over 2 MiB",
+      redacted: "",
+    };
+    expect(formatFinding(unread)).toBe(
+      "big.log.gz: uninspectable-archive: archive not inspected: over 2 MiB [fingerprint 0123456789abcdef]",
+    );
+  });
 });
 
 describe("findings grouped by place", () => {
