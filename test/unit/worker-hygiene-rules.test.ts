@@ -74,6 +74,19 @@ describe("which fixes one file may get", () => {
     expect(isMarkdownBreak("a\t ")).toBe(false);
   });
 
+  it("trims Markdown lines that cannot end in a break: blank, headings, thematic breaks", () => {
+    // A blank line of spaces (an editor's indent in a list), a front matter fence, an ATX heading
+    // and a setext underline have no line to break onto; the paragraph line between them does.
+    const markdown =
+      "---  \ntitle: x\n---\n# Title  \n\ntext  \nmore\n   \n- item\n  \n  cont\n***   \nSub\n===  \n";
+    expect(fixed(markdown, { path: "docs/intro.mdx" })).toBe(
+      "---\ntitle: x\n---\n# Title\n\ntext  \nmore\n\n- item\n\n  cont\n***\nSub\n===\n",
+    );
+    expect(isMarkdownBreak("    ---  ")).toBe(true);
+    expect(isMarkdownBreak("#hashtag  ")).toBe(true);
+    expect(isMarkdownBreak("## \\ ")).toBe(false);
+  });
+
   it("keeps trailing spaces inside JavaScript template literals, and all of them when unsure", () => {
     const script = "const a = 1;  \nconst t = `x  \ny`;  \n";
     expect(fixed(script, { path: "a.spec.ts" })).toBe("const a = 1;\nconst t = `x  \ny`;\n");

@@ -55,12 +55,17 @@ export function isMarkdownPath(path: string): boolean {
   return MARKDOWN.test(path);
 }
 
+// Lines that end a block where they stand, so that no trailing whitespace of theirs is a break
+// (CommonMark 4.1, 4.2, 4.3): an ATX heading, a thematic break, a setext heading's underline.
+const BLOCK_LINE = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|([-*_])(?:[ \t]*\1){2,}[ \t]*$|(?:=+|-+)[ \t]*$)/;
+
 /**
  * A Markdown line whose trailing whitespace must stay: two or more spaces are a hard line break
- * (CommonMark 6.7), and stripping what follows a final backslash would make one.
+ * (CommonMark 6.7), and stripping what follows a final backslash would make one. A line of
+ * whitespace alone is blank, and a heading or a thematic break has no line to break onto: theirs goes.
  */
 export function isMarkdownBreak(body: string): boolean {
   const content = body.replace(/[ \t]+$/, "");
-  if (content === body) return false;
+  if (content === body || content.trim() === "" || BLOCK_LINE.test(content)) return false;
   return / {2,}$/.test(body) || content.endsWith("\\");
 }
