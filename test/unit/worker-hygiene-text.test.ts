@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { checkText, findConflictMarkers, isBinary } from "../../src/worker/reviewers/hygiene-text.js";
+import {
+  checkText,
+  findConflictMarkers,
+  isBinary,
+  isCleanText,
+} from "../../src/worker/reviewers/hygiene-text.js";
 
 const fixed = (text: string) => checkText(Buffer.from(text, "latin1")).fixed?.toString("latin1");
 
@@ -17,6 +22,31 @@ describe("hygiene text checks", () => {
 
   it.each(["", "clean\n", "a\r\nb\r\n", "  leading is fine\n", "\n\n"])("leaves %j alone", (input) => {
     expect(checkText(Buffer.from(input)).fixed).toBeUndefined();
+  });
+
+  it.each(["", "clean\n", "  leading is fine\n", "\n\n", "a \u000b\n", "<<<<<< six\n"])(
+    "finds %j clean from its bytes alone, with nothing to report",
+    (input) => {
+      const content = Buffer.from(input, "latin1");
+      expect(isCleanText(content)).toBe(true);
+      expect(checkText(content)).toEqual({
+        trailingWhitespaceLines: 0,
+        missingFinalNewline: false,
+        conflicts: [],
+      });
+    },
+  );
+
+  it.each([
+    "a \n",
+    "b\t\n",
+    "no newline",
+    "a\r\nb\r\n",
+    "a\nb\r\n",
+    "<<<<<<< HEAD\na\n=======\nb\n>>>>>>> topic\n",
+    "x <<<<<<< not at a line start\n",
+  ])("looks at the lines of %j", (input) => {
+    expect(isCleanText(Buffer.from(input, "latin1"))).toBe(false);
   });
 
   it("counts and trims the blanks /[ \\t]+$/ finds at a line's end, and no other character", () => {

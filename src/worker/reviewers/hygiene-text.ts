@@ -21,6 +21,23 @@ export function isBinary(content: Buffer): boolean {
   return content.subarray(0, 8000).includes(0);
 }
 
+const NEWLINE = 0x0a;
+const CR = Buffer.from("\r");
+const BLANK_AT_EOL = [Buffer.from(" \n"), Buffer.from("\t\n")];
+const CONFLICT_START = Buffer.from("<<<<<<<");
+
+/**
+ * Whether a file has nothing any check could find, by the bytes' own searches: it ends with a
+ * newline (or is empty), has no CR, no blank before a newline and no run of seven `<` (a conflict
+ * block's start). Most files of a tree are so, and then neither the lines nor the fix rules are
+ * worked out at all (the lines of 20k files cost the built-in reviewer some 0.2 s of CPU).
+ */
+export function isCleanText(content: Buffer): boolean {
+  if (content.length > 0 && content[content.length - 1] !== NEWLINE) return false;
+  if (content.includes(CR) || content.includes(CONFLICT_START)) return false;
+  return !BLANK_AT_EOL.some((blank) => content.includes(blank));
+}
+
 const START = /^<{7}(?: |$)/;
 const MIDDLE = /^={7}$/;
 const END = /^>{7}(?: |$)/;
@@ -69,6 +86,7 @@ const hasTrailing = (body: string) => trailingStart(body) < body.length;
 const withoutTrailing = (body: string) => body.slice(0, trailingStart(body));
 
 export function checkText(content: Buffer, rules: FixRules = FIX_ALL): TextReport {
+  if (isCleanText(content)) return { trailingWhitespaceLines: 0, missingFinalNewline: false, conflicts: [] };
   const text = content.toString("latin1");
   const parts = text.split("\n");
   // parts[i] is line i+1 without "\n"; the last part is what follows the last "\n" (often "").

@@ -21,7 +21,7 @@ import {
 } from "./hygiene-files.js";
 import { fixRulesFor } from "./hygiene-rules.js";
 import { leftAloneReason, snapshotInputDirs } from "./hygiene-scope.js";
-import { checkText, isBinary, type TextReport } from "./hygiene-text.js";
+import { checkText, isBinary, isCleanText, type TextReport } from "./hygiene-text.js";
 import { DEFAULT_WHITESPACE_RULE, parseWhitespaceRule, type WhitespaceRule } from "./whitespace-rules.js";
 
 /** Files named in the commit body; the message must stay well under the result's 64 KiB per text. */
@@ -171,7 +171,8 @@ function reviewFile(path: string, facts: TreeFacts, outcome: HygieneOutcome, cou
     reportOversized(path, size, outcome, counts);
     return;
   }
-  if (!content || isBinary(content)) return;
+  // A clean file needs no rules: what they would allow is never asked.
+  if (!content || isBinary(content) || isCleanText(content)) return;
   const rules = fixRulesFor({
     path,
     text: content.toString("latin1"),
