@@ -96,6 +96,11 @@ export const messages = {
   unknownWorker: (name: string) => `no worker named '${name}' is configured`,
   hintConfigureWorker: (name: string) =>
     `configure it with: git config review-remote.${name}.command 'ssh <host> git-review-remote worker'`,
+  requestTooLarge: (bytes: number, max: number, paths: number) =>
+    `the review's request would be ${bytes} bytes, more than the ${max} a worker reads` +
+    (paths > 0 ? `: the change names ${paths} paths` : ""),
+  hintRequestTooLarge:
+    "review part of the change (git review-remote <rev> -- <pathspec>) or the tree alone (--all <rev>)",
   rangePatchTooLarge: (cut: { bytes: number; kept: number; total: number }) =>
     cut.kept === 0
       ? `the range's patch (${cut.bytes} bytes) is too large to send; the reviewer gets the changed paths only`

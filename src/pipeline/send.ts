@@ -46,11 +46,10 @@ function workerEnv(env: Env, record: ReviewRecord): Env {
 }
 
 /**
- * The accept stage and the request's schema: zod and every schema, some 35 ms to load. Loaded once
- * the envelope is sent, while the worker works, not before: the request is built and sent without
- * them, and then checked against its schema as the worker checked it, before its answer is read.
+ * The accept stage: zod and every schema, some 35 ms to load. Loaded once the envelope is sent,
+ * while the worker works, not before: the request was built and checked without them (request.ts).
  */
-type AcceptStage = [typeof import("./accept.js"), typeof import("../protocol/request.js")];
+type AcceptStage = typeof import("./accept.js");
 
 /** The audit line first (what left, and where to), then the envelope through the transport. */
 async function send(
@@ -127,9 +126,9 @@ async function rememberRejection(
   }
 }
 
-/** The stage that judges an answer, and the request's schema: zod and every schema it needs. */
+/** The stage that judges an answer: zod and every schema it needs. */
 function loadAcceptStage(): Promise<AcceptStage> {
-  return Promise.all([import("./accept.js"), import("../protocol/request.js")]);
+  return import("./accept.js");
 }
 
 /** Loads the accept stage ahead: before a large repository's export (see fan-out.ts). */
@@ -157,8 +156,7 @@ export async function reviewOnWorker(
     });
     if (context.signal.aborted) throw new InterruptedError(messages.interruptedNothingImported);
     // Loaded once per process: the module loader keeps what the preload started.
-    const [{ acceptResult }, { checkRequest }] = await loadAcceptStage();
-    checkRequest(request);
+    const { acceptResult } = await loadAcceptStage();
     const outcome = await acceptResult(context, worker, record, raw);
     if (cacheKey) await writeCache(store, cacheKey, record.id);
     return outcome;

@@ -133,20 +133,33 @@ function patchSections(patch: string): string[] {
   return starts.map((start, i) => patch.slice(start, starts[i + 1] ?? patch.length));
 }
 
+/** The UTF-8 bytes of `text` as a JSON string's content: what it takes in the request line. */
+function escapedBytes(text: string): number {
+  return Buffer.byteLength(JSON.stringify(text)) - 2;
+}
+
 /**
- * A patch cut to at most `maxBytes`: whole file sections, the largest left out first, the rest in
- * their order. `kept` counts the sections that stayed, `total` all of them.
+ * A patch cut to at most `maxBytes`, and to at most `maxEscaped` once escaped as a JSON string (a
+ * patch of tabs and quotes grows in the request line): whole file sections, the largest left out
+ * first, the rest in their order. `kept` counts the sections that stayed, `total` all of them.
  */
-export function fitPatch(patch: string, maxBytes: number): { patch: string; kept: number; total: number } {
+export function fitPatch(
+  patch: string,
+  maxBytes: number,
+  maxEscaped = Number.POSITIVE_INFINITY,
+): { patch: string; kept: number; total: number } {
   const sections = patchSections(patch);
   const sizes = sections.map((section) => Buffer.byteLength(section));
+  const escaped = sections.map(escapedBytes);
   let bytes = sizes.reduce((sum, size) => sum + size, 0);
+  let inLine = escaped.reduce((sum, size) => sum + size, 0);
   const dropped = new Set<number>();
   const largestFirst = sizes.map((_, i) => i).sort((a, b) => (sizes[b] as number) - (sizes[a] as number));
   for (const i of largestFirst) {
-    if (bytes <= maxBytes) break;
+    if (bytes <= maxBytes && inLine <= maxEscaped) break;
     dropped.add(i);
     bytes -= sizes[i] as number;
+    inLine -= escaped[i] as number;
   }
   const kept = sections.filter((_, i) => !dropped.has(i));
   return { patch: kept.join(""), kept: kept.length, total: sections.length };

@@ -9,8 +9,8 @@ import type { Readable } from "node:stream";
 import { EnvelopeError, EnvelopeErrorKind } from "./errors.js";
 import { parseRequest } from "./parse-request.js";
 import type { Request } from "./request.js";
+import { MAX_REQUEST_LINE_BYTES as DEFAULT_MAX_REQUEST_LINE_BYTES } from "./request-check.js";
 
-const DEFAULT_MAX_REQUEST_LINE_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
 
 /**

@@ -78,8 +78,6 @@ const RequestShape = {
 export const RequestSchema = z.strictObject(RequestShape);
 export type Request = z.infer<typeof RequestSchema>;
 
-/** The request without its id: what the id is computed over. */
-export type RequestBody = Omit<Request, "id">;
 /** What a caller supplies to createRequest. */
 export type RequestFields = Omit<Request, "id" | "schema">;
 

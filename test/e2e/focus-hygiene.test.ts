@@ -1,9 +1,10 @@
 // The built-in reviewer as a user meets it on a crafted repository, and what any reviewer is told
 // of the change: both through `git review-remote` with workers configured as users configure them.
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIXTURES, useReviewerWorker } from "../helpers/fixtures.js";
-import { createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const RECORD_FOCUS = join(FIXTURES, "reviewers", "record-focus.sh");
 const repos = repoTracker();
@@ -101,6 +102,44 @@ describe("a change whose patch is too large to send whole", () => {
     const result = reviewed(repo);
     expect(result.stderr).toMatch(/too large to send whole; the reviewer gets the lines of 1 of its 2 files/);
     expect(proposedLines(repo, result.branch)).toEqual(["-export const a = 2;   ", "+export const a = 2;"]);
+  });
+});
+
+describe("a change whose request line would be longer than a worker reads", () => {
+  it("leaves out a patch that fits by its bytes but not once escaped in the line, and reviews the rest", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("src/app.ts", "export const a = 1;\n");
+    repo.commit("base");
+    repo.write("src/app.ts", "export const a = 2;   \n");
+    // A snapshot of coloured output: under the patch limit as bytes, each escape six bytes in JSON.
+    const rows = Array.from({ length: 18_000 }, () => "\x1b[m".repeat(8));
+    repo.write("__snapshots__/colors.snap", `${rows.join("\n")}\n`);
+    repo.commit("the change");
+    const result = reviewed(repo);
+    expect(result.stderr).toMatch(/too large to send whole; the reviewer gets the lines of 1 of its 2 files/);
+    expect(proposedLines(repo, result.branch)).toEqual(["-export const a = 2;   ", "+export const a = 2;"]);
+  });
+
+  it("is refused before anything is sent when its changed paths alone are too many, and nothing changes", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("README.md", "# Title\n");
+    repo.commit("base");
+    const dir = `${"generated-".repeat(10)}/${"fixtures-".repeat(11)}`;
+    for (let i = 0; i < 5200; i++) repo.write(`${dir}/case-${i}.txt`, `${i}\n`);
+    repo.commit("many files");
+    const refused = runUnchanged(repo, [], 1);
+    expect(refused.stderr).toMatch(
+      /^git-review-remote: the review's request would be \d+ bytes, more than the 1048576 a worker reads: the change names 5200 paths$/m,
+    );
+    expect(refused.stderr).toContain(
+      "hint: review part of the change (git review-remote <rev> -- <pathspec>) or the tree alone (--all <rev>)\n",
+    );
+    // No worker was asked: no audit line, no review record.
+    const store = join(repo.dir, ".git", "review-remote");
+    expect(existsSync(join(store, "audit.jsonl"))).toBe(false);
+    expect(existsSync(join(store, "reviews")) ? readdirSync(join(store, "reviews")) : []).toEqual([]);
+    const part = repo.run(["HEAD", "--", `${dir}/case-1*`]);
+    expect(part.status, part.stderr).toBe(0);
   });
 });
 
