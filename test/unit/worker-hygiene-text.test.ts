@@ -24,22 +24,29 @@ describe("hygiene text checks", () => {
     expect(checkText(Buffer.from(input)).fixed).toBeUndefined();
   });
 
-  it.each(["", "clean\n", "  leading is fine\n", "\n\n", "a \u000b\n", "<<<<<< six\n"])(
-    "finds %j clean from its bytes alone, with nothing to report",
-    (input) => {
-      const content = Buffer.from(input, "latin1");
-      expect(isCleanText(content)).toBe(true);
-      expect(checkText(content)).toEqual({
-        trailingWhitespaceLines: 0,
-        missingFinalNewline: false,
-        conflicts: [],
-      });
-    },
-  );
+  it.each([
+    "",
+    "clean\n",
+    "  leading is fine\n",
+    "\n\n",
+    "\nfirst line empty\n",
+    "a \u000b\n",
+    "<<<<<< six\n",
+  ])("finds %j clean from its bytes alone, with nothing to report", (input) => {
+    const content = Buffer.from(input, "latin1");
+    expect(isCleanText(content)).toBe(true);
+    expect(checkText(content)).toEqual({
+      trailingWhitespaceLines: 0,
+      missingFinalNewline: false,
+      conflicts: [],
+    });
+  });
 
   it.each([
     "a \n",
     "b\t\n",
+    " \nat the start\n",
+    "clean\nthen  \nclean\n",
     "no newline",
     "a\r\nb\r\n",
     "a\nb\r\n",

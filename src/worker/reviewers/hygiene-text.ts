@@ -22,20 +22,26 @@ export function isBinary(content: Buffer): boolean {
 }
 
 const NEWLINE = 0x0a;
-const CR = Buffer.from("\r");
-const BLANK_AT_EOL = [Buffer.from(" \n"), Buffer.from("\t\n")];
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
 const CONFLICT_START = Buffer.from("<<<<<<<");
 
 /**
- * Whether a file has nothing any check could find, by the bytes' own searches: it ends with a
- * newline (or is empty), has no CR, no blank before a newline and no run of seven `<` (a conflict
- * block's start). Most files of a tree are so, and then neither the lines nor the fix rules are
- * worked out at all (the lines of 20k files cost the built-in reviewer some 0.2 s of CPU).
+ * Whether a file has nothing any check could find, by searches of its bytes: it ends with a newline
+ * (or is empty), has no CR, no run of seven `<` (a conflict block's start) and no blank before a
+ * newline. Most files of a tree are so, and then neither the lines nor the fix rules are worked out
+ * at all (the lines of 20k files cost the built-in reviewer some 0.2 s of CPU). The blanks are found
+ * from each newline (memchr, a line at a time): a search for " \n" itself stops at every space.
  */
 export function isCleanText(content: Buffer): boolean {
   if (content.length > 0 && content[content.length - 1] !== NEWLINE) return false;
-  if (content.includes(CR) || content.includes(CONFLICT_START)) return false;
-  return !BLANK_AT_EOL.some((blank) => content.includes(blank));
+  if (content.indexOf(CR) !== -1 || content.includes(CONFLICT_START)) return false;
+  for (let at = content.indexOf(NEWLINE); at !== -1; at = content.indexOf(NEWLINE, at + 1)) {
+    const before = content[at - 1];
+    if (before === SPACE || before === TAB) return false;
+  }
+  return true;
 }
 
 const START = /^<{7}(?: |$)/;
