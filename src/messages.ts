@@ -163,10 +163,12 @@ export const messages = {
   hintSimpleGitHooks:
     'keep it: add "preserveUnused": ["pre-push"] to the "simple-git-hooks" configuration, or name it there: "pre-push": "git review-remote hook pre-push \\"$@\\""',
   hintHuskyLine: 'add a line to .husky/pre-push instead: git review-remote hook pre-push "$@"',
-  hookInstalled: (how: "installed" | "updated" | "unchanged", path: string) =>
-    how === "unchanged"
-      ? `The pre-push hook in ${path} is up to date`
-      : `${how === "updated" ? "Updated" : "Installed"} the pre-push hook in ${path}`,
+  hookInstalled: (how: "installed" | "updated" | "unchanged" | "husky", path: string) =>
+    how === "husky"
+      ? `${path} runs git review-remote hook pre-push already; husky runs it`
+      : how === "unchanged"
+        ? `The pre-push hook in ${path} is up to date`
+        : `${how === "updated" ? "Updated" : "Installed"} the pre-push hook in ${path}`,
   hookNotOurs: (path: string) => `${path} exists and is not ours; leaving it as it is`,
   hintHookLine: 'add this line to it: git review-remote hook pre-push "$@" || exit $?',
   hintHookForce: "or replace it: git review-remote install-hook --force",

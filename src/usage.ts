@@ -184,8 +184,9 @@ Exit 4 when it does not verify (an edited request.json or result.json too);
 Install the pre-push hook in $(git rev-parse --git-path hooks), inside marker
 lines, and print its path as git prints paths (quoted when core.quotePath says);
 an existing hook is kept unless --force. With husky, add the line
-git review-remote hook pre-push "$@" to .husky/pre-push instead (a clone with
-.husky/ whose husky is not set up yet gets the hook and a warning). With
+git review-remote hook pre-push "$@" to .husky/pre-push instead (once it is
+there, install-hook says so; a clone with .husky/ whose husky is not set up yet
+gets the hook, and a warning unless .husky/pre-push has the line). With
 simple-git-hooks, which deletes the hooks it does not name, it warns: keep it
 with "preserveUnused": ["pre-push"] in its configuration.`,
   hook: `usage: git review-remote hook pre-push <remote> <url>

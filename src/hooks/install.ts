@@ -28,16 +28,27 @@ async function shownPath(repo: Repo, path: string): Promise<string> {
   return quoteLikeGit(path, await readQuotePath({ cwd: repo.cwd, env: repo.env }));
 }
 
+/** A line that runs `git review-remote hook pre-push`, as README's husky line does, not commented out. */
+const RUNS_US = /^[ \t]*(?!#)[^\n]*\bgit(?:[ \t]+|-)review-remote[ \t]+hook[ \t]+pre-push\b/m;
+
+/** Whether husky's `pre-push` in `huskyDir` already runs the review (it may not exist). */
+async function huskyRunsUs(huskyDir: string): Promise<boolean> {
+  const text = await readFile(join(huskyDir, "pre-push"), "utf8").catch(() => "");
+  return RUNS_US.test(text);
+}
+
 /**
  * Writes the hook; returns its path as git would print it, whether one was there before, and whether the work tree has a
- * `.husky/` directory whose husky is not set up yet (once it is, git runs no hook from there).
+ * `.husky/` directory whose husky is not set up yet (once it is, git runs no hook from there) and
+ * whose `pre-push` does not run the review yet. Where husky runs the hooks already and its
+ * `pre-push` runs the review, nothing is written: `how` is "husky" and `shown` that file.
  */
 export async function installHook(
   repo: Repo,
   force: boolean,
 ): Promise<{
   shown: string;
-  how: "installed" | "updated" | "unchanged";
+  how: "installed" | "updated" | "unchanged" | "husky";
   huskyLater: boolean;
   removedBySimpleGitHooks: boolean;
 }> {
@@ -47,6 +58,11 @@ export async function installHook(
   ).stdout.replace(/\n$/, "");
   const dir = isAbsolute(reported) ? reported : join(repo.cwd, reported);
   if (/(^|\/)\.husky(\/_)?$/.test(dir)) {
+    const huskyDir = dir.replace(/\/_$/, "");
+    if (await huskyRunsUs(huskyDir)) {
+      const shown = await shownPath(repo, join(huskyDir, "pre-push"));
+      return { shown, how: "husky", huskyLater: false, removedBySimpleGitHooks: false };
+    }
     throw new ReviewRemoteError(messages.hooksThroughHusky, { hints: [messages.hintHuskyLine] });
   }
   const path = join(dir, "pre-push");
@@ -67,7 +83,7 @@ export async function installHook(
   return {
     shown: await shownPath(repo, path),
     how: existing === undefined ? "installed" : existing === text ? "unchanged" : "updated",
-    huskyLater: husky?.isDirectory() === true,
+    huskyLater: husky?.isDirectory() === true && !(repo.top && (await huskyRunsUs(join(repo.top, ".husky")))),
     removedBySimpleGitHooks: repo.top ? await removedBySimpleGitHooks(repo.top) : false,
   };
 }

@@ -400,13 +400,26 @@ describe("pre-push hook and review branches", () => {
         mode: 0o755,
       },
     );
-    writeFileSync(join(repo.dir, ".husky", "pre-push"), 'git review-remote hook pre-push "$@"\n');
+    const huskyHook = join(repo.dir, ".husky", "pre-push");
+    writeFileSync(huskyHook, "npm test\n# git review-remote hook pre-push\n");
     repo.git("config", "core.hooksPath", ".husky/_");
     repo.git("config", "review-remote.prePush", "block");
     commitConflictMarker(repo);
     const refused = repo.run(["install-hook"]);
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain("husky");
+    expect(refused.stderr).toBe(
+      "git-review-remote: this repository runs its hooks through husky\n" +
+        'hint: add a line to .husky/pre-push instead: git review-remote hook pre-push "$@"\n',
+    );
+    expect(readFileSync(huskyHook, "utf8")).toBe("npm test\n# git review-remote hook pre-push\n");
+    // Once the line is there, as the hint says, installing again says so rather than repeat it.
+    writeFileSync(huskyHook, 'npm test\ngit review-remote hook pre-push "$@"\n');
+    const again = repo.run(["install-hook"]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toBe(`${huskyHook} runs git review-remote hook pre-push already; husky runs it\n`);
+    expect(again.stderr).toBe("");
+    expect(readFileSync(huskyHook, "utf8")).toBe('npm test\ngit review-remote hook pre-push "$@"\n');
+    expect(existsSync(join(repo.dir, ".git", "hooks", "pre-push"))).toBe(false);
     const before = remoteHead(repo);
     const blocked = push(repo);
     expect(blocked.status).not.toBe(0);

@@ -250,6 +250,18 @@ describe("install-hook in a clone whose husky is not set up yet", () => {
     expect(quiet.status, quiet.stderr).toBe(0);
     expect(quiet.stderr).toBe("");
   });
+
+  it("does not ask for the husky line when .husky/pre-push has it already", () => {
+    const repo = committedRepo();
+    repo.write(".husky/pre-push", 'git review-remote hook pre-push "$@"\n');
+    repo.commit("husky");
+    const installed = repo.run(["install-hook"]);
+    expect(installed.status, installed.stderr).toBe(0);
+    expect(installed.stdout).toBe(
+      `Installed the pre-push hook in ${join(repo.dir, ".git", "hooks", "pre-push")}\n`,
+    );
+    expect(installed.stderr).toBe("");
+  });
 });
 
 describe("<command> --help", () => {
