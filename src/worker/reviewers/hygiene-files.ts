@@ -1,6 +1,6 @@
 // How hygiene reads and writes the unpacked tree: regular files only, never through a symlink at the
 // last component (the validated listing has none above it).
-import { closeSync, constants, fstatSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BundleListing } from "../verify-bundle.js";
 
@@ -21,7 +21,8 @@ export function isUtf8(content: Buffer): boolean {
 /**
  * Reads a regular file up to `max` bytes (size -1: not a regular file; no content: larger than
  * `max`). Synchronous on purpose: for tens of thousands of small files on tmpfs the async version
- * spends most of its time in the thread pool round trips.
+ * spends most of its time in the thread pool round trips. Read as readFileSync reads a descriptor (up
+ * to the size fstat gave), without its second fstat.
  */
 export function readRegularFile(
   path: string,
@@ -32,7 +33,12 @@ export function readRegularFile(
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { size: -1 };
     if (stat.size > max) return { size: stat.size };
-    return { size: stat.size, content: readFileSync(fd) };
+    const content = Buffer.allocUnsafe(stat.size);
+    let read = 0;
+    for (let bytes = 1; read < content.length && bytes > 0; read += bytes) {
+      bytes = readSync(fd, content, read, content.length - read, null);
+    }
+    return { size: stat.size, content: read < content.length ? content.subarray(0, read) : content };
   } finally {
     closeSync(fd);
   }

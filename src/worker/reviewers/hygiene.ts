@@ -4,7 +4,6 @@
 // conflict markers, mixed line endings and oversized files. Snapshots, patch files and fixtures are
 // left alone. It runs in the worker process on the unpacked tree and never follows a symlink.
 
-import { join } from "node:path";
 import { readAttributes } from "../../git/attributes.js";
 import type { Env } from "../../git/run.js";
 import { forbiddenChangeReason } from "../../paths/forbidden.js";
@@ -166,7 +165,8 @@ function reviewFile(path: string, facts: TreeFacts, outcome: HygieneOutcome, cou
   // the generator or the vendor (a committed Yarn release), so they are neither fixed nor reported.
   if (isSetAttribute(attrs?.get("linguist-generated")) || isSetAttribute(attrs?.get("linguist-vendored")))
     return;
-  const { size, content } = readRegularFile(join(facts.tree, path));
+  // The listing's paths are relative and normalized: no join (path.join on 20k paths: some 40 ms).
+  const { size, content } = readRegularFile(`${facts.tree}/${path}`);
   if (size > HYGIENE_MAX_FILE_BYTES) {
     reportOversized(path, size, outcome, counts);
     return;
@@ -186,7 +186,7 @@ function reviewFile(path: string, facts: TreeFacts, outcome: HygieneOutcome, cou
   if (!text.fixed || !options.fix || !isUtf8(content)) return;
   if (forbiddenChangeReason(path, options.forbiddenPaths)) return;
   options.beforeRewrite?.(path, content);
-  writeRegularFile(join(facts.tree, path), text.fixed);
+  writeRegularFile(`${facts.tree}/${path}`, text.fixed);
   outcome.fixed.push(path);
 }
 
