@@ -59,9 +59,11 @@ context); the review focuses on the change:
                         which comments to show (review-remote.filterMode):
                         added (default: on lines the change added),
                         diff_context (within its hunks), file (in changed
-                        files), nofilter; the others are counted and kept;
+                        files), nofilter; the review counts the comments
+                        shown, and those outside the change apart (kept);
                         fixes to files the change did not touch are left
-                        out of the branch, but for nofilter
+                        out of the branch, but for nofilter, and a commit
+                        kept to some files is named after what it keeps
     --fail-level <level>
                         exit 7 when a finding shown is at or above <level>
                         (review-remote.failLevel): none (default), error,
@@ -105,7 +107,8 @@ pruned), counts.`,
   show: `usage: git review-remote show <id> [--format=text|json|sarif] [--json]
                               [--filter-mode <mode>] [--all-comments]
 
-Show a review's counts (as validated: "result 3 comments, 1 proposed commit"),
+Show a review's counts (as validated: "result 3 comments, 1 proposed commit",
+the comments in the change, or all with --all-comments),
 the worker's summary, its receipt ("Good signature from worker ..." or
 "unsigned"), comments and the stat of each proposed commit.
 Comments outside the change are counted, not shown (by the mode the review

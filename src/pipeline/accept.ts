@@ -8,7 +8,7 @@ import { messages } from "../messages.js";
 import { requestForbiddenPaths } from "../paths/forbidden.js";
 import { overLimitNote } from "../protocol/limits.js";
 import { type Dropped, parseResult } from "../protocol/parse-result.js";
-import type { Result } from "../protocol/result.js";
+import type { Result, ReviewComment } from "../protocol/result.js";
 import { summaryProse } from "../protocol/summary.js";
 import { matchSecretName } from "../secrets/names.js";
 import { writeNote } from "../store/notes.js";
@@ -19,6 +19,7 @@ import { sanitizeLine } from "../validate/sanitize.js";
 import { storedResult } from "../validate/stored-result.js";
 import { workerMessages } from "../worker/messages.js";
 import { type AcceptContext, baseObjects, updateRecord } from "./context.js";
+import { filterComments } from "./filter.js";
 import { importResult } from "./import.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { checkResultReceipt } from "./receipt.js";
@@ -143,6 +144,19 @@ async function checkInScope(
   return { commits, checked: await checkProposals(context, worker, record, commits, counts, stored) };
 }
 
+const errorsIn = (comments: readonly ReviewComment[]) =>
+  comments.filter((comment) => comment.severity === "error").length;
+
+/** The record's counts: every comment, and of a focused review those its mode hides, counted apart. */
+function countComments(comments: readonly ReviewComment[], scope: AcceptContext["scope"]) {
+  const hidden = scope ? filterComments(comments, scope.changes, scope.mode).hidden : [];
+  return {
+    comments: comments.length,
+    errors: errorsIn(comments),
+    outsideComments: hidden.length > 0 ? { comments: hidden.length, errors: errorsIn(hidden) } : undefined,
+  };
+}
+
 /** Validate a worker's raw stdout and import it; the first failing layer rejects all of it. */
 export async function acceptResult(
   context: AcceptContext,
@@ -175,10 +189,7 @@ async function judgeAndImport(
   { received: result, stored }: { received: Result; stored: Promise<void> },
 ): Promise<ReviewOutcome> {
   const { repo, sent, store } = context;
-  const counts = {
-    comments: result.comments.length,
-    errors: result.comments.filter((comment) => comment.severity === "error").length,
-  };
+  const counts = countComments(result.comments, context.scope);
   if (result.status === "failed") {
     await stored;
     await updateRecord(store, record, {

@@ -4,11 +4,13 @@ import type { ReceiptPolicy } from "../config/receipt-policy.js";
 import type { ManifestFile } from "../export/archive.js";
 import type { Snapshot } from "../export/snapshot.js";
 import type { PrivateObjects } from "../git/objects.js";
+import type { ChangedLines } from "../protocol/changed-lines.js";
 import type { Request } from "../protocol/request.js";
 import type { Repo } from "../repo.js";
 import type { StorePaths } from "../store/layout.js";
 import { RECORD_LOCK_WAIT_MS, withStoreLock } from "../store/lock.js";
 import { type ReviewRecord, writeRecord } from "../store/records.js";
+import type { FilterMode } from "./filter.js";
 
 /** What was sent, as the accept and import stages need it. */
 interface SentBundle {
@@ -40,6 +42,9 @@ export interface AcceptContext {
 export interface ProposalScope {
   paths: ReadonlySet<string>;
   keepAll: boolean;
+  /** The change's lines and the mode the review was asked for: which comments it shows. */
+  changes: ChangedLines;
+  mode: FilterMode;
 }
 
 /**

@@ -39,7 +39,8 @@ export function proposalScope(
   mode: FilterMode,
 ): ProposalScope | undefined {
   if (!changes) return undefined;
-  return { paths: new Set(changes.files.map((file) => file.path)), keepAll: mode === FilterMode.nofilter };
+  const paths = new Set(changes.files.map((file) => file.path));
+  return { paths, keepAll: mode === FilterMode.nofilter, changes, mode };
 }
 
 /** The outcome with only the comments `mode` shows; the hidden ones are counted beside them. */

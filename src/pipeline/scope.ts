@@ -6,13 +6,17 @@
 import { messages } from "../messages.js";
 import { RenameGroups } from "../paths/rename-groups.js";
 import { type PatchGateOptions, type PatchSection, readPatchSections } from "../validate/patch-gate.js";
+import { readFileFixes, scopedMessage } from "./scoped-message.js";
 
 interface Proposal {
   message: string;
   patch: string;
 }
 
-/** What scoping left out: fixes (hunks; a section without one, a pure rename, counts once) and files. */
+/**
+ * What scoping left out: fixes (as a built-in reviewer commit counts a file's fixes, else its hunks;
+ * a section without one, a pure rename, counts once) and files.
+ */
 interface LeftOut {
   fixes: number;
   files: number;
@@ -56,15 +60,19 @@ export function scopeProposals<P extends Proposal>(
   for (const [index, sections] of read.entries()) {
     const commit = commits[index] as P;
     const keep = sections.filter(isKept);
+    const fileFixes = readFileFixes(commit.message);
     for (const section of sections) {
       if (isKept(section)) continue;
-      fixes += Math.max(1, section.hunks);
+      const counted = section.names.map((name) => fileFixes.get(name)?.fixes).find((n) => n !== undefined);
+      fixes += counted ?? Math.max(1, section.hunks);
       for (const name of section.names) files.add(name);
     }
     if (keep.length === sections.length) kept.push(commit);
     else if (keep.length > 0) {
-      // The worker's message describes the whole commit ("377 files changed"): say what is left of it.
-      const message = `${commit.message.trimEnd()}\n\n${messages.scopedCommitNote(keep.length, sections.length)}`;
+      // The worker's message describes the whole commit ("1383 fixes"): say what is left of it.
+      const note = messages.scopedCommitNote(keep.length, sections.length);
+      const paths = keep.map((section) => section.names.at(-1) as string);
+      const message = scopedMessage(commit.message, paths, note);
       kept.push({ ...commit, message, patch: keep.map((section) => section.text).join("") });
     }
   }

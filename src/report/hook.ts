@@ -36,8 +36,8 @@ function stoppedText(stop: HookStop): string {
 function describeOutcome(outcome: ReviewOutcome, cached: boolean): string {
   const { record } = outcome;
   const parts: string[] = [];
-  // Every comment imported, as the review's line and `list` count them; those hidden said after.
-  if (record.comments > 0) parts.push(plural(record.comments, "comment"));
+  // The comments in the change, as the review's line counts them; those hidden said after.
+  if (outcome.comments.length > 0) parts.push(plural(outcome.comments.length, "comment"));
   if (record.branch) parts.push(`proposals on ${record.branch}`);
   const hidden = outcome.filter?.hidden.length ?? 0;
   const what = parts.length > 0 ? parts.join(", ") : "nothing to report";

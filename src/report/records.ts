@@ -10,9 +10,24 @@ import { describeReceipt, receiptJson } from "./receipt.js";
 import { toSarif } from "./sarif.js";
 import { describeHidden, describeLeftOut, describeScope, leftOut } from "./target.js";
 
-/** A review's counts, as validated and imported: the same words in the review's line and in `show`. */
-export function describeCounts(record: Pick<ReviewRecord, "comments" | "commits">): string {
-  return `${plural(record.comments, "comment")}, ${plural(record.commits, "proposed commit")}`;
+/**
+ * A review's counts, as shown: the comments the filter kept (those outside the change are counted on
+ * their own line) and the commits imported; the same words in the review's line and in `show`.
+ */
+export function describeCounts(record: Pick<ReviewRecord, "commits">, comments: number): string {
+  return `${plural(comments, "comment")}, ${plural(record.commits, "proposed commit")}`;
+}
+
+/**
+ * The review's words, with the errors among its comments: those in the change, as the review showed
+ * them, then how many the filter hid outside it.
+ */
+function describeListCounts(record: ReviewRecord): string {
+  const outside = record.outsideComments;
+  const comments = record.comments - (outside?.comments ?? 0);
+  const errors = record.errors - (outside?.errors ?? 0);
+  const counts = `${plural(comments, "comment")} (${plural(errors, "error")}), ${plural(record.commits, "proposed commit")}`;
+  return outside ? `${counts}; ${plural(outside.comments, "comment")} outside the change hidden` : counts;
 }
 
 export function printRecords(
@@ -40,8 +55,7 @@ export function printRecords(
         snapshot.padEnd(19),
         describeScope(record).padEnd(22),
         (record.branch && branchExists(record.branch) ? record.branch : "-").padEnd(20),
-        // The review's words, with the errors among the comments (in the change or not).
-        `${plural(record.comments, "comment")} (${plural(record.errors, "error")}), ${plural(record.commits, "proposed commit")}`,
+        describeListCounts(record),
       ].join("  "),
     );
   }
@@ -95,7 +109,8 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
   output.out(`snapshot ${record.snapshot.kind} ${record.snapshot.commit}`);
   output.out(record.range ? `range    ${record.range.base}..${record.range.head}` : "range    whole tree");
   if (record.branch) output.out(`branch   ${record.branch}`);
-  if (result) output.out(`result   ${describeCounts(record)}`);
+  const counted = shown.allComments ? comments.shown.length + comments.hidden.length : comments.shown.length;
+  if (result) output.out(`result   ${describeCounts(record, counted)}`);
   const left = describeLeftOut(record);
   if (left) output.out(`scope    ${left}`);
   output.out(`receipt  ${describeReceipt(record)}`);

@@ -14,7 +14,7 @@ import { describeHidden, describeLeftOut, describeTarget, leftOut } from "./targ
 
 function printOutcome(outcome: ReviewOutcome, cached: boolean, output: Output): void {
   const { record } = outcome;
-  const counts = describeCounts(record);
+  const counts = describeCounts(record, outcome.comments.length);
   const from = cached ? " (cached: the worker was not contacted)" : "";
   const sandbox = outcome.sandbox ? ` [sandbox: ${outcome.sandbox}]` : "";
   output.out(`Review ${record.id} by ${record.worker.name}${sandbox}: ${counts}${from}`);

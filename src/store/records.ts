@@ -53,6 +53,11 @@ export interface ReviewRecord {
   commits: number;
   comments: number;
   errors: number;
+  /**
+   * Of `comments` and `errors`, those a focused review's filter mode (as asked) hides: outside the
+   * change. Absent when none are, or in records written before they were counted.
+   */
+  outsideComments?: { comments: number; errors: number } | undefined;
   problems?: string[];
   /** A rejected result's error as reported, so the cache can say it again (exit 4). */
   rejection?: { message: string; details: string[]; hints: string[] };

@@ -46,15 +46,31 @@ function unique(values: readonly (string | undefined)[]): string[] {
   return [...new Set(values.filter((value): value is string => value !== undefined && value !== ""))];
 }
 
-/** `eslint: 3 fixes (eqeqeq, prefer-const)`, or `prettier --write: 1 file changed (src/a.js)`. */
+function list(names: readonly string[]): string {
+  return names.length > MAX_NAMES ? `${names.slice(0, MAX_NAMES).join(", ")}, ...` : names.join(", ");
+}
+
+/**
+ * `eslint: 3 fixes (eqeqeq, prefer-const)`, or `prettier --write: 1 file changed (src/a.js)`; the
+ * body names each file, with its own fixes (`src/a.js: 2 fixes (eqeqeq)`) when the tool's report
+ * gave them, so that the client, which may keep only some files of the commit (a focused review),
+ * can say what those files' fixes are.
+ */
 function commitMessage(label: string, outcome: StepOutcome, files: readonly string[]): string {
-  const list = (names: string[]) =>
-    names.length > MAX_NAMES ? `${names.slice(0, MAX_NAMES).join(", ")}, ...` : names.join(", ");
   const subject =
     outcome.fixed.length > 0
-      ? m.fixesMessage(label, outcome.fixed.length, list(unique(outcome.fixed)))
-      : m.changesMessage(label, files.length, list([...files]));
-  const body = files.length > MAX_NAMES || outcome.fixed.length > 0 ? `\n\n${files.join("\n")}` : "";
+      ? m.fixesMessage(label, outcome.fixed.length, list(unique(outcome.fixed.map((fix) => fix.rule))))
+      : m.changesMessage(label, files.length, list(files));
+  const byFile = new Map<string, (string | undefined)[]>();
+  for (const { rule, path } of outcome.fixed) {
+    if (path !== undefined) byFile.set(path, [...(byFile.get(path) ?? []), rule]);
+  }
+  const line = (file: string) => {
+    const rules = byFile.get(file);
+    return rules ? m.fileFixesLine(file, rules.length, list(unique(rules))) : file;
+  };
+  const body =
+    files.length > MAX_NAMES || outcome.fixed.length > 0 ? `\n\n${files.map(line).join("\n")}` : "";
   return `${subject}${body}\n`;
 }
 

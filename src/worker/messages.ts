@@ -74,6 +74,9 @@ export const workerMessages = {
   reviewerFailed: (label: string, error: string) => `${label} failed: ${error}`,
   fixesMessage: (label: string, n: number, rules: string) =>
     `${label}: ${count(n, "fix", "fixes")}${rules === "" ? "" : ` (${rules})`}`,
+  /** A fixes commit's body line for one file; the client reads it back (pipeline/scoped-message.ts). */
+  fileFixesLine: (path: string, n: number, rules: string) =>
+    `${path}: ${count(n, "fix", "fixes")}${rules === "" ? "" : ` (${rules})`}`,
   changesMessage: (label: string, n: number, names: string) =>
     `${label}: ${count(n, "file")} changed (${names})`,
   setupFailed: (error: string) => `the setup command failed: ${error}`,

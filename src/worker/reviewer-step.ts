@@ -32,14 +32,20 @@ export interface StepContext extends ReviewerPhase {
   git: TreeGit;
 }
 
+interface AppliedFix {
+  rule: string | undefined;
+  /** The file of its first edit. */
+  path: string | undefined;
+}
+
 export interface StepOutcome {
   /** The exit code when the reviewer exited by itself. */
   exitCode?: number;
   comments: ReviewComment[];
   /** Its comments over the request's limit, left out: the most severe are in `comments`. */
   overLimit?: number;
-  /** Rule ids of the fixes applied, one entry a fix (undefined: a fix without a rule). */
-  fixed: (string | undefined)[];
+  /** The fixes applied, one entry a fix: its rule id (if any) and the file it fixed. */
+  fixed: AppliedFix[];
   /** Fixes its report held, applied or not (those over the limit too). */
   offered?: number;
   /** Files a diff report patched. */
@@ -156,7 +162,7 @@ export async function runStep(
     writeFixFiles(ctx.io.tree, applied.files);
     for (const line of applied.warnings) ctx.warn(line);
     outcome.comments.push(...applied.comments);
-    outcome.fixed = applied.applied.map((fix) => fix.rule);
+    outcome.fixed = applied.applied.map((fix) => ({ rule: fix.rule, path: fix.edits[0]?.path ?? fix.path }));
   }
   const offered = fixes.length + (fixesOverLimit ?? 0);
   if (offered > outcome.fixed.length) outcome.offered = offered;

@@ -111,7 +111,7 @@ describe("a reviewer over the comments' limit and the patch limit at once", () =
 });
 
 describe("the pre-push hook's line", () => {
-  it("counts the comments as the review's line does, then says how many are hidden", () => {
+  it("counts the comments in the change as the review's line does, then says how many are hidden", () => {
     const repo = manyCommentsRepo();
     const remote = repos.add(createTestRepo({ bare: true, name: "origin.git" }));
     repo.git("remote", "add", "origin", remote.dir);
@@ -132,14 +132,18 @@ describe("the pre-push hook's line", () => {
       /^review-remote: refs\/heads\/main \(\w+\.\.\w+\): review ([0-9a-f]{12}): (.*)$/m,
     );
     const id = line?.[1] ?? "";
-    expect(line?.[2]).toBe(`3 comments, proposals on review/${id} (3 comments outside the change hidden)`);
+    // None of the three is in the change: none is counted as the review's, all three as hidden.
+    expect(line?.[2]).toBe(`proposals on review/${id} (3 comments outside the change hidden)`);
     const shown = repo.run(["show", id]);
-    expect(shown.stdout).toContain("\nresult   3 comments, 1 proposed commit\n");
+    expect(shown.stdout).toContain("\nresult   0 comments, 1 proposed commit\n");
     expect(shown.stdout).toContain(
       `\nComments:\n  3 comments outside the change hidden (--filter-mode=added); see git review-remote show ${id}`,
     );
     expect(repo.run(["list"]).stdout).toMatch(
-      new RegExp(`^${id} .* 3 comments \\(1 error\\), 1 proposed commit$`, "m"),
+      new RegExp(
+        `^${id} .* 0 comments \\(0 errors\\), 1 proposed commit; 3 comments outside the change hidden$`,
+        "m",
+      ),
     );
   });
 });

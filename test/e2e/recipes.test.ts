@@ -165,6 +165,45 @@ describe("linter recipes on a worker with a tools directory", () => {
     expect(places(result.comments)).toEqual(expect.arrayContaining([...ESLINT_PLACES]));
   });
 
+  it("biome over the whole tree in a focused review: the counts and the title are the change's", () => {
+    const repo = craftedRepo();
+    repo.write("src/extra.js", "let more = 1;\nexport { more };\n");
+    repo.commit("a change to one file");
+    const { command, format } = RECIPES.biome;
+    configureWorker(repo, "biome", workerCommand("--reviewer-command", command, "--reviewer-format", format));
+    const run = repo.run(["--worker", "biome"]);
+    expect(run.status, run.stderr).toBe(0);
+    // The review kept one comment and one file's fix: its line says so, and what it left out after.
+    expect(run.stdout).toMatch(
+      /^Review ([0-9a-f]{12}) by biome \[sandbox: [^\]]+\]: 1 comment, 1 proposed commit$/m,
+    );
+    const id = run.stdout.match(/^Review ([0-9a-f]{12})/m)?.[1] ?? "";
+    expect(run.stdout).toContain("  src/extra.js:1 ");
+    expect(run.stdout).toContain(
+      `  10 comments outside the change hidden (--filter-mode=added); see git review-remote show ${id}`,
+    );
+    expect(run.stdout).toContain(
+      "  10 fixes in 3 files outside the change left out (--filter-mode=nofilter keeps them)",
+    );
+    const message = repo.git("log", "-1", "--format=%B", `review/${id}`);
+    expect(message).toMatch(
+      /^biome: 1 fix \(lint\/style\/useConst\)\n\nsrc\/extra\.js: 1 fix \(lint\/style\/useConst\)\n\nKept to the reviewed change: 1 of the 4 files this commit changed/,
+    );
+    expect(Object.keys(proposed(repo, `review/${id}`))).toEqual(["src/extra.js"]);
+    expect(repo.run(["show", id]).stdout).toContain("\nresult   1 comment, 1 proposed commit\n");
+    expect(repo.run(["list"]).stdout).toMatch(
+      new RegExp(
+        `^${id} .* 1 comment \\(\\d+ errors?\\), 1 proposed commit; 10 comments outside the change hidden$`,
+        "m",
+      ),
+    );
+    // Every fix kept, the title is the worker's own again.
+    const all = repo.run(["--worker", "biome", "--filter-mode=nofilter"]);
+    expect(all.stdout).toMatch(/: 11 comments, 1 proposed commit$/m);
+    const whole = all.stdout.match(/^Review ([0-9a-f]{12})/m)?.[1] ?? "";
+    expect(repo.git("log", "-1", "--format=%s", `review/${whole}`)).toMatch(/^biome: 11 fixes \(/);
+  });
+
   it("lints only the changed files of a focused review, a deleted one and a README among them", () => {
     const repo = craftedRepo();
     repo.write("src/extra.js", "let more = 1;\nexport { more };\n");

@@ -49,6 +49,39 @@ const rules = (changed: string[], sent: string[]) => ({
 const SENT = ["src/a.js", "src/b.js", "lib/c.js"];
 
 describe("scopeProposals", () => {
+  const NOTE =
+    "Kept to the reviewed change: 1 of the 3 files this commit changed (--filter-mode=nofilter keeps them all).";
+  const all = () => edit("lib/c.js", "a", "b") + edit("src/a.js", "a", "b") + edit("src/b.js", "a", "b");
+
+  it("names a built-in reviewer commit after the fixes it keeps, and counts those it leaves out", () => {
+    const message = [
+      "biome: 9 fixes (lint/style/useConst, lint/style/noVar, eqeqeq, ...)",
+      "",
+      "lib/c.js: 5 fixes (lint/style/useConst, lint/style/noVar)",
+      "src/a.js: 1 fix (eqeqeq)",
+      "src/b.js: 3 fixes (lint/style/useConst, a, b, ...)",
+      "",
+    ].join("\n");
+    const scoped = scopeProposals([{ message, patch: all() }], rules(["src/a.js"], SENT));
+    expect(scoped.commits.map((commit) => commit.message)).toEqual([
+      `biome: 1 fix (eqeqeq)\n\nsrc/a.js: 1 fix (eqeqeq)\n\n${NOTE}`,
+    ]);
+    expect(scoped.leftOut).toEqual({ fixes: 8, files: 2 });
+    const two = scopeProposals([{ message, patch: all() }], rules(["src/a.js", "src/b.js"], SENT));
+    expect(two.commits[0]?.message.split("\n")[0]).toBe(
+      "biome: 4 fixes (eqeqeq, lint/style/useConst, a, ...)",
+    );
+  });
+
+  it("names a built-in reviewer commit after its kept files when a file has no fixes line", () => {
+    const changed = "prettier --write: 3 files changed (lib/c.js, src/a.js, src/b.js)";
+    const scoped = scopeProposals([{ message: changed, patch: all() }], rules(["src/a.js"], SENT));
+    expect(scoped.commits[0]?.message).toBe(
+      `prettier --write: 1 file changed (src/a.js)\n\nsrc/a.js\n\n${NOTE}`,
+    );
+    expect(scoped.leftOut).toEqual({ fixes: 2, files: 2 });
+  });
+
   it("keeps the sections of changed files, in order, and counts the hunks and files left out", () => {
     const patch = edit("lib/c.js", "a", "b") + edit("src/a.js", "a", "b") + edit("src/b.js", "a", "b");
     const scoped = scopeProposals([{ message: "fix", patch }], rules(["src/a.js"], SENT));
