@@ -1,7 +1,7 @@
 // Comments are checked against what was sent: a path in the manifest, a line that exists in it.
 import type { ManifestFile } from "../export/archive.js";
 import type { ReviewComment } from "../protocol/result.js";
-import { sanitizeLine } from "./sanitize.js";
+import { quoteForDisplay, sanitizeLine } from "./sanitize.js";
 
 /** A check of one comment against what was sent: a problem line, or undefined when it fits. */
 export function commentChecker(
@@ -12,7 +12,8 @@ export function commentChecker(
     if (comment.path === undefined) return undefined;
     const count = lines.get(comment.path);
     if (count === undefined) {
-      return `comments.${index}.path: ${JSON.stringify(sanitizeLine(comment.path))} was not sent to the worker`;
+      // Escaped, not stripped: `app\u200d.ts` stripped would read as the `app.ts` that was sent.
+      return `comments.${index}.path: ${quoteForDisplay(comment.path)} was not sent to the worker`;
     }
     const last = comment.endLine ?? comment.line;
     if (last !== undefined && last > Math.max(count, 1)) {

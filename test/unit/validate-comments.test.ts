@@ -20,4 +20,14 @@ describe("a comment checked against what was sent", () => {
     expect(check({ path: "app.ts", line: 12, severity: "info", message: "m" }, 0)).toBeUndefined();
     expect(check({ severity: "info", message: "m" }, 0)).toBeUndefined();
   });
+
+  it("shows a path that was not sent with its invisible characters made visible", () => {
+    // Stripped, src/app\u200d.ts would print as the app.ts that was sent, and the line would lie.
+    expect(check({ path: "app\u200d.ts", line: 1, severity: "info", message: "m" }, 2)).toBe(
+      'comments.2.path: "app\\u{200d}.ts" was not sent to the worker',
+    );
+    expect(check({ path: "src/\u001b[2Jx.ts", severity: "info", message: "m" }, 0)).toBe(
+      'comments.0.path: "src/\\u{1b}[2Jx.ts" was not sent to the worker',
+    );
+  });
 });
