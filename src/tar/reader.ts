@@ -23,6 +23,11 @@ export interface TarEntry {
   typeflag: string;
   mode: number;
   size: number;
+  /**
+   * The header's own size field: `size` but where a pax `size` record overrides it (git archive writes
+   * one only for a file of 8 GiB or more, with 0 here), so a reader that ignores pax sees this instead.
+   */
+  headerSize: number;
   /** Modification time in whole seconds (pax `mtime` first); -1 when the field cannot be read. */
   mtime: number;
   /** Index of the entry in the archive, from 0. */
@@ -350,6 +355,7 @@ export class TarReader {
       mtime: readMtime(block, this.pax.get("mtime")),
       // Only regular files carry content; a size on a link or directory is skipped as data.
       size,
+      headerSize,
       index: this.count++,
     };
     if (this.pax.size > 0) this.pax = new Map();

@@ -138,6 +138,13 @@ class ListingBuilder {
         reason: `a ${kind} entry with a size of ${entry.size} (extractors disagree on it)`,
       });
     }
+    if (entry.size !== entry.headerSize) {
+      // A reader that ignores the pax record reads the content as headers of other entries.
+      refuse({
+        rule: "pax-size",
+        reason: `a pax size of ${entry.size} over a header size of ${entry.headerSize} (readers that ignore pax see other entries)`,
+      });
+    }
     if (entry.mode & SPECIAL_MODE_BITS)
       refuse({ rule: "special-mode", reason: "setuid, setgid or sticky mode bits" });
     const path = checkEntryText(entry.path, kind === "directory");

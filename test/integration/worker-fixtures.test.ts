@@ -31,6 +31,8 @@ const EXPECTED: Record<string, { rule: string; entry?: string }> = {
   "23-global-pax-path": { rule: "pax-global-header" },
   "25-negative-size-header": { rule: "tar-format" },
   "27-pax-long-linkpath-symlink": { rule: "symlink-absolute-path", entry: "link" },
+  // The even half: the next spelling of each public case.
+  "22-pax-size-override": { rule: "pax-size", entry: "a.txt" },
 };
 
 const fixtures = readdirSync(TARS)
@@ -75,7 +77,10 @@ describe("worker on the fixture bundles", () => {
   });
 
   it("has an expectation for every hostile fixture", () => {
-    expect(fixtures.filter((name) => !name.startsWith("00")).sort()).toEqual(Object.keys(EXPECTED).sort());
+    const hostile = fixtures.filter(
+      (name) => !readFileSync(join(TARS, `${name}.expect`), "utf8").startsWith("accept"),
+    );
+    expect(hostile.sort()).toEqual(Object.keys(EXPECTED).sort());
   });
 });
 
