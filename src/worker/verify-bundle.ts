@@ -145,6 +145,12 @@ class ListingBuilder {
         reason: `a pax size of ${entry.size} over a header size of ${entry.headerSize} (readers that ignore pax see other entries)`,
       });
     }
+    if (entry.size > this.limits.maxExpandedBytes - this.expandedBytes) {
+      refuse({
+        rule: "expanded-size",
+        reason: `declares ${entry.size} bytes, more than the bundle may expand to (${this.limits.maxExpandedBytes})`,
+      });
+    }
     if (entry.mode & SPECIAL_MODE_BITS)
       refuse({ rule: "special-mode", reason: "setuid, setgid or sticky mode bits" });
     const path = checkEntryText(entry.path, kind === "directory");

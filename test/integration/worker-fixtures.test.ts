@@ -32,6 +32,7 @@ const EXPECTED: Record<string, { rule: string; entry?: string }> = {
   "25-negative-size-header": { rule: "tar-format" },
   "27-pax-long-linkpath-symlink": { rule: "symlink-absolute-path", entry: "link" },
   // The even half: the next spelling of each public case.
+  "18-base256-huge-size": { rule: "expanded-size", entry: "big.bin" },
   "22-pax-size-override": { rule: "pax-size", entry: "a.txt" },
 };
 

@@ -53,6 +53,7 @@ describe("verifyBundle on the hostile fixture tars", () => {
     ["23-global-pax-path.tar", "pax-global-header", undefined],
     ["25-negative-size-header.tar", "tar-format", undefined],
     ["27-pax-long-linkpath-symlink.tar", "symlink-absolute-path", "link"],
+    ["18-base256-huge-size.tar", "expanded-size", "big.bin"],
     ["22-pax-size-override.tar", "pax-size", "a.txt"],
   ])("refuses %s (rule %s)", async (name, rule, entry) => {
     const raw = readFileSync(join(FIXTURES, name));
