@@ -32,8 +32,19 @@ const EXPECTED: Record<string, { rule: string; entry?: string }> = {
   "25-negative-size-header": { rule: "tar-format" },
   "27-pax-long-linkpath-symlink": { rule: "symlink-absolute-path", entry: "link" },
   // The even half: the next spelling of each public case.
+  "04-gnu-longname-traversal": { rule: "dotdot", entry: "a/a/a/a/a/a" },
+  "06-gnu-longlink-symlink": { rule: "symlink-absolute-path", entry: "link" },
+  "08-file-then-symlink-same-name": { rule: "symlink-absolute-path", entry: "a" },
+  "10-hardlink-pax-linkpath": { rule: "hardlink", entry: "pw" },
+  "12-devices-and-fifo": { rule: "device", entry: "dev/null0" },
+  "14-gnu-sparse-type-s": { rule: "tar-format" },
+  "16-directory-traversal": { rule: "dotdot", entry: "../../holdout-evil-dir/" },
   "18-base256-huge-size": { rule: "expanded-size", entry: "big.bin" },
+  "20-trailing-data-after-end": { rule: "tar-trailing-data" },
   "22-pax-size-override": { rule: "pax-size", entry: "a.txt" },
+  "24-dotgit-entries": { rule: "dotgit", entry: "sub/.GIT/config" },
+  "26-bad-checksum-midway": { rule: "tar-format" },
+  "28-nfc-nfd-names": { rule: "case-collision", entry: "cafe\\u0301.txt" },
 };
 
 const fixtures = readdirSync(TARS)
