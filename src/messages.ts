@@ -169,6 +169,11 @@ export const messages = {
       : how === "unchanged"
         ? `The pre-push hook in ${path} is up to date`
         : `${how === "updated" ? "Updated" : "Installed"} the pre-push hook in ${path}`,
+  hookUntracked: (hook: string, dir: string) =>
+    `${hook} is untracked in ${dir}, a hooks directory this repository tracks: git status lists it`,
+  hintHookKeepLocal: (line: string, exclude: string) => `keep it to this clone: echo ${line} >> ${exclude}`,
+  hintHookShare: (hook: string) =>
+    `or share it (every clone then needs git-review-remote to push): git add ${hook} && git commit`,
   hookNotOurs: (path: string) => `${path} exists and is not ours; leaving it as it is`,
   hintHookLine: 'add this line to it: git review-remote hook pre-push "$@" || exit $?',
   hintHookForce: "or replace it: git review-remote install-hook --force",

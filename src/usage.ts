@@ -191,7 +191,9 @@ git review-remote hook pre-push "$@" to .husky/pre-push instead (once it is
 there, install-hook says so; a clone with .husky/ whose husky is not set up yet
 gets the hook, and a warning unless .husky/pre-push has the line). With
 simple-git-hooks, which deletes the hooks it does not name, it warns: keep it
-with "preserveUnused": ["pre-push"] in its configuration.`,
+with "preserveUnused": ["pre-push"] in its configuration. In a hooks directory
+the repository tracks, a hint says the hook is untracked there, and how to keep
+it to this clone (.git/info/exclude) or share it (git add).`,
   hook: `usage: git review-remote hook pre-push <remote> <url>
 
 Run by the pre-push hook with git's ref updates on stdin. Refuses a push that

@@ -1,11 +1,12 @@
 // `git review-remote install-hook`: the pre-push shim, where git looks for hooks, inside marker lines.
 import { installHook } from "../hooks/install.js";
 import { messages } from "../messages.js";
+import { shellWord } from "../os/shell.js";
 import { resolveWorkTreeRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 
 export async function runInstallHook(args: { force: boolean }, output: Output): Promise<void> {
-  const { shown, how, huskyLater, removedBySimpleGitHooks } = await installHook(
+  const { shown, how, huskyLater, removedBySimpleGitHooks, untrackedInTracked } = await installHook(
     await resolveWorkTreeRepo(),
     args.force,
   );
@@ -13,6 +14,12 @@ export async function runInstallHook(args: { force: boolean }, output: Output): 
   if (huskyLater) {
     output.err(`warning: ${messages.huskyNotSetUp}`);
     output.err(`hint: ${messages.hintHuskyLine}`);
+  }
+  if (untrackedInTracked) {
+    const { hook, dir, excludeLine, excludeFile } = untrackedInTracked;
+    output.err(`hint: ${messages.hookUntracked(hook, dir)}`);
+    output.err(`hint: ${messages.hintHookKeepLocal(shellWord(excludeLine), shellWord(excludeFile))}`);
+    output.err(`hint: ${messages.hintHookShare(shellWord(hook))}`);
   }
   if (removedBySimpleGitHooks) {
     output.err(`warning: ${messages.simpleGitHooksRemoves}`);

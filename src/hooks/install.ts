@@ -1,7 +1,7 @@
 // Installing the pre-push shim (hooks/pre-push of this package) where git looks for hooks, inside
 // marker lines, so a later install updates our block and leaves the rest of the hook alone.
 import { chmod, readFile, stat } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
 import { quoteLikeGit, readQuotePath } from "../git/quote.js";
 import { git } from "../git/run.js";
@@ -51,6 +51,7 @@ export async function installHook(
   how: "installed" | "updated" | "unchanged" | "husky";
   huskyLater: boolean;
   removedBySimpleGitHooks: boolean;
+  untrackedInTracked?: UntrackedHook | undefined;
 }> {
   // Only git's line end is cut: a core.hooksPath may end in a space, which is part of the name.
   const reported = (
@@ -85,9 +86,55 @@ export async function installHook(
     how: existing === undefined ? "installed" : existing === text ? "unchanged" : "updated",
     huskyLater: husky?.isDirectory() === true && !(repo.top && (await huskyRunsUs(join(repo.top, ".husky")))),
     removedBySimpleGitHooks: repo.top ? await removedBySimpleGitHooks(repo.top) : false,
+    untrackedInTracked: await untrackedInTrackedDir(repo, dir, path),
   };
 }
 
+/** A hook file git status lists: untracked, not ignored, in a hooks directory the repository tracks. */
+interface UntrackedHook {
+  /** The hook and its directory, from the current directory. */
+  hook: string;
+  dir: string;
+  /** The line that keeps it out of git status (`/` and its path from the top), and the file for it. */
+  excludeLine: string;
+  excludeFile: string;
+}
+
+/**
+ * Whether the hook just written sits untracked in a committed hooks directory (a husky-style
+ * `.githooks/` that core.hooksPath names): git status then lists it, and a careless `git add .`
+ * shares it. Undefined for a hooks directory outside the work tree, one that tracks nothing, and a
+ * hook already tracked or ignored.
+ */
+async function untrackedInTrackedDir(
+  repo: Repo,
+  dir: string,
+  hook: string,
+): Promise<UntrackedHook | undefined> {
+  const top = repo.top;
+  if (!top) return undefined;
+  const inTree = relative(top, dir);
+  if (inTree === "" || inTree.startsWith("..") || isAbsolute(inTree)) return undefined;
+  const run = (args: string[]) => git(args, { cwd: top, env: repo.env, allowFailure: true });
+  const rel = relative(top, hook);
+  // Literal pathspecs: a hooks directory's name is not a glob.
+  const tracked = await run(["ls-files", "-z", "--", `:(literal)${inTree}`]);
+  const files = tracked.stdout.split("\0").filter(Boolean);
+  if (tracked.exitCode !== 0 || files.length === 0 || files.includes(rel)) return undefined;
+  if ((await run(["check-ignore", "-q", "--", rel])).exitCode === 0) return undefined;
+  const exclude = resolve(
+    top,
+    (await run(["rev-parse", "--git-path", "info/exclude"])).stdout.replace(/\n$/, ""),
+  );
+  const here = (path: string) => relative(repo.cwd, path) || ".";
+  const shownExclude = here(exclude);
+  return {
+    hook: here(hook),
+    dir: here(dir),
+    excludeLine: `/${rel}`,
+    excludeFile: shownExclude.startsWith("..") ? exclude : shownExclude,
+  };
+}
 /** simple-git-hooks' JSON configurations (its .js ones are code, not read here). */
 const SIMPLE_GIT_HOOKS_FILES = [".simple-git-hooks.json", "simple-git-hooks.json"];
 

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { okResult, useResultWorker } from "../helpers/fixtures.js";
-import { createTestRepo, PROJECT_ROOT, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, PROJECT_ROOT, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 
@@ -359,6 +359,55 @@ describe("pre-push hook and review branches", () => {
     expect(repo.run(["install-hook"]).stdout).toBe(
       `The pre-push hook in ${repo.dir}/crochets-\u00e9/pre-push is up to date\n`,
     );
+  });
+
+  it("in a hooks directory the repository tracks: says the hook is untracked, and how to keep or share it", () => {
+    const repo = pushableRepo();
+    // A team's hooks, committed, that core.hooksPath names (as vuejs/core's .vite-hooks/_).
+    repo.write(".githooks/pre-commit", "#!/bin/sh\nexit 0\n");
+    repo.commit("team hooks");
+    repo.git("config", "core.hooksPath", ".githooks");
+    mkdirSync(join(repo.dir, "sub"));
+    const installed = repo.run(["install-hook"], { cwd: join(repo.dir, "sub") });
+    expect(installed.status, installed.stderr).toBe(0);
+    expect(installed.stdout).toBe(`Installed the pre-push hook in ${repo.dir}/.githooks/pre-push\n`);
+    expect(installed.stderr).toBe(
+      [
+        "hint: ../.githooks/pre-push is untracked in ../.githooks, a hooks directory this repository tracks: git status lists it",
+        `hint: keep it to this clone: echo /.githooks/pre-push >> ${repo.dir}/.git/info/exclude`,
+        "hint: or share it (every clone then needs git-review-remote to push): git add ../.githooks/pre-push && git commit",
+        "",
+      ].join("\n"),
+    );
+    expect(repo.git("status", "--porcelain")).toBe("?? .githooks/pre-push\n");
+    // The team's hook is as it was.
+    expect(readFileSync(join(repo.dir, ".githooks", "pre-commit"), "utf8")).toBe("#!/bin/sh\nexit 0\n");
+    // Kept out as the hint says, or shared: nothing more to say.
+    execFileSync("sh", ["-c", "echo /.githooks/pre-push >> .git/info/exclude"], { cwd: repo.dir });
+    expect(repo.git("status", "--porcelain")).toBe("");
+    expect(repo.run(["install-hook"]).stderr).toBe("");
+    writeFileSync(join(repo.dir, ".git", "info", "exclude"), "");
+    repo.git("add", ".githooks/pre-push");
+    repo.commit("share the review hook");
+    expect(repo.run(["install-hook"]).stderr).toBe("");
+  });
+
+  it("in a tracked hooks directory, leaves a pre-push of the team's as it is, tracked or not", () => {
+    const repo = pushableRepo();
+    repo.write(".githooks/pre-push", "#!/bin/sh\nnpm test\n");
+    repo.commit("the team's pre-push");
+    repo.git("config", "core.hooksPath", ".githooks");
+    const refused = runUnchanged(repo, ["install-hook"], 1);
+    expect(refused.stderr).toContain(
+      `${repo.dir}/.githooks/pre-push exists and is not ours; leaving it as it is`,
+    );
+    expect(readFileSync(join(repo.dir, ".githooks", "pre-push"), "utf8")).toBe("#!/bin/sh\nnpm test\n");
+    expect(repo.git("status", "--porcelain")).toBe("");
+    repo.git("rm", "-q", "--cached", ".githooks/pre-push");
+    repo.commit("untrack it");
+    const untracked = runUnchanged(repo, ["install-hook"], 1);
+    expect(untracked.stderr).toContain("exists and is not ours; leaving it as it is");
+    expect(readFileSync(join(repo.dir, ".githooks", "pre-push"), "utf8")).toBe("#!/bin/sh\nnpm test\n");
   });
 
   it("warns when the project's simple-git-hooks would delete the hook at its next install", () => {
