@@ -3,9 +3,10 @@
 // started outlives it and the workspace goes with it, SIGKILL included. Root makes them directly; an
 // unprivileged worker first makes a user namespace and is root only inside it.
 
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { fstatSync } from "node:fs";
+import type { Socket } from "node:net";
 import { constants } from "node:os";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import { ExitCode } from "../errors.js";
@@ -148,7 +149,25 @@ function firstProcessScript(mounts: string): string {
   ].join("\n");
 }
 
-/** The command that makes the namespaces, mounts the workspace at `root` and runs the worker there. */
+/**
+ * Run before the chain, outside the namespaces: a reader of fd 5 (ROOT_GUARD_FD), a pipe whose other
+ * end only the process that made the workspace root holds. The root is an empty directory on this
+ * side (its tmpfs is mounted in the namespace alone), and that process removes it once the worker is
+ * done; killed outright (SIGKILL: the client, or a worker command's whole group killed by the
+ * client's guard), it cannot, and the pipe's end removes it instead. `rmdir`, never `rm -r`: it
+ * removes an empty directory and nothing else. Its stdio is /dev/null and it holds none of the
+ * chain's pipes, so they end with the worker. `$0` is the root, `"$@"` the chain.
+ */
+const ROOT_GUARD = `{ read _ <&5; rmdir -- "$0"; } </dev/null >/dev/null 2>&1 3>&- 4>&- &
+exec 5<&- "$@"`;
+
+/** The fd of the chain's root guard (ROOT_GUARD): its spawn's stdio holds a pipe there. */
+const ROOT_GUARD_FD = 5;
+
+/**
+ * The command that makes the namespaces, mounts the workspace at `root` and runs the worker there,
+ * under the guard that removes `root` if the process that spawns it is killed first.
+ */
 function workerChain(
   root: string,
   limits: WorkerLimits,
@@ -156,7 +175,31 @@ function workerChain(
   reviewerScratch: boolean,
 ): string[] {
   const script = firstProcessScript(mountWorkspaceScript(root, limits, { reviewerScratch }));
-  return unshareCommand(["sh", "-c", script, "sh", process.execPath, ...NODE_FLAGS, CLI, "worker", ...args]);
+  const chain = unshareCommand([
+    "sh",
+    "-c",
+    script,
+    "sh",
+    process.execPath,
+    ...NODE_FLAGS,
+    CLI,
+    "worker",
+    ...args,
+  ]);
+  return ["sh", "-c", ROOT_GUARD, root, ...chain];
+}
+
+/**
+ * This end of the root guard's pipe: held open until this process exits, or until the chain has
+ * exited (then what the worker mounted is gone, and `close` need not wait for the guard).
+ */
+function holdRootGuard(child: ChildProcess): void {
+  const guard = (child.stdio as readonly unknown[])[ROOT_GUARD_FD] as Socket | null | undefined;
+  if (!guard) return;
+  guard.unref();
+  guard.on("error", () => undefined);
+  child.once("exit", () => guard.destroy());
+  child.once("error", () => guard.destroy());
 }
 
 /**
@@ -200,10 +243,11 @@ function runInside(root: string, config: WorkerConfig, trap: SignalTrap): Promis
   const reviewerScratch = (config.reviewerCommands ?? []).length > 0;
   const [file, ...args] = workerChain(root, config.limits ?? DEFAULT_WORKER_LIMITS, [], reviewerScratch);
   const child = spawn(file as string, args, {
-    stdio: ["inherit", "inherit", "pipe", "pipe", process.stderr],
+    stdio: ["inherit", "inherit", "pipe", "pipe", process.stderr, "pipe"],
     detached: true,
     env: { ...process.env, [CONFINED_ENV]: JSON.stringify({ root, config }) },
   });
+  holdRootGuard(child);
   trap.watch(child.pid);
   const setupErrors = child.stdio[2] as Readable;
   const status = child.stdio[3] as Readable;
@@ -307,8 +351,9 @@ export class ConfinedWorker extends EventEmitter {
       cwd,
       env: { ...env, [CONFINED_ENV]: JSON.stringify({ root }) },
       detached: true,
-      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe", "pipe"],
     });
+    holdRootGuard(child);
     this.pid = child.pid;
     this.stdin = child.stdio[0] as Writable;
     const output = new Relay(child.stdio[1] as Readable);
