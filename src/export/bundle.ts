@@ -11,7 +11,7 @@ import { listTree } from "../git/trees.js";
 import { messages } from "../messages.js";
 import { removeStale } from "../os/tempdir.js";
 import type { Repo } from "../repo.js";
-import { formatFinding, formatFindingGroup, groupFindings } from "../report/finding.js";
+import { formatFinding, formatFindingGroup, groupFindings, testDirsAllow } from "../report/finding.js";
 import { isAllowedByPathAlone } from "../secrets/allow.js";
 import type { Finding } from "../secrets/finding.js";
 import { type ContentScanner, createContentScanner } from "../secrets/scanner.js";
@@ -476,8 +476,14 @@ export function secretsHints(findings: readonly Finding[], removedOnly = false):
             : []),
         ]
       : [];
-  // The entries for the places that are all test data; with none, the form of one, to fill in.
-  const testAllows = [...new Set(groups.flatMap((group) => (group.testAllow ? [group.testAllow] : [])))];
+  // One entry when every finding a path allows is in test directories of one name, even in several
+  // top directories (each package's test/); else the entries for the places that are all test
+  // data; with none, the form of one, to fill in.
+  const byPath = [...new Set(findings.flatMap((f) => (isAllowedByPathAlone(f.rule) ? [f.path] : [])))];
+  const covering = testDirsAllow(byPath);
+  const testAllows = covering
+    ? [covering]
+    : [...new Set(groups.flatMap((group) => (group.testAllow ? [group.testAllow] : [])))];
   const pathAllows =
     testAllows.length > 0 ? testAllows.slice(0, 3).map(escapeForDisplay) : [messages.pathAllowForm];
   // A path alone allows content, not a secret's name or an unread archive: the entry names the rule.

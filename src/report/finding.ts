@@ -102,13 +102,51 @@ function literalGlob(path: string): string {
 }
 
 /**
- * A policy entry that allows every finding of a group in test data: its test directory, or the test
- * files of one kind in the directory that holds them all (a test file alone: in its own directory;
- * at the top, `/`-anchored, so that the entry never reaches the test files of other directories).
+ * One glob for the test directories of one name (`packages/a/test/`, `packages/b/test/`): what they
+ * share kept literally, a directory that differs at the same depth a `*` (each package's test
+ * directory: `packages`, `*`, `test`, then `**`), and at other depths the directories between their
+ * shared start and the name a `**`. Its last directory is always the test directory's own name, so it never
+ * matches every path; undefined when the names differ (`test/` and `fixtures/`).
+ */
+function testDirsGlob(dirs: readonly string[]): string | undefined {
+  const parts = dirs.map((dir) => dir.slice(0, -1).split("/"));
+  const first = parts[0] ?? [];
+  const name = first.at(-1);
+  if (name === undefined || !parts.every((each) => each.at(-1) === name)) return undefined;
+  const same = (index: number) => parts.every((each) => each[index] === first[index]);
+  let components: string[];
+  if (parts.every((each) => each.length === first.length)) {
+    components = first.map((part, index) => (same(index) ? literalGlob(part) : "*"));
+  } else {
+    const shared = Math.min(...parts.map((each) => each.length - 1));
+    let start = 0;
+    while (start < shared && same(start)) start++;
+    components = [...first.slice(0, start).map(literalGlob), "**", literalGlob(name)];
+  }
+  return `${components.join("/")}/**`;
+}
+
+/**
+ * The entry that allows test data at `paths`, every one of them in a test directory: that directory,
+ * or, for several, the glob over them all (testDirsGlob); undefined when one is not in test data.
+ */
+export function testDirsAllow(paths: readonly string[]): string | undefined {
+  const dirs = paths.map(testDirOf);
+  if (dirs.length === 0 || !dirs.every((dir): dir is string => dir !== undefined)) return undefined;
+  const unique = [...new Set(dirs)];
+  const glob = unique.length === 1 ? `${literalGlob(unique[0] as string)}**` : testDirsGlob(unique);
+  return glob === undefined ? undefined : `{"path": ${JSON.stringify(glob)}}`;
+}
+
+/**
+ * A policy entry that allows every finding of a group in test data: its test directories, or the
+ * test files of one kind in the directory that holds them all (a test file alone: in its own
+ * directory; at the top, `/`-anchored, so that the entry never reaches the test files of other
+ * directories).
  */
 function testAllowOf(paths: readonly string[], where: string): string | undefined {
-  const dir = sole(paths.map(testDirOf));
-  if (dir !== undefined) return `{"path": ${JSON.stringify(`${literalGlob(dir)}**`)}}`;
+  const dirs = testDirsAllow(paths);
+  if (dirs !== undefined) return dirs;
   const glob = sole(paths.map(testFileGlob));
   if (glob === undefined) return undefined;
   const holder = where.endsWith("/") ? where : where.slice(0, where.lastIndexOf("/") + 1);

@@ -370,6 +370,32 @@ describe("the hint of a refused export", () => {
     expect(list.stderr).toContain('{"path": "testdata/**"}, {"path": "detect/**/*_test.go"}');
   });
 
+  it("names one entry for the test directories of a monorepo's packages, and that entry lets them through", () => {
+    const repo = newRepo();
+    for (const [index, place] of [
+      "packages/a/test/fixtures",
+      "packages/b/test/fixtures",
+      "tools/c/test",
+    ].entries())
+      repo.write(`${place}/keys.toml`, `k = "${fake.awsKeyId(500 + index)}"\n`);
+    repo.write("packages/a/src/index.ts", "export const a = 1;\n");
+    repo.commit("packages with test data");
+    const refused = runUnchanged(repo, ["export"], 6);
+    expect(refused.stderr).toContain(
+      'hint: or, for test data, allow it by path in secrets.allow there: {"path": "*/*/test/**"}\n',
+    );
+    repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{ path: "*/*/test/**" }] } }));
+    const exported = repo.run(["export"]);
+    expect(exported.status, exported.stderr).toBe(0);
+    // A key beside the code is not test data: no entry covers it, and only the place that is all
+    // test data keeps one.
+    repo.write("packages/a/src/config.ts", `export const k = "${fake.awsKeyId(510)}";\n`);
+    repo.commit("a key in the code");
+    repo.write(".review-remote.json", "{}");
+    const mixed = runUnchanged(repo, ["export"], 6);
+    expect(mixed.stderr).toContain('secrets.allow there: {"path": "tools/c/test/**"}\n');
+  });
+
   it("gets the user to a clean review on the built-in worker with the entries it names and one fingerprint", () => {
     const repo = scannerRepo();
     const before = repoState(repo);

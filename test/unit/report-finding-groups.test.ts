@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { matchGlob } from "../../src/paths/glob.js";
-import { formatFinding, formatFindingGroup, groupFindings } from "../../src/report/finding.js";
+import { formatFinding, formatFindingGroup, groupFindings, testDirsAllow } from "../../src/report/finding.js";
 import type { Finding } from "../../src/secrets/finding.js";
 
 const at = (path: string, rule = "aws-access-token"): Finding => ({
@@ -102,6 +102,41 @@ describe("findings grouped by place", () => {
         expect(matchGlob(glob as string, path), `${glob} ${path}`).toBe(false);
       }
     }
+  });
+
+  test("test directories of one name in several places get one entry over them all, never every path", () => {
+    const cases: [string[], string | undefined][] = [
+      [
+        ["packages/a/test/fixtures/k.txt", "packages/b/test/fixtures/k.txt", "packages/c/test/k.txt"],
+        "packages/*/test/**",
+      ],
+      [["a/test/k.txt", "b/test/deep/k.txt"], "*/test/**"],
+      [["packages/a/test/k.txt", "packages/b/c/test/k.txt"], "packages/**/test/**"],
+      [["test/k.txt", "pkg/a/test/k.txt"], "**/test/**"],
+      [["lib*/x/fixtures/k.pem", "lib*/y/fixtures/k.pem"], "lib\\*/*/fixtures/**"],
+      // Two names, or one place outside test data: no entry covers them all.
+      [["packages/a/test/k.txt", "packages/b/tests/k.txt"], undefined],
+      [["packages/a/test/k.txt", "packages/b/src/k.txt"], undefined],
+    ];
+    const elsewhere = [
+      "README.md",
+      "src/app.ts",
+      "packages/a/src/index.ts",
+      "packages/a/testing.ts",
+      "x/y/z.txt",
+    ];
+    for (const [paths, glob] of cases) {
+      const entry = testDirsAllow(paths);
+      expect(entry, paths.join(" ")).toBe(
+        glob === undefined ? undefined : `{"path": ${JSON.stringify(glob)}}`,
+      );
+      if (glob === undefined) continue;
+      for (const path of paths) expect(matchGlob(glob, path), `${glob} ${path}`).toBe(true);
+      for (const path of elsewhere) expect(matchGlob(glob, path), `${glob} ${path}`).toBe(false);
+    }
+    // The group of one top directory gets it as well.
+    const [group] = groupFindings([at("packages/a/test/k.txt"), at("packages/b/test/k.txt")]);
+    expect(group?.testAllow).toBe('{"path": "packages/*/test/**"}');
   });
 
   test("more than three rules are counted, not named", () => {
