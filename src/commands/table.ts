@@ -8,6 +8,7 @@ import { type FailLevel, isFailLevel } from "../pipeline/fail-level.js";
 import { type FilterMode, isFilterMode } from "../pipeline/filter.js";
 import { MAX_TIMEOUT_SECONDS } from "../protocol/limits.js";
 import type { Output } from "../report/output.js";
+import { WORKER_OPTIONS, workerFlagsFrom } from "../worker/args.js";
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
 export type Values = Record<string, string | boolean | string[] | undefined>;
@@ -257,47 +258,11 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   worker: {
-    options: {
-      help: { type: "boolean", short: "h" },
-      reviewer: { type: "string" },
-      "reviewer-command": { type: "string", multiple: true },
-      "reviewer-format": { type: "string", multiple: true },
-      tools: { type: "string", multiple: true },
-      network: { type: "boolean" },
-      "setup-command": { type: "string" },
-      "setup-network": { type: "boolean" },
-      "cache-dir": { type: "string" },
-      "core-whitespace": { type: "string" },
-      sandbox: { type: "string" },
-      "sign-key": { type: "string" },
-      "max-tree-bytes": { type: "string" },
-      "max-files": { type: "string" },
-      "max-tmp-bytes": { type: "string" },
-      "max-processes": { type: "string" },
-      "max-seconds": { type: "string" },
-    },
+    options: { help: { type: "boolean", short: "h" }, ...WORKER_OPTIONS },
     positionals: 0,
     async run(parsed) {
       const { runWorkerCommand } = await import("./worker.js");
-      const workerExitCode = await runWorkerCommand({
-        reviewer: text(parsed, "reviewer"),
-        ordered: parsed.ordered,
-        tools: texts(parsed, "tools"),
-        network: Boolean(parsed.values.network),
-        setupCommand: text(parsed, "setup-command"),
-        setupNetwork: Boolean(parsed.values["setup-network"]),
-        cacheDir: text(parsed, "cache-dir"),
-        coreWhitespace: text(parsed, "core-whitespace"),
-        sandbox: text(parsed, "sandbox") ?? "auto",
-        signKey: text(parsed, "sign-key") ?? process.env.REVIEW_REMOTE_SIGN_KEY,
-        limits: {
-          treeBytes: text(parsed, "max-tree-bytes"),
-          files: text(parsed, "max-files"),
-          tmpBytes: text(parsed, "max-tmp-bytes"),
-          processes: text(parsed, "max-processes"),
-          seconds: text(parsed, "max-seconds"),
-        },
-      });
+      const workerExitCode = await runWorkerCommand(workerFlagsFrom(parsed.values, parsed.ordered));
       return { workerExitCode };
     },
   },

@@ -2,20 +2,12 @@
 // process's stdin, stdout and stderr, confined to namespaces of its own (src/worker/confine.ts). The
 // worker maps its own errors to its exit code.
 import { resolve } from "node:path";
+import type { WorkerFlags } from "../worker/args.js";
 import { runConfinedWorker } from "../worker/confine.js";
-import { type HostFlags, hostOptionsFrom } from "../worker/host-options.js";
-import { type LimitFlagValues, workerLimitsFrom } from "../worker/limits.js";
+import { hostOptionsFrom } from "../worker/host-options.js";
+import { workerLimitsFrom } from "../worker/limits.js";
 
-export function runWorkerCommand(
-  options: HostFlags & {
-    reviewer?: string | undefined;
-    coreWhitespace?: string | undefined;
-    sandbox: string;
-    /** --sign-key, else REVIEW_REMOTE_SIGN_KEY: sign every result (design §12). */
-    signKey?: string | undefined;
-    limits: LimitFlagValues;
-  },
-): Promise<number> {
+export function runWorkerCommand(options: WorkerFlags): Promise<number> {
   // The deadline counts from this process's start, not from when this line runs. The process exits
   // with the answer out; a detached process (or the end of its namespaces) removes the workspace.
   const startedAt = Math.round(performance.timeOrigin);

@@ -14,7 +14,7 @@ import { messages } from "../messages.js";
 import { killGroup } from "../os/process.js";
 import type { Repo } from "../repo.js";
 import { sanitizeLine } from "../validate/sanitize.js";
-import { ConfinedWorker, canConfine } from "../worker/confine.js";
+import { ConfinedWorker, canConfine, mountsForArgs } from "../worker/confine.js";
 import type { Worker } from "./workers.js";
 
 export interface TransportOptions {
@@ -163,8 +163,9 @@ export class StartedWorker {
     const spawnCommand = () => {
       this.watch(spawnGuarded(command, cwd, env));
     };
-    if (local && canConfine()) {
-      const confined = new ConfinedWorker(local.args, cwd, env);
+    const mounts = local && canConfine() ? mountsForArgs(local.args) : undefined;
+    if (local && mounts) {
+      const confined = new ConfinedWorker(local.args, mounts, cwd, env);
       this.watch(confined);
       this.settled = confined.started.then((started) => {
         if (!started) spawnCommand();

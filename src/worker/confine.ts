@@ -15,8 +15,10 @@ import { drainPipe } from "../os/pipe.js";
 import { hasAncestryChanged, killGroup, readSessionAncestry } from "../os/process.js";
 import { isHostRoot } from "../os/user-namespace.js";
 import { packageFile } from "../package-files.js";
+import { parseWorkerArgs } from "./args.js";
 import type { WorkerOptions } from "./flow.js";
-import { DEFAULT_WORKER_LIMITS, type WorkerLimits } from "./limits.js";
+import { DEFAULT_WORKER_LIMITS, type WorkerLimits, workerLimitsFrom } from "./limits.js";
+import { reviewerCommandsFrom } from "./reviewer-specs.js";
 import { hasProgram } from "./sandbox.js";
 import { sayTo } from "./say.js";
 import { createWorkspaceRoot, removeStaleWorkspaces, removeTree } from "./workspace.js";
@@ -164,17 +166,42 @@ exec 5<&- "$@"`;
 /** The fd of the chain's root guard (ROOT_GUARD): its spawn's stdio holds a pipe there. */
 const ROOT_GUARD_FD = 5;
 
+/** What the chain mounts for a worker: its limits, and scratch when it runs reviewer commands. */
+export interface Mounts {
+  limits: WorkerLimits;
+  reviewerScratch: boolean;
+}
+
+/** The mounts of a worker configured with these reviewers and limits. */
+function mountsOf(config: Pick<WorkerConfig, "reviewerCommands" | "limits">): Mounts {
+  return {
+    limits: config.limits ?? DEFAULT_WORKER_LIMITS,
+    reviewerScratch: (config.reviewerCommands ?? []).length > 0,
+  };
+}
+
+/**
+ * The mounts of `git review-remote worker <args>`, from its arguments parsed as that worker parses
+ * them (args.ts); undefined when it would refuse them, and then says why itself.
+ */
+export function mountsForArgs(args: readonly string[]): Mounts | undefined {
+  try {
+    const flags = parseWorkerArgs(args);
+    const reviewerCommands = reviewerCommandsFrom(flags.ordered);
+    return mountsOf({ reviewerCommands, limits: workerLimitsFrom(flags.limits) });
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The command that makes the namespaces, mounts the workspace at `root` and runs the worker there,
  * under the guard that removes `root` if the process that spawns it is killed first.
  */
-function workerChain(
-  root: string,
-  limits: WorkerLimits,
-  args: readonly string[],
-  reviewerScratch: boolean,
-): string[] {
-  const script = firstProcessScript(mountWorkspaceScript(root, limits, { reviewerScratch }));
+function workerChain(root: string, mounts: Mounts, args: readonly string[]): string[] {
+  const script = firstProcessScript(
+    mountWorkspaceScript(root, mounts.limits, { reviewerScratch: mounts.reviewerScratch }),
+  );
   const chain = unshareCommand([
     "sh",
     "-c",
@@ -240,8 +267,7 @@ type Inside = { code: number } | { reason: string };
  * the client need not wait for that (0.19 s for a 27k-file tree).
  */
 function runInside(root: string, config: WorkerConfig, trap: SignalTrap): Promise<Inside> {
-  const reviewerScratch = (config.reviewerCommands ?? []).length > 0;
-  const [file, ...args] = workerChain(root, config.limits ?? DEFAULT_WORKER_LIMITS, [], reviewerScratch);
+  const [file, ...args] = workerChain(root, mountsOf(config), []);
   const child = spawn(file as string, args, {
     stdio: ["inherit", "inherit", "pipe", "pipe", process.stderr, "pipe"],
     detached: true,
@@ -325,7 +351,7 @@ export async function runConfinedWorker(config: WorkerConfig): Promise<number> {
  * This package's worker started by its client directly inside its namespaces (the built-in local
  * worker): one node process fewer on a local review's critical path than `git review-remote worker`,
  * which would start only to start this. `args` are the worker's flags, which it parses itself, as
- * that command would; they set no limit (the tmpfs is sized for the defaults).
+ * that command would; `mounts` what they ask for (mountsForArgs: the same parser's reading of them).
  *
  * To the transport it looks like a child process: stdin, stdout, stderr, a process group, and
  * `close` with the worker's exit code as soon as the worker has exited: the rest of the chain is
@@ -340,13 +366,12 @@ export class ConfinedWorker extends EventEmitter {
   readonly pid: number | undefined;
   readonly started: Promise<boolean>;
 
-  constructor(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv) {
+  constructor(args: readonly string[], mounts: Mounts, cwd: string, env: NodeJS.ProcessEnv) {
     super();
     removeStaleWorkspaces();
     const root = createWorkspaceRoot();
     // The worker parses `args` itself: reviewer commands, if they name any, need their /tmp.
-    const reviewerScratch = args.some((arg) => /^--reviewer-command(=|$)/.test(arg));
-    const [file, ...rest] = workerChain(root, DEFAULT_WORKER_LIMITS, args, reviewerScratch);
+    const [file, ...rest] = workerChain(root, mounts, args);
     const child = spawn(file as string, rest, {
       cwd,
       env: { ...env, [CONFINED_ENV]: JSON.stringify({ root }) },
