@@ -16,7 +16,7 @@ export const RECIPES = {
   biome: { command: "biome lint --reporter=rdjson src", format: "rdjson" },
   "ast-grep": { command: "ast-grep scan --format=sarif", format: "sarif" },
   shellcheck: { command: "shellcheck -f diff scripts/*.sh", format: "diff" },
-  prettier: { command: "prettier --write src/ugly.js", format: "comments" },
+  prettier: { command: "prettier --write --log-level=warn src/ugly.js", format: "comments" },
 } as const;
 export type Tool = keyof typeof RECIPES;
 
@@ -36,12 +36,14 @@ export interface Reviewed {
   summary: string;
   comments: { path?: string; line?: number; rule?: string; severity: string; message: string }[];
   hiddenComments: number;
+  /** What the review printed on stderr: the worker's `remote:` lines among it. */
+  stderr: string;
 }
 
 export function review(repo: TestRepo, args: string[]): Reviewed {
   const run = repo.run(["--json", "--no-cache", ...args]);
   expect(run.status, run.stderr).toBe(0);
-  return JSON.parse(run.stdout);
+  return { ...JSON.parse(run.stdout), stderr: run.stderr };
 }
 
 /** The branch's version of each path it changed. */
