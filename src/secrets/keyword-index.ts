@@ -118,17 +118,15 @@ export class KeywordIndex {
   ): Int32Array {
     const { classes } = this;
     const next = new Int32Array(order.length * classes);
+    // A row is its failure node's row (complete already: failure links point up the BFS order), with
+    // the node's own edges over it; the root's missing edges stay 0.
     for (const node of order) {
-      for (let cls = 0; cls < classes; cls++) {
-        const child = trie.children[node]?.get(cls);
-        const target =
-          child !== undefined
-            ? child
-            : node === 0
-              ? 0
-              : (next[(fail[node] as number) * classes + cls] as number);
-        next[node * classes + cls] = target;
+      const row = node * classes;
+      if (node !== 0) {
+        const failRow = (fail[node] as number) * classes;
+        next.copyWithin(row, failRow, failRow + classes);
       }
+      for (const [cls, child] of trie.children[node] as Map<number, number>) next[row + cls] = child;
     }
     const delta = new Int32Array(order.length * classes);
     for (let node = 0; node < order.length; node++) {

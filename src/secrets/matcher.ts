@@ -49,9 +49,14 @@ export class RuleMatcher implements WindowMatcher {
       regex: new RegExp(rule.pattern.source, `${rule.pattern.flags.replace(/[gyd]/g, "")}yd`),
     }));
     const keywords: Keyword[] = [];
+    const ids = new Map<string, number>();
     const idOf = (text: string, exact: boolean): number => {
-      let id = keywords.findIndex((keyword) => keyword.text === text && keyword.exact === exact);
-      if (id === -1) id = keywords.push({ text, exact }) - 1;
+      const key = `${exact ? "=" : "~"}${text}`;
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = keywords.push({ text, exact }) - 1;
+        ids.set(key, id);
+      }
       this.rulesOf[id] ??= [];
       return id;
     };
