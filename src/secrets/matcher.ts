@@ -1,6 +1,7 @@
 // Runs the content rules over one window: one keyword pass over the bytes, then each rule's regex
 // only where one of its keywords starts (every match starts with a keyword, see content-rules.ts).
 
+import { base64Fragments, decodeAround } from "./base64-keywords.js";
 import { shannonEntropy } from "./entropy.js";
 import { type Keyword, KeywordIndex } from "./keyword-index.js";
 import { type ContentRule, isExactKeyword, isRejected } from "./rules/rule.js";
@@ -42,6 +43,8 @@ export class RuleMatcher implements WindowMatcher {
   private readonly rulesOf: number[][] = [];
   /** Keyword id → the marker it is, for the markers' ids. */
   private readonly markerOf = new Map<number, string>();
+  /** The ids of the rules' keywords as base64 spells them (base64-keywords.ts). */
+  private readonly base64Ids = new Set<number>();
 
   constructor(rules: readonly ContentRule[], markers: readonly string[]) {
     this.compiled = rules.map((rule) => ({
@@ -65,6 +68,9 @@ export class RuleMatcher implements WindowMatcher {
         this.rulesOf[idOf(keyword, isExactKeyword(keyword))]?.push(ruleIndex);
     });
     for (const marker of markers) this.markerOf.set(idOf(marker, true), marker);
+    for (const keyword of new Set(rules.flatMap((rule) => rule.keywords))) {
+      for (const fragment of base64Fragments(keyword)) this.base64Ids.add(idOf(fragment, true));
+    }
     this.index = new KeywordIndex(keywords);
   }
 
@@ -73,7 +79,7 @@ export class RuleMatcher implements WindowMatcher {
    * `textOf` gives `bytes` as text (latin1: one character per byte), asked only if a keyword is there.
    */
   findMatches(bytes: Uint8Array, textOf: () => string, from: number, to: number): WindowMatches {
-    return this.findOf(bytes, textOf, from, to, undefined);
+    return this.findOf(bytes, textOf, from, to, undefined, false);
   }
 
   /**
@@ -83,7 +89,7 @@ export class RuleMatcher implements WindowMatcher {
   only(rules: ReadonlySet<ContentRule>): WindowMatcher {
     const skipped = Uint8Array.from(this.compiled, (compiled) => (rules.has(compiled.rule) ? 0 : 1));
     return {
-      findMatches: (bytes, textOf, from, to) => this.findOf(bytes, textOf, from, to, skipped),
+      findMatches: (bytes, textOf, from, to) => this.findOf(bytes, textOf, from, to, skipped, false),
     };
   }
 
@@ -93,6 +99,7 @@ export class RuleMatcher implements WindowMatcher {
     from: number,
     to: number,
     skipped: Uint8Array | undefined,
+    decoded: boolean,
   ): WindowMatches {
     const { ids, offsets } = this.index.scan(bytes);
     const markers: MarkerHit[] = [];
@@ -102,11 +109,13 @@ export class RuleMatcher implements WindowMatcher {
     // Keyword offsets of the rules that have one here (most windows: none, or a few rules).
     const starts: number[][] = [];
     const rules: number[] = [];
+    const base64At: number[] = [];
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k] as number;
       const offset = offsets[k] as number;
       const marker = this.markerOf.get(id);
       if (marker !== undefined && offset >= from && offset < to) markers.push({ index: offset, marker });
+      if (!decoded && offset >= from && offset < to && this.base64Ids.has(id)) base64At.push(offset);
       for (const ruleIndex of this.rulesOf[id] as number[]) {
         if (skipped?.[ruleIndex]) continue;
         const list = starts[ruleIndex];
@@ -128,7 +137,30 @@ export class RuleMatcher implements WindowMatcher {
         hits,
       );
     }
+    if (base64At.length > 0) this.decodedHits(text, base64At, skipped, hits);
     return { hits: hits.sort((a, b) => a.index - b.index), markers };
+  }
+
+  /**
+   * The rules' hits in the base64 around each encoded keyword, one level deep, each placed where
+   * its encoded keyword is (the window and line that hold it) with the decoded secret.
+   */
+  private decodedHits(
+    text: string,
+    offsets: readonly number[],
+    skipped: Uint8Array | undefined,
+    hits: RuleHit[],
+  ): void {
+    let decodedTo = -1;
+    for (const offset of offsets) {
+      if (offset < decodedTo) continue;
+      const run = decodeAround(text, offset);
+      decodedTo = run.end;
+      for (const bytes of run.decoded) {
+        const inner = this.findOf(bytes, () => bytes.toString("latin1"), 0, bytes.length, skipped, true);
+        for (const hit of inner.hits) hits.push({ index: offset, rule: hit.rule, secret: hit.secret });
+      }
+    }
   }
 }
 

@@ -1,0 +1,66 @@
+// Credentials written in base64 (a config blob, `Buffer.from("…", "base64")`, a Basic auth header)
+// hold no keyword of their own, so the keyword pass would never run a rule on them. What a keyword
+// looks like once encoded depends on where it falls in the 3-byte groups: at each of the three
+// alignments, the base64 characters made of the keyword's bits alone are fixed, whatever surrounds
+// it. Those fixed runs are keywords too; where one is found, the base64 around it is decoded and
+// the rules run on the decoded bytes.
+
+/** Shorter fixed runs would turn up in ordinary text too often to be worth a decode. */
+const MIN_FRAGMENT = 4;
+/**
+ * Longer ones are cut: five characters (30 bits) are rare enough in ordinary text, and each character
+ * more is a state more in the keyword automaton, built at every start.
+ */
+const MAX_FRAGMENT = 5;
+
+/** The base64 characters fixed by `keyword` at each alignment (standard and URL-safe spellings). */
+export function base64Fragments(keyword: string): string[] {
+  const bytes = Buffer.from(keyword, "latin1");
+  const fragments = new Set<string>();
+  for (let shift = 0; shift < 3; shift++) {
+    // The keyword's bits are [8 * shift, 8 * (shift + length)) of a stream starting at a group: the
+    // characters wholly inside them do not depend on the bytes around.
+    const first = Math.ceil((8 * shift) / 6);
+    const last = Math.floor((8 * (shift + bytes.length)) / 6);
+    if (last - first < MIN_FRAGMENT) continue;
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString("base64");
+    const fragment = encoded.slice(first, Math.min(last, first + MAX_FRAGMENT));
+    fragments.add(fragment);
+    fragments.add(fragment.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return [...fragments];
+}
+
+/** Either alphabet; `=` only as padding at the end. */
+function isBase64Char(code: number): boolean {
+  return (
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x2b ||
+    code === 0x2f ||
+    code === 0x2d ||
+    code === 0x5f
+  );
+}
+
+/** Base64 characters decoded on each side of a fragment: room for a whole PEM key block. */
+const REACH = 4096;
+
+/**
+ * Where the base64 run around `offset` in `text` ends (at most REACH characters each side), and the
+ * bytes it decodes to at each of the four places the encoding may start (the run's own start first).
+ */
+export function decodeAround(text: string, offset: number): { end: number; decoded: Buffer[] } {
+  let start = offset;
+  while (start > 0 && offset - start < REACH && isBase64Char(text.charCodeAt(start - 1))) start--;
+  let end = offset;
+  while (end < text.length && end - offset < REACH && isBase64Char(text.charCodeAt(end))) end++;
+  const run = text.slice(start, end);
+  const decoded: Buffer[] = [];
+  for (let skip = 0; skip < 4 && skip < run.length; skip++) {
+    // Unpadded is fine: the decoder takes a last group of 2 or 3 characters as the 1 or 2 bytes it is.
+    decoded.push(Buffer.from(run.slice(skip), "base64"));
+  }
+  return { end, decoded };
+}
