@@ -36,6 +36,12 @@ export async function isAncestor(run: GitRun, ancestor: string, descendant: stri
   return result.exitCode === 0;
 }
 
+/** A commit's committer date as git reads a date back (`<seconds> <zone>`, `--date=raw`). */
+export async function readCommitterDate(run: GitRun, commit: string): Promise<string> {
+  const result = await git(["show", "-s", "--format=%cd", "--date=raw", "--end-of-options", commit], run);
+  return result.stdout.trim();
+}
+
 const UNKNOWN_IDENTITY = /identity unknown|empty ident|auto-detect email/i;
 
 /**

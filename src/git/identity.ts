@@ -24,12 +24,15 @@ export function ownIdentityEnv(env: Env, identity: Env): Env {
   return { ...own, ...identity };
 }
 
+/** The date of the commits the tool makes with no date of their own to take (2000-01-01). */
+export const SYNTHETIC_DATE = "946684800 +0000";
+
 /** Fixed identity and date: the same tree always gives the same commit, and the same tar. */
 export const SYNTHETIC_IDENTITY: Env = {
   ...TOOL_AUTHOR,
   ...TOOL_COMMITTER,
-  GIT_AUTHOR_DATE: "946684800 +0000",
-  GIT_COMMITTER_DATE: "946684800 +0000",
+  GIT_AUTHOR_DATE: SYNTHETIC_DATE,
+  GIT_COMMITTER_DATE: SYNTHETIC_DATE,
 };
 
 /**

@@ -3,8 +3,8 @@
 import { copyFile, link, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { InterruptedError, ReviewRemoteError } from "../errors.js";
-import { commitTree } from "../git/commits.js";
-import { ownIdentityEnv, TOOL_AUTHOR } from "../git/identity.js";
+import { commitTree, readCommitterDate } from "../git/commits.js";
+import { ownIdentityEnv, SYNTHETIC_DATE, TOOL_AUTHOR } from "../git/identity.js";
 import { updateRefs } from "../git/refs.js";
 import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
@@ -24,6 +24,8 @@ interface ImportOptions {
   /** Object directories to move into the repo's store: the quarantine's, and a work-tree snapshot's. */
   objectDirs: readonly string[];
   base: string;
+  /** The date of every commit, author's and committer's (`<seconds> <zone>`). */
+  date: string;
   trees: readonly string[];
   messages: readonly string[];
   trailers: { request: string; bundle: string; worker: string; receipt?: string | undefined };
@@ -85,7 +87,8 @@ async function migrateObjects(from: string, to: string): Promise<void> {
 
 async function importProposals(options: ImportOptions): Promise<string> {
   const { repo } = options;
-  const env = ownIdentityEnv(options.quarantineEnv, TOOL_AUTHOR);
+  const dates = { GIT_AUTHOR_DATE: options.date, GIT_COMMITTER_DATE: options.date };
+  const env = ownIdentityEnv(options.quarantineEnv, { ...TOOL_AUTHOR, ...dates });
   let parent = options.base;
   for (const [index, tree] of options.trees.entries()) {
     const message = commitMessage(options.messages[index] ?? "", options.trailers);
@@ -103,6 +106,18 @@ async function importProposals(options: ImportOptions): Promise<string> {
     throw new ReviewRemoteError(messages.branchNotCreated(options.branch, created.reason));
   }
   return parent;
+}
+
+/**
+ * The date of a review's commits: the committer date of what was reviewed (a work-tree snapshot's
+ * HEAD; with none, the snapshot's own fixed date), never the time of the import. The proposals are
+ * about that state, so their dates follow it in `git log`, and one result imported twice on the
+ * same snapshot gives the same commits (the same ids), as one tree and policy give the same bundle
+ * (design §1).
+ */
+async function proposalDate(repo: Repo, snapshot: AcceptContext["sent"]["snapshot"]): Promise<string> {
+  const dated = snapshot.kind === "worktree" ? snapshot.parent : snapshot.commit;
+  return dated === undefined ? SYNTHETIC_DATE : readCommitterDate({ cwd: repo.cwd, env: repo.env }, dated);
 }
 
 /** Import proposals that passed every layer, then record the review as imported. */
@@ -127,6 +142,7 @@ export async function importResult(
       quarantineEnv: quarantineEnv(checked.quarantineDir, baseObjects(context), repo.env),
       objectDirs: [...(snapshotObjects ? [snapshotObjects] : []), join(checked.quarantineDir, "objects")],
       base: sent.snapshot.commit,
+      date: await proposalDate(repo, sent.snapshot),
       trees: checked.trees,
       messages: commits.map((commit) => commit.message),
       trailers: {

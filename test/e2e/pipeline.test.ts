@@ -548,6 +548,29 @@ describe("review commands", () => {
     expect(merged.status, merged.stderr).toBe(0);
   });
 
+  it("dates the proposals as the reviewed commit: one result imported twice is the same commits", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
+    const review = (env: Record<string, string> = {}) => {
+      const run = repo.run(["--worker", "fake", "--json", "--no-cache"], { env });
+      expect(run.status, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as { id: string; branch: string };
+    };
+    const first = review();
+    // Later, and with a CI job's dates exported: neither the clock nor those dates reach the commits.
+    const second = review(CI_IDENTITY);
+    expect(second.id).not.toBe(first.id);
+    const tip = (branch: string) => repo.git("rev-parse", branch).trim();
+    expect(tip(second.branch)).toBe(tip(first.branch));
+    const dates = repo
+      .git("log", "--format=%ad|%cd", "--date=raw", `HEAD..${first.branch}`)
+      .trim()
+      .split("\n");
+    const reviewed = repo.git("log", "-1", "--format=%cd", "--date=raw", "HEAD").trim();
+    expect(dates.length).toBeGreaterThan(0);
+    for (const line of dates) expect(line).toBe(`${reviewed}|${reviewed}`);
+  });
+
   it("makes the merge commit with the identity a CI job exports, and keeps it off the review branch", () => {
     const repo = baseRepo();
     configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
