@@ -25,6 +25,7 @@ import { workerMessages } from "./messages.js";
 import { failedOutput, type ReviewOutput, renderResult, type SignResult } from "./result.js";
 import { type Reviewer, reviewTree } from "./review-tree.js";
 import type { ReviewerCommand } from "./reviewer-specs.js";
+import { cleanFilesObserver } from "./reviewers/hygiene.js";
 import type { Sandbox, SandboxMode } from "./sandbox.js";
 import { type Say, sayTo } from "./say.js";
 import { startWritingThread, verifyAndUnpack, wantsWritingThread } from "./unpack.js";
@@ -190,6 +191,8 @@ async function review(serving: Serving): Promise<ReviewOutput> {
   const { request, requestLine } = serving.envelope;
   try {
     const { bytes, files } = request.bundle;
+    // The built-in reviewer's first look at each file, as it is written: the clean ones it skips.
+    const clean = serving.reviewer.kind === "builtin" ? new Set<string>() : undefined;
     const listing = await deadline.run("unpacking the bundle", () =>
       verifyAndUnpack(workspace.bundle, bytes, files, workspace.tree, {
         signal: deadline.signal,
@@ -198,6 +201,7 @@ async function review(serving: Serving): Promise<ReviewOutput> {
         // A reviewer command starts from a baseline of every blob; the built-in reviewer needs one
         // only when it changed something, and the blob ids are then read from the bundle again.
         blobIds: serving.reviewer.kind === "commands",
+        observe: clean && cleanFilesObserver(clean),
       }),
     );
     debug(`worker: unpacked (sandbox ${sandbox.kind})`);
@@ -207,6 +211,7 @@ async function review(serving: Serving): Promise<ReviewOutput> {
       request,
       requestLine,
       listing,
+      clean,
       workspace,
       env: workerGitEnv(workspace.home),
       sandbox,

@@ -39,6 +39,8 @@ export interface ReviewTreeContext extends ReviewerPhase {
   env: Env;
   reviewer: Reviewer;
   limits: WorkerLimits;
+  /** Files the unpack found clean for the built-in reviewer (cleanFilesObserver). */
+  clean?: ReadonlySet<string> | undefined;
 }
 
 /** A file or symlink the bundle carried, so the unpacked tree has it. */
@@ -105,6 +107,7 @@ async function runSelectedReviewer(
       changes,
       env: ctx.env,
       coreWhitespace: ctx.reviewer.coreWhitespace,
+      clean: ctx.clean,
       forbiddenPaths: request.forbiddenPaths,
       fix: request.actions.includes("propose"),
       // Only the blobs it replaces are written, each as it is replaced.

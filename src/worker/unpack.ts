@@ -380,6 +380,31 @@ export interface UnpackOptions {
   writing?: "thread" | "inline";
   /** Compute the blob ids as the bundle streams by (verifyBundle's option; by default, yes). */
   blobIds?: boolean;
+  /** Also shown each file's content as it is written (a file it gives no sink for, none). */
+  observe?: (path: string) => FileSink | undefined;
+}
+
+/** `writer`'s entries, each file's content shown to `observe` too. */
+function teeSink(writer: EntrySink, observe: (path: string) => FileSink | undefined): EntrySink {
+  return {
+    directory: (path) => writer.directory(path),
+    symlink: (path, target, mtime) => writer.symlink(path, target, mtime),
+    file(path, mode, mtime) {
+      const out = writer.file(path, mode, mtime);
+      const seen = observe(path);
+      if (!seen) return out;
+      return {
+        write(chunk) {
+          out.write(chunk);
+          seen.write(chunk);
+        },
+        end() {
+          out.end();
+          seen.end();
+        },
+      };
+    },
+  };
 }
 
 /**
@@ -391,7 +416,7 @@ export async function verifyAndUnpack(
   size: number,
   expectedFiles: number,
   tree: string,
-  { signal, thread, writing, blobIds }: UnpackOptions = {},
+  { signal, thread, writing, blobIds, observe }: UnpackOptions = {},
 ): Promise<BundleListing> {
   fs.mkdirSync(tree, { mode: 0o700 });
   const inline =
@@ -399,7 +424,7 @@ export async function verifyAndUnpack(
   const writer = inline ? new InlineWriter(tree, signal) : new TreeWriter(tree, signal, thread);
   try {
     const listing = await verifyBundle(bundle, size, expectedFiles, {
-      sink: writer,
+      sink: observe ? teeSink(writer, observe) : writer,
       afterChunk: () => writer.pace(),
       blobIds,
     });

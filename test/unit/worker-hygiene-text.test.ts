@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { cleanFilesObserver } from "../../src/worker/reviewers/hygiene.js";
+import { HYGIENE_MAX_FILE_BYTES } from "../../src/worker/reviewers/hygiene-files.js";
 import {
+  CleanTextStream,
   checkText,
   findConflictMarkers,
   isBinary,
@@ -97,5 +100,51 @@ describe("hygiene text checks", () => {
   it("treats a NUL in the first 8000 bytes as binary", () => {
     expect(isBinary(Buffer.from("abc\0def"))).toBe(true);
     expect(isBinary(Buffer.concat([Buffer.alloc(8000, 0x61), Buffer.from([0])]))).toBe(false);
+  });
+
+  // Every split of each text into three chunks, as a bundle's gunzip hands a file's bytes over.
+  it.each([
+    "",
+    "clean\n",
+    "\n\n",
+    "a \n",
+    "b\t\n",
+    "x\n\ty\n",
+    "ab\n \ncd\n",
+    "no newline",
+    "a\r\nb\n",
+    "<<<<<<<\n",
+    "x<<<<<<<y\n",
+    "<<<<<< six\n",
+    "<<<<<<\n<\n",
+  ])("streams %j to the answer isCleanText gives the whole", (input) => {
+    const content = Buffer.from(input, "latin1");
+    const whole = isCleanText(content);
+    for (let first = 0; first <= content.length; first++) {
+      for (let second = first; second <= content.length; second++) {
+        const stream = new CleanTextStream();
+        stream.write(content.subarray(0, first));
+        stream.write(content.subarray(first, second));
+        stream.write(content.subarray(second));
+        expect(stream.isClean(), `split at ${first} and ${second}`).toBe(whole);
+        expect(stream.bytes).toBe(content.length);
+      }
+    }
+  });
+
+  it("notes a clean file for the unpack only up to the size hygiene reports, and no other file", () => {
+    const clean = new Set<string>();
+    const observe = cleanFilesObserver(clean);
+    const write = (path: string, ...chunks: Buffer[]) => {
+      const sink = observe(path);
+      for (const chunk of chunks) sink.write(chunk);
+      sink.end();
+    };
+    const line = Buffer.from(`${"x".repeat(1023)}\n`);
+    write("small.ts", Buffer.from("export {};\n"));
+    write("large.txt", ...Array.from({ length: HYGIENE_MAX_FILE_BYTES / 1024 + 1 }, () => line));
+    write("at-limit.txt", ...Array.from({ length: HYGIENE_MAX_FILE_BYTES / 1024 }, () => line));
+    write("trailing.ts", Buffer.from("a \n"));
+    expect([...clean].sort()).toEqual(["at-limit.txt", "small.ts"]);
   });
 });

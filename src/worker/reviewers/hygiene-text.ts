@@ -44,6 +44,48 @@ export function isCleanText(content: Buffer): boolean {
   return true;
 }
 
+/**
+ * isCleanText over a file's bytes as they stream by, for the unpack to note which files the built-in
+ * reviewer need not read back: the same answer as isCleanText of all of them (tested on every split).
+ */
+export class CleanTextStream {
+  private clean = true;
+  /** The bytes written so far. */
+  bytes = 0;
+  /** The last bytes so far (at most six): a conflict start or a blank may straddle two chunks. */
+  private tail = Buffer.alloc(0);
+
+  write(chunk: Buffer): void {
+    this.bytes += chunk.length;
+    if (!this.clean || chunk.length === 0) return;
+    if (chunk.indexOf(CR) !== -1 || chunk.includes(CONFLICT_START)) {
+      this.clean = false;
+      return;
+    }
+    const seam = this.tail.length > 0 ? Buffer.concat([this.tail, chunk.subarray(0, 6)]) : undefined;
+    if (seam?.includes(CONFLICT_START)) {
+      this.clean = false;
+      return;
+    }
+    for (let at = chunk.indexOf(NEWLINE); at !== -1; at = chunk.indexOf(NEWLINE, at + 1)) {
+      const before = at > 0 ? chunk[at - 1] : this.tail[this.tail.length - 1];
+      if (before === SPACE || before === TAB) {
+        this.clean = false;
+        return;
+      }
+    }
+    this.tail =
+      chunk.length >= 6
+        ? Buffer.from(chunk.subarray(chunk.length - 6))
+        : Buffer.concat([this.tail, chunk]).subarray(-6);
+  }
+
+  /** Whether the bytes written, all of them, are clean text. */
+  isClean(): boolean {
+    return this.clean && (this.bytes === 0 || this.tail[this.tail.length - 1] === NEWLINE);
+  }
+}
+
 const START = /^<{7}(?: |$)/;
 const MIDDLE = /^={7}$/;
 const END = /^>{7}(?: |$)/;
