@@ -33,8 +33,8 @@ export const workerMessages = {
     `${format}: ${count(dropped, "fix", "fixes")} over the limit of ${max} left out`,
   outsideChangeOverLimit: (files: number, reason: string) =>
     `The fixes to ${count(files, "file")} outside the change were left out: ${reason}. The fixes to the change's files are proposed; for the others, raise the limit and review with --filter-mode=nofilter (without it, fixes outside the change are left out anyway).`,
-  commentsLeftOut: (dropped: number, max: number) =>
-    `${count(dropped, "comment")} over the limit of ${max} left out; the most severe are kept.`,
+  commentsLeftOut: (dropped: number, max: number, focused: boolean) =>
+    `${count(dropped, "comment")} over the limit of ${max} left out; ${focused ? "those on the change are kept first, then the most severe." : "the most severe are kept."}`,
   badFix: (format: string, reason: string) => `${format}: a fix was dropped: ${reason}`,
   skippedText: (format: string, line: number) => `${format}: line ${line}: text outside the diff ignored`,
   filesOverPatchLimit: (n: number, max: number) =>

@@ -73,10 +73,12 @@ function keptComments(
   // A worker answers only what it was asked (the client checks this too).
   if (!request.actions.includes("comment")) return { comments: [], summary: output.summary };
   const { maxComments } = request.limits;
-  const comments = mostSevere(output.comments, maxComments, changeTier(request));
+  const tier = changeTier(request);
+  const comments = mostSevere(output.comments, maxComments, tier);
   const left = output.comments.length - comments.length + (output.overLimit ?? 0);
   if (left === 0) return { comments, summary: output.summary };
-  const sentence = workerMessages.commentsLeftOut(left, maxComments);
+  // A focused review's cut keeps the change's first: the sentence says so, under a count of a few.
+  const sentence = workerMessages.commentsLeftOut(left, maxComments, tier !== undefined);
   say?.(sentence);
   return { comments, summary: withParagraph(sentence, output.summary) };
 }

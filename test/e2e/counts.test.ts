@@ -17,7 +17,8 @@ import { BIN, createTestRepo, repoTracker, type TestRepo } from "../helpers/repo
 const repos = repoTracker();
 const MANY = join(FIXTURES, "reviewers", "many-comments.sh");
 const TREE_LINTER = join(FIXTURES, "reviewers", "tree-linter.sh");
-const LEFT_OUT = "3 comments over the limit of 3 left out; the most severe are kept.";
+const LEFT_OUT =
+  "3 comments over the limit of 3 left out; those on the change are kept first, then the most severe.";
 /** The line older built-in workers began their summary with. */
 const WORKER_COUNTS = /\d+ proposed commits?, \d+ comments?\./;
 
