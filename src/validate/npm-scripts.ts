@@ -35,18 +35,31 @@ export function isNodeGypPath(path: string): boolean {
   return foldComponent(path.slice(path.lastIndexOf("/") + 1)) === "binding.gyp";
 }
 
+/**
+ * Fields that pick the package manager or runtime a tool downloads and runs on an ordinary command in
+ * the directory, as `.nvmrc` or `.tool-versions` do (design §9): Corepack's `packageManager` (a
+ * version, or a URL to any script) and its `devEngines.packageManager`, Volta's `volta`.
+ */
+const TOOLCHAIN_FIELDS = ["packageManager", "devEngines", "volta"] as const;
+
 type ParsedScripts = { ok: true; scripts: Record<string, unknown> } | { ok: false };
 
-function readScripts(json: string): ParsedScripts {
+function readDocument(json: string): Record<string, unknown> | undefined {
   let document: unknown;
   try {
     // npm strips a BOM before parsing; so do we.
     document = JSON.parse(json.replace(/^\ufeff/, ""));
   } catch {
-    return { ok: false };
+    return undefined;
   }
-  if (typeof document !== "object" || document === null || Array.isArray(document)) return { ok: false };
-  const scripts: unknown = (document as Record<string, unknown>).scripts;
+  if (typeof document !== "object" || document === null || Array.isArray(document)) return undefined;
+  return document as Record<string, unknown>;
+}
+
+function readScripts(json: string): ParsedScripts {
+  const document = readDocument(json);
+  if (document === undefined) return { ok: false };
+  const scripts: unknown = document.scripts;
   if (typeof scripts !== "object" || scripts === null || Array.isArray(scripts))
     return { ok: true, scripts: {} };
   return { ok: true, scripts: scripts as Record<string, unknown> };
@@ -68,6 +81,26 @@ export function changedLifecycleScripts(oldJson: string | undefined, newJson: st
     if (JSON.stringify(old) === JSON.stringify(value)) continue;
     problems.push(
       `${old === undefined ? "adds" : "changes"} the npm lifecycle script ${quoteForDisplay(name)}`,
+    );
+  }
+  return problems;
+}
+
+/**
+ * The toolchain fields (TOOLCHAIN_FIELDS) the change from `oldJson` (undefined: the file is new) to
+ * `newJson` adds or changes; removing one is fine. An invalid document is changedLifecycleScripts' to say.
+ */
+export function changedToolchainFields(oldJson: string | undefined, newJson: string): string[] {
+  const after = readDocument(newJson);
+  if (after === undefined) return [];
+  const before = (oldJson === undefined ? undefined : readDocument(oldJson)) ?? {};
+  const problems: string[] = [];
+  for (const field of TOOLCHAIN_FIELDS) {
+    if (!Object.hasOwn(after, field)) continue;
+    const old = Object.hasOwn(before, field) ? before[field] : undefined;
+    if (JSON.stringify(old) === JSON.stringify(after[field])) continue;
+    problems.push(
+      `${old === undefined ? "adds" : "changes"} the field "${field}" (it picks the package manager or runtime that is downloaded and run)`,
     );
   }
   return problems;

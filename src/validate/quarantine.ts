@@ -12,7 +12,7 @@ import { createTempDir, QUARANTINE_PREFIX } from "../os/tempdir.js";
 import type { SecretNameCheck } from "../paths/forbidden.js";
 import { checkChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
-import { changedLifecycleScripts, isPackageJsonPath } from "./npm-scripts.js";
+import { changedLifecycleScripts, changedToolchainFields, isPackageJsonPath } from "./npm-scripts.js";
 import { checkPatchText } from "./patch-gate.js";
 import { escapeForDisplay, quoteForDisplay } from "./sanitize.js";
 
@@ -222,7 +222,10 @@ async function lifecycleProblems(changes: readonly TreeChange[], run: GitOptions
     // A new or renamed-in package.json had no scripts at this path before: all of its scripts count.
     const modified = change.status === "M" && isFileMode(change.oldMode);
     const before = modified ? await readBlob(change.oldOid, run) : undefined;
-    for (const problem of changedLifecycleScripts(before, after)) {
+    for (const problem of [
+      ...changedLifecycleScripts(before, after),
+      ...changedToolchainFields(before, after),
+    ]) {
       problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
     }
   }

@@ -1,7 +1,8 @@
-// validate: npm lifecycle scripts a proposal may not add or change.
+// validate: npm lifecycle scripts and toolchain fields a proposal may not add or change.
 import { describe, expect, it } from "vitest";
 import {
   changedLifecycleScripts,
+  changedToolchainFields,
   isNodeGypPath,
   isPackageJsonPath,
   LIFECYCLE_SCRIPTS,
@@ -93,6 +94,33 @@ describe("validate: changedLifecycleScripts", () => {
 
   it("counts a previously broken package.json as having no scripts", () => {
     expect(changedLifecycleScripts("{", pkg({ postinstall: "x" }))).toHaveLength(1);
+  });
+});
+
+describe("validate: changedToolchainFields", () => {
+  it("refuses adding or changing the fields that pick the manager or runtime that runs", () => {
+    const url = "yarn@https://cdn.example.invalid/yarn.js";
+    expect(changedToolchainFields(pkg({}), pkg({}, { packageManager: url }))).toEqual([
+      'adds the field "packageManager" (it picks the package manager or runtime that is downloaded and run)',
+    ]);
+    expect(
+      changedToolchainFields(
+        pkg({}, { packageManager: "pnpm@9.0.0" }),
+        pkg({}, { packageManager: "pnpm@9.1.0" }),
+      ),
+    ).toHaveLength(1);
+    expect(
+      changedToolchainFields(undefined, pkg({}, { devEngines: { packageManager: { name: "yarn" } } })),
+    ).toHaveLength(1);
+    expect(changedToolchainFields(pkg({}), pkg({}, { volta: { node: "20.1.0" } }))).toHaveLength(1);
+  });
+
+  it("lets the other fields change, and a toolchain field stay or go", () => {
+    const pinned = { packageManager: "pnpm@9.0.0", volta: { node: "20.1.0" } };
+    expect(changedToolchainFields(pkg({}, pinned), pkg({}, { ...pinned, description: "x" }))).toEqual([]);
+    expect(changedToolchainFields(pkg({}, pinned), pkg({}))).toEqual([]);
+    expect(changedToolchainFields(pkg({}), pkg({}, { dependencies: { left: "1.0.0" } }))).toEqual([]);
+    expect(changedToolchainFields(pkg({}), "{")).toEqual([]);
   });
 });
 
