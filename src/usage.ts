@@ -210,7 +210,8 @@ REVIEW_REMOTE_SKIP=1 (skip the review and the refusal).`,
                                 [--sign-key <key file>] [<limits>]
 
 The worker side: reads the envelope (request line, then the bundle) on stdin,
-runs the reviewers in a sandbox and writes one result document on stdout.
+runs the reviewers in a sandbox and writes one result document on stdout (run
+by hand on a terminal, it says that it waits for that input).
 
     --reviewer <name>          built-in reviewer (default: hygiene)
     --reviewer-command <cmd>   run <cmd> through sh -c as a reviewer; repeat it

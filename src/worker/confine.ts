@@ -29,6 +29,8 @@ export type WorkerConfig = Omit<WorkerOptions, "stdin" | "stdout" | "stderr" | "
 
 /** Tells the worker run inside the namespaces where its workspace goes and how it is configured. */
 const CONFINED_ENV = "REVIEW_REMOTE_WORKER_CONFINED";
+const WAITING_ON_TERMINAL =
+  "waiting for a request on stdin: git review-remote sends one through a worker's command (git config review-remote.<name>.command; Ctrl-D ends this)";
 
 /** This package's command line, run again inside the namespaces. */
 const CLI = packageFile("bin/git-review-remote.js");
@@ -322,6 +324,8 @@ export async function runConfinedWorker(config: WorkerConfig): Promise<number> {
     const { runWorker } = await import("./flow.js");
     return runWorker({ ...(run.config ?? config), workspaceRoot: run.root, ...streams() });
   }
+  // Run by hand on a terminal (to check that a host has it), it would wait without a word.
+  if (process.stdin.isTTY) sayTo(process.stderr)(WAITING_ON_TERMINAL);
   const trap = new SignalTrap();
   hangUpWithClient();
   removeStaleWorkspaces();

@@ -649,3 +649,24 @@ describe("a push git knows no base for", () => {
     expect(second.stderr).not.toContain("whole tree");
   });
 });
+
+describe("git review-remote worker run by hand", () => {
+  it("says on a terminal that it waits for a request, and not when a client pipes one", () => {
+    const repo = committedRepo();
+    // util-linux's script gives the worker a terminal; its stdin at EOF ends the input there.
+    const onTerminal = spawnSync("script", ["-qec", "git review-remote worker", "/dev/null"], {
+      cwd: repo.dir,
+      env: { ...repo.env, TERM: "dumb" },
+      encoding: "utf8",
+      input: "",
+    });
+    expect(onTerminal.status).toBe(2);
+    expect(onTerminal.stdout.replace(/\r/g, "")).toBe(
+      "git-review-remote worker: waiting for a request on stdin: git review-remote sends one through a worker's command (git config review-remote.<name>.command; Ctrl-D ends this)\n" +
+        "git-review-remote worker: empty input: no request line\n",
+    );
+    const piped = repo.run(["worker"], { input: "" });
+    expect(piped.status).toBe(2);
+    expect(piped.stderr).toBe("git-review-remote worker: empty input: no request line\n");
+  });
+});
