@@ -67,8 +67,9 @@ export const messages = {
   hintSecretsRemoved:
     "the change removes these lines, and its patch would carry them: send the tree alone (review with --all <rev>, export <rev>)",
   /** With the finding's own fingerprint when there is one to name, so the line can be pasted. */
-  hintSecretsAllow: (fingerprints: readonly string[]) =>
-    `or, for a false positive, add {"fingerprint": "${new Set(fingerprints).size === 1 ? fingerprints[0] : "<fp>"}"} to secrets.allow there, or "review-remote:allow" on the line`,
+  /** A marker allows a value on a line: offered only when some finding has one. */
+  hintSecretsAllow: (fingerprints: readonly string[], onALine: boolean) =>
+    `or, for a false positive, add {"fingerprint": "${new Set(fingerprints).size === 1 ? fingerprints[0] : "<fp>"}"} to secrets.allow there${onALine ? ', or "review-remote:allow" on the line' : ""}`,
   noMergeBase: (spec: string) => `${spec}: the two commits share no history, so there is no fork point`,
   hintRange: "name a range as <base>..<head>, e.g. git review-remote main..HEAD",
   worktreeUnchanged:

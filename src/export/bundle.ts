@@ -13,7 +13,7 @@ import { removeStale } from "../os/tempdir.js";
 import type { Repo } from "../repo.js";
 import { formatFinding, formatFindingGroup, groupFindings, testDirsAllow } from "../report/finding.js";
 import { isAllowedByPathAlone } from "../secrets/allow.js";
-import type { Finding } from "../secrets/finding.js";
+import { type Finding, isAboutName } from "../secrets/finding.js";
 import { type ContentScanner, createContentScanner } from "../secrets/scanner.js";
 import { storeBundle } from "../store/bundles.js";
 import { keyPathspecs } from "../store/cache.js";
@@ -494,7 +494,10 @@ export function secretsHints(findings: readonly Finding[], removedOnly = false):
     messages.hintSecretsExclude,
     ...(findings.length > 1 && content ? [messages.hintSecretsTestAllow(pathAllows)] : []),
     ...(named.length > 0 ? [messages.hintSecretsRuleAllow(named.sort())] : []),
-    messages.hintSecretsAllow(findings.map((finding) => finding.fingerprint)),
+    messages.hintSecretsAllow(
+      findings.map((finding) => finding.fingerprint),
+      findings.some((finding) => !isAboutName(finding)),
+    ),
     ...(findings.length > 1 ? [messages.hintSecretsListAllowed] : []),
   ];
 }

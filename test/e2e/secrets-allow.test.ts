@@ -223,6 +223,21 @@ describe("a path allow", () => {
     );
   });
 
+  it("offers no line marker for a secret's name alone: it has no line to mark", () => {
+    const repo = newRepo();
+    symlinkSync(".env", join(repo.dir, "current"));
+    repo.commit("a link to the dotenv file");
+    const refused = runUnchanged(repo, ["export"], 6);
+    expect(refused.stderr).toMatch(
+      /^ {2}current: secret-file-name: names a dotenv file \(dotenv\) \[fingerprint ([0-9a-f]+)\]$/m,
+    );
+    const fingerprint = refused.stderr.match(/\[fingerprint ([0-9a-f]+)\]/)?.[1];
+    expect(refused.stderr).toContain(
+      `hint: or, for a false positive, add {"fingerprint": "${fingerprint}"} to secrets.allow there\n`,
+    );
+    expect(refused.stderr).not.toContain("review-remote:allow");
+  });
+
   it("does not let through a secret's name or an unread archive unless the entry names the rule", () => {
     const repo = newRepo();
     repo.write("testdata/keys.zip", makeZip([{ name: "id_rsa", data: Buffer.from("not read\n") }]));
