@@ -194,6 +194,8 @@ export class TarReader {
   private current: TarEntry | undefined;
   private meta: Meta | undefined;
   private pax = new Map<string, string>();
+  /** A pax header was read for the next entry (even one without records). */
+  private paxRead = false;
   private longName: string | undefined;
   private longLink: string | undefined;
   private zeroBlocks = 0;
@@ -280,6 +282,10 @@ export class TarReader {
   private finishMeta(meta: Meta): void {
     const data = Buffer.concat(meta.chunks, meta.size);
     if (meta.kind === "pax") {
+      // Readers disagree on a second one: GNU tar and this reader replace the first, Python's
+      // tarfile merges them and lets the first's path win.
+      if (this.paxRead) throw new TarFormatError("two pax headers for one tar entry");
+      this.paxRead = true;
       this.pax = refuseSparse(parsePax(data));
     } else if (meta.kind === "global") {
       this.handlers.globalHeader?.(refuseSparse(parsePax(data)));
@@ -289,6 +295,10 @@ export class TarReader {
       if (nul !== -1 && data.subarray(nul).some((b) => b !== 0)) {
         throw new TarFormatError("NUL byte inside a GNU long name");
       }
+      if ((meta.kind === "longname" ? this.longName : this.longLink) !== undefined)
+        throw new TarFormatError(
+          `two GNU long ${meta.kind === "longname" ? "names" : "link names"} for one tar entry`,
+        );
       if (meta.kind === "longname") this.longName = name;
       else this.longLink = name;
     }
@@ -336,6 +346,11 @@ export class TarReader {
       if (block[i] !== 0)
         throw new TarFormatError(`NUL byte inside the name of tar entry ${JSON.stringify(name)}`);
     }
+    // Both overrides of one name: GNU tar takes the pax record, Python's tarfile the GNU long name.
+    if (this.longName !== undefined && this.pax.has("path"))
+      throw new TarFormatError("a tar entry named by both a GNU long name and a pax path");
+    if (this.longLink !== undefined && this.pax.has("linkpath"))
+      throw new TarFormatError("a tar entry linked by both a GNU long link and a pax linkpath");
     const path = this.pax.get("path") ?? this.longName ?? (prefix ? `${prefix}/${name}` : name);
     const linkpath = this.pax.get("linkpath") ?? this.longLink ?? readString(block, 157, 100);
     const paxSize = this.pax.get("size");
@@ -359,6 +374,7 @@ export class TarReader {
       index: this.count++,
     };
     if (this.pax.size > 0) this.pax = new Map();
+    this.paxRead = false;
     this.longName = undefined;
     this.longLink = undefined;
     this.current = entry;

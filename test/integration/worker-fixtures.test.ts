@@ -45,6 +45,8 @@ const EXPECTED: Record<string, { rule: string; entry?: string }> = {
   "24-dotgit-entries": { rule: "dotgit", entry: "sub/.GIT/config" },
   "26-bad-checksum-midway": { rule: "tar-format" },
   "28-nfc-nfd-names": { rule: "case-collision", entry: "cafe\\u0301.txt" },
+  "30-two-pax-headers-one-entry": { rule: "tar-format" },
+  "32-gnu-longname-and-pax-path": { rule: "tar-format" },
 };
 
 const fixtures = readdirSync(TARS)
