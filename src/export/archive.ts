@@ -25,6 +25,8 @@ export interface FileScanner {
   scanFile(path: string): { write(chunk: Buffer): void; end(): Finding[] };
   /** A link's target leaves with the bundle: scanned as text, and judged by the secret name rules. */
   scanLinkTarget(path: string, target: string): Finding[];
+  /** A path leaves with the bundle as its entry's name: scanned as text too. */
+  scanPath(path: string): Finding[];
 }
 
 /** What the tar holds, read in the one pass: the manifest and what the content scan found. */
@@ -93,6 +95,7 @@ function inspectTar(options: ArchiveOptions, result: ArchiveListing): Transform 
       if (rule) throw new ExportRefusedError(messages.secretNameInBundle(entry.path, rule.id));
       const file = { path: entry.path, mode: treeMode(entry.type, entry.mode), size: entry.size, lines: 0 };
       result.files.push(file);
+      result.findings.push(...options.scanner.scanPath(entry.path));
       if (entry.type === TarType.symlink) {
         result.findings.push(...options.scanner.scanLinkTarget(entry.path, entry.linkpath));
         return undefined;

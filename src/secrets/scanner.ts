@@ -9,7 +9,7 @@ import { ContentFileScan } from "./file-scan.js";
 import type { FileScan, Finding, SecretAllow } from "./finding.js";
 import { matchLinkTarget, secretNameFindings } from "./link-target.js";
 import { RuleMatcher, type WindowMatcher } from "./matcher.js";
-import type { ScanSettings } from "./scan-settings.js";
+import { createFinding, type ScanSettings } from "./scan-settings.js";
 import { TextScan } from "./text-scan.js";
 
 export interface ContentScanner {
@@ -20,6 +20,11 @@ export interface ContentScanner {
    * it is scanned as text, and a target that names a secret file (`../.env`, `id_rsa`) is a finding.
    */
   scanLinkTarget(path: string, target: string): Finding[];
+  /**
+   * A bundled file's path leaves with the bundle (its tar entry's name): scanned as text, so a token
+   * in a file or directory name (`cache/ghp_….json`) is a finding as one in a file is.
+   */
+  scanPath(path: string): Finding[];
   /**
    * The findings an allow let through so far, each once, with `allowedBy`: what `export --list`
    * shows would leave because of a marker or a policy entry.
@@ -82,6 +87,17 @@ export function createContentScanner(options: ContentScannerOptions = {}): Conte
       const text = new TextScan(site);
       text.write(Buffer.from(target, "utf8"));
       return [...secretNameFindings(site, target, matchLinkTarget(path, target)), ...text.end()];
+    },
+    scanPath(path) {
+      const bytes = Buffer.from(path, "utf8");
+      const site = { settings, path };
+      const { hits } = settings
+        .matcherFor(path)
+        .findMatches(bytes, () => bytes.toString("latin1"), 0, bytes.length);
+      return hits.flatMap((hit) => {
+        const description = `${hit.rule.description}, in the path itself`;
+        return createFinding(site, { line: 1, rule: hit.rule.id, description, secret: hit.secret }) ?? [];
+      });
     },
     allowed: () => [...allowed.values()],
   };

@@ -77,6 +77,21 @@ describe("a committed credential", () => {
     expect(repoState(repo)).toEqual(before);
   });
 
+  it("stops the export when the credential is in a file's name, the content clean", () => {
+    const repo = newRepo();
+    const path = `cache/${AWS_KEY}.json`;
+    repo.write(path, '{"ok": true}\n');
+    repo.commit("cache");
+    const before = repoState(repo);
+    const result = repo.run(["export", "--json"]);
+    expect(result.status, result.stderr).toBe(6);
+    expect(JSON.parse(result.stdout).findings).toEqual([
+      expect.objectContaining({ path, line: 1, rule: "aws-access-token", redacted: "AKIA…" }),
+    ]);
+    expect(storeFiles(repo).filter((file) => file.endsWith(".tar.gz"))).toEqual([]);
+    expect(repoState(repo)).toEqual(before);
+  });
+
   it("stops the local worker it started while exporting: nothing sent, audited or left behind", () => {
     const repo = newRepo();
     repo.write("src/settings.ts", `export const key = "${AWS_KEY}";\n`);
