@@ -178,6 +178,8 @@ export const messages = {
   hookNotOurs: (path: string) => `${path} exists and is not ours; leaving it as it is`,
   hintHookLine: 'add this line to it: git review-remote hook pre-push "$@" || exit $?',
   hintHookForce: "or replace it: git review-remote install-hook --force",
+  hintHookForceTracked:
+    "the repository tracks it: replacing it (install-hook --force) changes the hook of every clone once committed",
   interruptedBeforeSend: "interrupted; the worker was not contacted",
   workerTimedOut: (worker: string, seconds: number, setting: string) =>
     `worker '${worker}' did not answer within ${seconds} s (${setting}); it was stopped`,

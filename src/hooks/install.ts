@@ -72,8 +72,12 @@ export async function installHook(
   let text = fresh;
   if (existing !== undefined && !force) {
     if (!existing.includes(BEGIN_MARKER) || !existing.includes(END_MARKER)) {
+      // A hook the repository tracks is the team's: replacing it changes a file everyone shares.
+      const force = (await isTrackedFile(repo, path))
+        ? messages.hintHookForceTracked
+        : messages.hintHookForce;
       throw new ReviewRemoteError(messages.hookNotOurs(await shownPath(repo, path)), {
-        hints: [messages.hintHookLine, messages.hintHookForce],
+        hints: [messages.hintHookLine, force],
       });
     }
     text = existing.replace(block(existing), block(fresh));
@@ -88,6 +92,20 @@ export async function installHook(
     removedBySimpleGitHooks: repo.top ? await removedBySimpleGitHooks(repo.top) : false,
     untrackedInTracked: await untrackedInTrackedDir(repo, dir, path),
   };
+}
+
+/** Whether `path`, in the work tree, is a file the index tracks. */
+async function isTrackedFile(repo: Repo, path: string): Promise<boolean> {
+  const top = repo.top;
+  if (!top) return false;
+  const rel = relative(top, path);
+  if (rel.startsWith("..") || isAbsolute(rel)) return false;
+  const listed = await git(["ls-files", "-z", "--", `:(literal)${rel}`], {
+    cwd: top,
+    env: repo.env,
+    allowFailure: true,
+  });
+  return listed.exitCode === 0 && listed.stdout.split("\0").includes(rel);
 }
 
 /** A hook file git status lists: untracked, not ignored, in a hooks directory the repository tracks. */

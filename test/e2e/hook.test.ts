@@ -401,12 +401,21 @@ describe("pre-push hook and review branches", () => {
     expect(refused.stderr).toContain(
       `${repo.dir}/.githooks/pre-push exists and is not ours; leaving it as it is`,
     );
+    // The line to add is the way; --force is named with what it does to a hook every clone shares.
+    expect(refused.stderr).toContain(
+      'hint: add this line to it: git review-remote hook pre-push "$@" || exit $?\n',
+    );
+    expect(refused.stderr).toContain(
+      "hint: the repository tracks it: replacing it (install-hook --force) changes the hook of every clone once committed\n",
+    );
     expect(readFileSync(join(repo.dir, ".githooks", "pre-push"), "utf8")).toBe("#!/bin/sh\nnpm test\n");
     expect(repo.git("status", "--porcelain")).toBe("");
     repo.git("rm", "-q", "--cached", ".githooks/pre-push");
-    repo.commit("untrack it");
+    repo.git("commit", "-q", "-m", "untrack it");
+    expect(repo.git("status", "--porcelain")).toBe("?? .githooks/\n");
     const untracked = runUnchanged(repo, ["install-hook"], 1);
     expect(untracked.stderr).toContain("exists and is not ours; leaving it as it is");
+    expect(untracked.stderr).toContain("hint: or replace it: git review-remote install-hook --force\n");
     expect(readFileSync(join(repo.dir, ".githooks", "pre-push"), "utf8")).toBe("#!/bin/sh\nnpm test\n");
   });
 
