@@ -7,7 +7,7 @@ import { gunzipWithin, gzipMemberName } from "./decode/gzip.js";
 import { UninspectableError } from "./decode/limits.js";
 import { readZipEntries } from "./decode/zip.js";
 import { type FileScan, type Finding, UNINSPECTABLE_RULE } from "./finding.js";
-import { matchLinkTarget, secretNameFindings } from "./link-target.js";
+import { matchLinkTarget, nameTextFindings, secretNameFindings } from "./link-target.js";
 import { createFinding, type NestedSite } from "./scan-settings.js";
 
 const CHUNK = 64 * 1024;
@@ -38,7 +38,7 @@ function scanMember(site: NestedSite, name: string, data: Buffer, newScan: NewSc
   const inner = memberSite(site, name);
   const scan = newScan(inner);
   for (let at = 0; at < data.length; at += CHUNK) scan.write(data.subarray(at, at + CHUNK));
-  return [...secretNameFindings(inner, name), ...scan.end()];
+  return [...secretNameFindings(inner, name), ...nameTextFindings(inner, name, name), ...scan.end()];
 }
 
 /** A gzip or zip file: held (bounded) until its end, then expanded member by member. */
@@ -98,10 +98,14 @@ class TarArchiveScan implements FileScan {
           throw new UninspectableError(`more than ${site.settings.limits.maxEntries} entries`);
         }
         const inner = memberSite(site, entry.path);
-        this.findings.push(...secretNameFindings(inner, entry.path));
+        this.findings.push(
+          ...secretNameFindings(inner, entry.path),
+          ...nameTextFindings(inner, entry.path, entry.path),
+        );
         if (entry.type === TarType.symlink || entry.type === TarType.hardlink) {
           this.findings.push(
             ...secretNameFindings(inner, entry.linkpath, matchLinkTarget(entry.path, entry.linkpath)),
+            ...nameTextFindings(inner, entry.linkpath, entry.path),
           );
         }
         if (entry.type !== TarType.file) return undefined;

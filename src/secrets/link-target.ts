@@ -18,6 +18,21 @@ export function secretNameFindings(site: ScanSite, name: string, rule = matchSec
 }
 
 /**
+ * The content rules' findings in a name that leaves as it is (a path, an archive member's name, a
+ * link target), on line 1: a name is text the keyword pass reads like any other.
+ */
+export function nameTextFindings(site: ScanSite, name: string, rulePath = site.path): Finding[] {
+  const bytes = Buffer.from(name, "utf8");
+  const { hits } = site.settings
+    .matcherFor(rulePath)
+    .findMatches(bytes, () => bytes.toString("latin1"), 0, bytes.length);
+  return hits.flatMap((hit) => {
+    const description = `${hit.rule.description}, in a name`;
+    return createFinding(site, { line: 1, rule: hit.rule.id, description, secret: hit.secret }) ?? [];
+  });
+}
+
+/**
  * The secret-name rule that the target of the link at `linkPath` matches: the target resolved
  * against the link's directory, with any climb above the top or leading `/` dropped, so that
  * `../.env`, `/home/me/.ssh/id_rsa` and `id_rsa` are judged by what they name.

@@ -7,9 +7,9 @@ import { CONTENT_RULES, type ContentRule } from "./content-rules.js";
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS, ExpansionBudget } from "./decode/limits.js";
 import { ContentFileScan } from "./file-scan.js";
 import type { FileScan, Finding, SecretAllow } from "./finding.js";
-import { matchLinkTarget, secretNameFindings } from "./link-target.js";
+import { matchLinkTarget, nameTextFindings, secretNameFindings } from "./link-target.js";
 import { RuleMatcher, type WindowMatcher } from "./matcher.js";
-import { createFinding, type ScanSettings } from "./scan-settings.js";
+import type { ScanSettings } from "./scan-settings.js";
 import { TextScan } from "./text-scan.js";
 
 export interface ContentScanner {
@@ -88,17 +88,7 @@ export function createContentScanner(options: ContentScannerOptions = {}): Conte
       text.write(Buffer.from(target, "utf8"));
       return [...secretNameFindings(site, target, matchLinkTarget(path, target)), ...text.end()];
     },
-    scanPath(path) {
-      const bytes = Buffer.from(path, "utf8");
-      const site = { settings, path };
-      const { hits } = settings
-        .matcherFor(path)
-        .findMatches(bytes, () => bytes.toString("latin1"), 0, bytes.length);
-      return hits.flatMap((hit) => {
-        const description = `${hit.rule.description}, in the path itself`;
-        return createFinding(site, { line: 1, rule: hit.rule.id, description, secret: hit.secret }) ?? [];
-      });
-    },
+    scanPath: (path) => nameTextFindings({ settings, path }, path),
     allowed: () => [...allowed.values()],
   };
 }

@@ -1,8 +1,10 @@
 // A path leaves with the bundle as its tar entry's name: a credential in a file or directory name is
-// a finding, as one in the file's content is.
+// a finding, as one in the file's content is; so is one in a name inside an archive.
 import { describe, expect, test } from "vitest";
 import { createContentScanner } from "../../src/secrets/scanner.js";
 import { fake } from "../fixtures/secrets/fake-tokens.js";
+import { makeZip } from "../fixtures/secrets/zip-writer.js";
+import { makeTar } from "../integration/worker-tar.js";
 
 const scanner = createContentScanner();
 
@@ -18,7 +20,7 @@ describe("a credential in a path", () => {
       path,
       line: 1,
       rule,
-      description: expect.stringMatching(/in the path itself$/),
+      description: expect.stringMatching(/in a name$/),
     });
     expect(finding?.redacted).toMatch(/^.{1,4}…$/);
   });
@@ -39,5 +41,31 @@ describe("a credential in a path", () => {
     const allowing = createContentScanner({ allow: [{ path: "testdata/**" }] });
     expect(allowing.scanPath(path)).toEqual([]);
     expect(allowing.allowed().map((finding) => finding.path)).toEqual([path]);
+  });
+});
+
+describe("a credential in a name inside an archive", () => {
+  const scan = (path: string, bytes: Buffer) => {
+    const file = scanner.scanFile(path);
+    file.write(bytes);
+    return file.end();
+  };
+
+  test("a zip member's name (stored uncompressed in the zip) is a finding", () => {
+    const name = `cache/${fake.githubPat()}.json`;
+    const findings = scan("assets/bundle.zip", makeZip([{ name, data: Buffer.from("{}\n") }]));
+    expect(findings).toEqual([
+      expect.objectContaining({ path: "assets/bundle.zip", member: name, rule: "github-pat" }),
+    ]);
+  });
+
+  test("a tar member's name and a link target in it are findings", () => {
+    const key = fake.awsKeyId();
+    const tar = makeTar([
+      { name: `keys/${key}.txt`, content: "clean\n" },
+      { name: "latest", type: "2", linkpath: `keys/${key}.txt` },
+    ]);
+    const rules = scan("backup.tar", tar).map((finding) => `${finding.member}:${finding.rule}`);
+    expect(rules).toEqual([`keys/${key}.txt:aws-access-token`, "latest:aws-access-token"]);
   });
 });
