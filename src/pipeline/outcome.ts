@@ -28,6 +28,8 @@ export interface WorkerFailure {
 export interface PipelineReport {
   /** What was reviewed, and why (unknown for a result imported out of band). */
   target?: Target;
+  /** The `-- <pathspec>...` the review was limited to, as typed (none: every path). */
+  pathspecs?: readonly string[];
   outcomes: ReviewOutcome[];
   failures: WorkerFailure[];
   /** Ids of the outcomes answered from the store without contacting a worker. */

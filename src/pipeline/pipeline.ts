@@ -93,7 +93,13 @@ async function reviewOnWorkers(
     all: options.all,
   });
   for (const note of target.notes) events.warning(note.message, note.hints);
-  const report: PipelineReport = { target, outcomes: [], failures: [], cached: new Set() };
+  const report: PipelineReport = {
+    target,
+    pathspecs: options.pathspecs,
+    outcomes: [],
+    failures: [],
+    cached: new Set(),
+  };
 
   let pending: readonly Worker[] = workers;
   let keys = new Map<Worker, string>();

@@ -175,7 +175,7 @@ function targetJson({ target }: PipelineReport) {
 export function printReview(report: PipelineReport, json: boolean, output: Output): void {
   if (json) output.json(reviewJson(report));
   else {
-    if (report.target) output.out(`Reviewing ${describeTarget(report.target)}`);
+    if (report.target) output.out(`Reviewing ${describeTarget(report.target, report.pathspecs)}`);
     for (const outcome of report.outcomes)
       printOutcome(outcome, report.cached.has(outcome.record.id), output);
     printComments(report.outcomes, output);

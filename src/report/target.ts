@@ -3,12 +3,18 @@
 import { messages } from "../messages.js";
 import type { Target } from "../pipeline/target.js";
 import type { ReviewRecord } from "../store/records.js";
+import { escapeForDisplay } from "../validate/sanitize.js";
 import { plural } from "./output.js";
 
 const short = (oid: string | undefined) => (oid ?? "").slice(0, 10);
 
-/** The run's target, after `Reviewing `. */
-export function describeTarget(target: Target): string {
+/** The run's target, after `Reviewing `, and the pathspecs it was limited to. */
+export function describeTarget(target: Target, pathspecs: readonly string[] = []): string {
+  const limited = pathspecs.length > 0 ? `, limited to -- ${pathspecs.map(escapeForDisplay).join(" ")}` : "";
+  return `${describeWhat(target)}${limited}`;
+}
+
+function describeWhat(target: Target): string {
   const range = `${short(target.base)}..${short(target.commit)}`;
   const { reason } = target;
   switch (reason.kind) {

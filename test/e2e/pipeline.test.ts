@@ -116,8 +116,16 @@ describe("review pipeline", () => {
       const result = repo.run(["--worker", "fake", "--", "*.ts"], { cwd });
       expect(result.status, result.stderr).toBe(0);
       expect(result.stdout).not.toContain("cached");
+      // The first line says that the review saw those paths alone.
+      expect(result.stdout.split("\n")[0]).toMatch(
+        /^Reviewing the whole tree of [0-9a-f]{10} \(a root commit\), limited to -- \*\.ts$/,
+      );
     }
     expect(calls(counter)).toBe(2);
+    const whole = repo.run(["--worker", "fake", "--no-cache"]);
+    expect(whole.stdout.split("\n")[0]).toMatch(
+      /^Reviewing the whole tree of [0-9a-f]{10} \(a root commit\)$/,
+    );
   });
 
   it("fans out to several workers: one branch each, and one failing loses nothing of the others", () => {
