@@ -85,15 +85,24 @@ function describe(outcome: HygieneOutcome, counts: Counts, unknown: LinesUnknown
   return parts.length === 0 ? "Hygiene: nothing to report." : `Hygiene: ${parts.join("; ")}.`;
 }
 
-/** The files to look at: every file of the bundle, or the changed ones; never those left alone. */
-function selectFiles(listing: BundleListing, changes: ChangedLines | undefined): string[] {
+/**
+ * The files to look at: every file of the bundle, or the changed ones; never those left alone, nor
+ * those the unpack found clean.
+ */
+function selectFiles(
+  listing: BundleListing,
+  changes: ChangedLines | undefined,
+  clean: ReadonlySet<string> | undefined,
+): string[] {
   const changed = changes ? new Set(changes.files.map((file) => file.path)) : undefined;
-  const snapshotInputs = snapshotInputDirs(listing.nodes.keys());
+  // Worked out from the whole listing only once some file is left to look at.
+  let snapshotInputs: ReturnType<typeof snapshotInputDirs> | undefined;
   const { nodes } = listing;
   const paths: string[] = [];
   for (let index = 0; index < nodes.size; index++) {
     const path = nodes.pathAt(index);
-    if (nodes.kindAt(index) !== "file" || (changed && !changed.has(path))) continue;
+    if (nodes.kindAt(index) !== "file" || (changed && !changed.has(path)) || clean?.has(path)) continue;
+    snapshotInputs ??= snapshotInputDirs(nodes.keys());
     if (leftAloneReason(path, snapshotInputs) === undefined) paths.push(path);
   }
   return paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -219,9 +228,7 @@ export async function runHygiene(
   const counts: Counts = { conflicts: 0, mixed: 0, oversized: 0 };
   // The files the unpack found clean have nothing to find under any attribute: not looked at, nor
   // asked git about (check-attr on 20k paths, and the parse of its answer: some 0.05 s a worker).
-  const { clean } = options;
-  const selected = selectFiles(listing, options.changes);
-  const paths = clean ? selected.filter((path) => !clean.has(path)) : selected;
+  const paths = selectFiles(listing, options.changes, options.clean);
   const facts: TreeFacts = {
     tree,
     options,
