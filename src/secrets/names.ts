@@ -15,9 +15,13 @@ export const NAME_RULES: readonly NameRule[] = [
   {
     id: "dotenv",
     description: "dotenv file",
-    globs: [".env", ".env.*", "*.env", ".envrc", ".flaskenv"],
+    globs: [".env", ".env.*", ".env-*", ".env_*", "*.env", ".envrc", ".flaskenv"],
     except: [
       ".env.example",
+      ".env[-_]example",
+      ".env[-_]sample",
+      ".env[-_]template",
+      ".env[-_]dist",
       ".env.sample",
       ".env.template",
       ".env.dist",
@@ -219,9 +223,30 @@ export function foldSecretName(path: string): string {
     .join("/");
 }
 
+/**
+ * What editors, tools and people make of a file they copy aside: `id_rsa.bak`, `.env~`, `server.key.orig`,
+ * vim's `.id_rsa.swp`. The copy holds what the file held.
+ */
+const BACKUP_SUFFIX = /(?:~|\.(?:bak|backup|old|orig|save|tmp|copy|sw[a-p]))+$/i;
+
 /** The rule that keeps `path` out, or undefined. `path` is relative to the top, `/`-separated. */
 export function matchSecretName(path: string): NameRule | undefined {
-  const folded = foldSecretName(path);
+  const rule = matchFoldedName(foldSecretName(path));
+  if (rule !== undefined || !BACKUP_SUFFIX.test(path)) return rule;
+  const slash = path.lastIndexOf("/");
+  const name = path.slice(slash + 1);
+  const original = name.replace(BACKUP_SUFFIX, "");
+  // vim's swap file of `id_rsa` is `.id_rsa.swp`: a dot before the name, then the suffix.
+  const swapped = /\.sw[a-p]$/i.test(name) && original.startsWith(".") ? original.slice(1) : undefined;
+  for (const candidate of [original, swapped]) {
+    if (!candidate) continue;
+    const found = matchFoldedName(foldSecretName(path.slice(0, slash + 1) + candidate));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function matchFoldedName(folded: string): NameRule | undefined {
   const components = folded.split("/");
   if (!matchesAnyRule(folded, components)) return undefined;
   for (const { rule, match, except } of COMPILED) {

@@ -61,6 +61,41 @@ describe("secret name rules", () => {
   });
 });
 
+describe("the copies and variants of a secret name", () => {
+  it.each([
+    [".env-production", "dotenv"],
+    ["config/.env_local", "dotenv"],
+    [".env~", "dotenv"],
+    ["deploy/id_rsa.bak", "private-key"],
+    ["id_ed25519.old", "private-key"],
+    ["certs/server.key.orig", "private-key"],
+    ["certs/server.key~", "private-key"],
+    ["keys/.id_rsa.swp", "private-key"],
+    ["keys/.id_ed25519.swo", "private-key"],
+    [".npmrc.bak", "tool-credentials"],
+    ["credentials.json.save", "cloud-credentials"],
+    ["infra/kubeconfig.BAK", "kubeconfig"],
+    [".netrc.old~", "tool-credentials"],
+  ])("%s is kept out like the file it copies (%s)", (path, rule) => {
+    expect(matchSecretName(path)?.id).toBe(rule);
+  });
+
+  it.each([
+    ".env-example",
+    ".env_sample",
+    ".env-template",
+    "docs/.env_dist",
+    "notes.bak",
+    "src/app.ts~",
+    "id_rsa.pub",
+    "id_rsa.pub.bak",
+    ".vimrc.swp",
+    "server.keyboard.bak",
+  ])("%s is no secret name", (path) => {
+    expect(matchSecretName(path)).toBeUndefined();
+  });
+});
+
 describe("secret name verdicts remembered per component", () => {
   it("judge a name by where it stands, whichever place it was first seen in", () => {
     // `.ssh/` is a directory rule and `id_rsa` a name rule: each component's remembered verdict must
