@@ -1,5 +1,5 @@
 // Process control: whether a process still exists, and signalling a whole process group.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { hostname, uptime } from "node:os";
 
 /**
@@ -149,4 +149,33 @@ export function isProcessOwner(value: unknown): value is ProcessOwner {
     typeof owner.host === "string" &&
     typeof owner.boot === "string"
   );
+}
+
+/**
+ * Whether a process other than this one holds `pipe` open for reading (its fds and their open
+ * flags, as /proc shows them): undefined when some process could not be looked at (another
+ * user's) and none that could holds it.
+ */
+export function hasOtherPipeReader(pipe: { dev: number; ino: number }): boolean | undefined {
+  let unseen = false;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      unseen = true;
+      continue;
+    }
+    for (const entry of fds) {
+      try {
+        const stat = statSync(`/proc/${pid}/fd/${entry}`);
+        if (stat.ino !== pipe.ino || stat.dev !== pipe.dev) continue;
+        const flags = /^flags:\s+([0-7]+)/m.exec(readFileSync(`/proc/${pid}/fdinfo/${entry}`, "utf8"))?.[1];
+        // O_ACCMODE: 0 read-only, 2 read-write; 1 (write-only) is another writer, as this one is.
+        if (flags !== undefined && (Number.parseInt(flags, 8) & 3) !== 1) return true;
+      } catch {}
+    }
+  }
+  return unseen ? undefined : false;
 }

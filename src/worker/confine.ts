@@ -12,7 +12,7 @@ import { PassThrough, type Readable, type Writable } from "node:stream";
 import { ExitCode } from "../errors.js";
 import { NODE_FLAGS } from "../os/node-flags.js";
 import { drainPipe } from "../os/pipe.js";
-import { hasAncestryChanged, killGroup, readSessionAncestry } from "../os/process.js";
+import { hasAncestryChanged, hasOtherPipeReader, killGroup, readSessionAncestry } from "../os/process.js";
 import { isHostRoot } from "../os/user-namespace.js";
 import { packageFile } from "../package-files.js";
 import { parseWorkerArgs } from "./args.js";
@@ -99,13 +99,14 @@ class SignalTrap {
   }
 }
 
-/** Whether stdout is a pipe or a socket: the answer's reader goes with whoever holds its other end. */
-function answersDownPipe(): boolean {
+/** What stdout is: the answer's reader goes with whoever holds the other end of a pipe or a socket. */
+function stdoutKind(): { kind: "socket" | "pipe" | "other"; dev: number; ino: number } {
   try {
     const stdout = fstatSync(1);
-    return stdout.isFIFO() || stdout.isSocket();
+    const kind = stdout.isSocket() ? "socket" : stdout.isFIFO() ? "pipe" : "other";
+    return { kind, dev: stdout.dev, ino: stdout.ino };
   } catch {
-    return false;
+    return { kind: "other", dev: 0, ino: 0 };
   }
 }
 
@@ -113,27 +114,75 @@ function answersDownPipe(): boolean {
 const PARENT_POLL_MS = 1000;
 
 /**
+ * Calls `onGone` when the other end of the socket on stdout is closed: a reader of a copy of it (the
+ * client never writes to it) that sees its end. The copy is another process's, `cat`, so that this
+ * one's own stdout stays the only handle on fd 1 here; it is killed when this process exits, SIGKILL
+ * included (`--pdeathsig`), for the client's end to see the worker's close. `onFailed` when that
+ * reader cannot run.
+ */
+function watchSocketPeer(onGone: () => void, onFailed: () => void): void {
+  let reader: ChildProcess;
+  try {
+    reader = spawn("setpriv", ["--pdeathsig=KILL", "--", "cat"], { stdio: [1, "ignore", "ignore"] });
+  } catch {
+    onFailed();
+    return;
+  }
+  const stop = () => reader.kill("SIGKILL");
+  process.once("exit", stop);
+  reader.once("error", () => {
+    process.off("exit", stop);
+    onFailed();
+  });
+  // cat ends with 0 at the end of its input: the client's end is gone.
+  reader.once("exit", (code) => {
+    process.off("exit", stop);
+    if (code === 0) onGone();
+    else if (code !== null) onFailed();
+  });
+  reader.unref();
+}
+
+/**
  * A worker whose client is gone has nobody to answer: a killed ssh client makes sshd end the session
  * without a signal to the command (there is no terminal to hang up), and the worker would run its
- * reviewer to the deadline, an hour by default. Its own parent may live on: a remote login shell
- * that does not exec its command (dash), or git running `git review-remote worker`, is reparented
- * and goes on waiting for it. So the worker watches its ancestors up to its session's leader, whose
- * parent started the session (sshd, or the client's `sh -c`): one of them gone or handed to another
- * parent is a hangup, and this process raises SIGHUP on itself, so the trap (or the worker's own
- * handler) stops the reviewer and removes the workspace, as for a SIGHUP from a terminal. Neither
- * a closed stdin (a request sent with `< bundle` ends there) nor a stdout nobody reads (nothing is
- * written to it until the answer) tells a gone client from a working one. A worker answering into a
- * file (`nohup git review-remote worker < bundle > result &`) has its reader whoever started it:
- * it watches its own parent alone, as before.
+ * reviewer to the deadline, an hour by default. So this process raises SIGHUP on itself when the
+ * answer's reader is gone, and the trap (or the worker's own handler) stops the reviewer and removes
+ * the workspace, as for a SIGHUP from a terminal. Neither a closed stdin (a request sent with
+ * `< bundle` ends there) nor a stdout nobody reads (nothing is written to it until the answer)
+ * tells a gone client from a working one; what does:
+ * - a socket (a local client's command): its other end closed, seen by a reader of it;
+ * - a pipe (sshd's, a container runtime's): the worker watches its ancestors up to its session's
+ *   leader, whose parent started the session (sshd, or the client's `sh -c`), one of them gone or
+ *   handed to another parent being the sign. Its own parent may live on: a remote login shell that
+ *   does not exec its command (dash), or git running `git review-remote worker`, is reparented and
+ *   goes on waiting for it. An ancestor may also leave on purpose, handing the worker on (a wrapper
+ *   that starts it in a session of its own and exits, a runtime's process handed to its shim): so
+ *   on a change the pipe's readers decide, as /proc shows them; while another process holds its
+ *   read end the worker goes on, and looks again each second. One it cannot see (another user's)
+ *   and none it can: gone, as before;
+ * - a file (`nohup git review-remote worker < bundle > result &`): its reader is whoever started
+ *   it, and it watches its own parent alone.
  */
 function hangUpWithClient(): void {
-  const ancestry = answersDownPipe() ? readSessionAncestry() : readSessionAncestry().slice(0, 1);
-  const timer = setInterval(() => {
-    if (!hasAncestryChanged(ancestry)) return;
-    clearInterval(timer);
-    process.kill(process.pid, "SIGHUP");
-  }, PARENT_POLL_MS);
-  timer.unref();
+  const hangUp = () => process.kill(process.pid, "SIGHUP");
+  const stdout = stdoutKind();
+  const ancestry = stdout.kind === "other" ? readSessionAncestry().slice(0, 1) : readSessionAncestry();
+  const watchAncestry = () => {
+    let handedOn = false;
+    const timer = setInterval(() => {
+      if (!handedOn && !hasAncestryChanged(ancestry)) return;
+      if (stdout.kind === "pipe" && hasOtherPipeReader(stdout) === true) {
+        handedOn = true;
+        return;
+      }
+      clearInterval(timer);
+      hangUp();
+    }, PARENT_POLL_MS);
+    timer.unref();
+  };
+  if (stdout.kind === "socket") watchSocketPeer(hangUp, watchAncestry);
+  else watchAncestry();
 }
 
 /**
@@ -160,9 +209,11 @@ function firstProcessScript(mounts: string): string {
  * done; killed outright (SIGKILL: the client, or a worker command's whole group killed by the
  * client's guard), it cannot, and the pipe's end removes it instead. `rmdir`, never `rm -r`: it
  * removes an empty directory and nothing else. Its stdio is /dev/null and it holds none of the
- * chain's pipes, so they end with the worker. `$0` is the root, `"$@"` the chain.
+ * chain's pipes, so they end with the worker. It runs in a session of its own: a worker stopped by
+ * a signal kills the chain's process group, and the client's guard may kill the worker before it
+ * has removed the root itself. `$0` is the root, `"$@"` the chain.
  */
-const ROOT_GUARD = `{ read _ <&5; rmdir -- "$0"; } </dev/null >/dev/null 2>&1 3>&- 4>&- &
+const ROOT_GUARD = `setsid sh -c 'read _ <&5; rmdir -- "$0"' "$0" </dev/null >/dev/null 2>&1 3>&- 4>&- &
 exec 5<&- "$@"`;
 
 /** The fd of the chain's root guard (ROOT_GUARD): its spawn's stdio holds a pipe there. */

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { configureWorker, shellWords } from "../helpers/fixtures.js";
+import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
 import { BIN, createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
 import { processesWith } from "../integration/worker-helpers.js";
 
@@ -79,6 +79,61 @@ describe("a client killed with SIGKILL", () => {
     expect(readdirSync(workspaces)).toHaveLength(1);
     client.kill("SIGKILL");
     expect(await closed).toBe("SIGKILL");
+    await waitUntil(() => readdirSync(workspaces).length === 0, 30);
+    expect(readdirSync(workspaces)).toEqual([]);
+  });
+});
+
+/** A wrapper that starts the worker in a session of its own and exits, as a runtime hands it on. */
+const HANDOFF = join(FIXTURES, "workers", "handoff.sh");
+
+// Its stdout the client's socket, or a pipe to a process that passes the answer on (as a
+// runtime's relay does): a socket's other end closes with the client, a pipe's reader goes with
+// the client's guard.
+describe.each([
+  ["a socket", ""],
+  ["a pipe", " | cat"],
+])("a worker command whose wrapper hands the worker on and exits, its stdout %s", (_kind, relay) => {
+  /** The worker, under the wrapper, with `reviewer`; its workspaces in a directory of the repo's. */
+  function handedOn(repo: TestRepo, reviewer: string): string {
+    const workspaces = workspaceDir(repo);
+    const worker = shellWords("sh", HANDOFF, process.execPath, BIN, "worker", "--reviewer-command", reviewer);
+    configureWorker(repo, "box", `REVIEW_REMOTE_WORKER_TMPDIR=${shellWords(workspaces)} ${worker}${relay}`);
+    return workspaces;
+  }
+
+  it("reviews on after its wrapper is gone: the client still reads its answer", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("a.txt", "a\n");
+    repo.commit();
+    // Longer than the worker takes to look at its ancestors again once the wrapper has exited.
+    const comment = JSON.stringify({ severity: "info", message: "looked" });
+    handedOn(repo, `sleep 4; printf '%s\\n' '${comment}' >> "$REVIEW_REMOTE_COMMENTS"`);
+    const review = repo.run(["--worker", "box", "--json"]);
+    expect(review.status, review.stderr).toBe(0);
+    expect(JSON.parse(review.stdout).comments).toEqual([expect.objectContaining({ message: "looked" })]);
+  });
+
+  it("still stops when the client is killed: its answer's reader is gone", async () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("a.txt", "a\n");
+    repo.commit();
+    token = `3599.${process.pid}${Date.now() % 100000}`;
+    const workspaces = handedOn(repo, `exec sleep ${token}`);
+    const client = spawn(process.execPath, [BIN, "--worker", "box", "-q"], {
+      cwd: repo.dir,
+      env: repo.env,
+      stdio: "ignore",
+    });
+    const closed = new Promise((resolve) => client.on("close", (_code, signal) => resolve(signal)));
+    await waitUntil(() => processesWith(`sleep\0${token}`).length > 0, 60);
+    expect(processesWith(`sleep\0${token}`)).toHaveLength(1);
+    client.kill("SIGKILL");
+    expect(await closed).toBe("SIGKILL");
+    // In a session of its own, the worker is out of the reach of the client's guard: it sees the
+    // other end of its stdout closed, and stops its reviewer and removes its workspace.
+    await waitUntil(() => processesWith(`sleep\0${token}`).length === 0, 30);
+    expect(processesWith(`sleep\0${token}`)).toEqual([]);
     await waitUntil(() => readdirSync(workspaces).length === 0, 30);
     expect(readdirSync(workspaces)).toEqual([]);
   });
