@@ -72,7 +72,7 @@ export function scopeProposals<P extends Proposal>(
       // The worker's message describes the whole commit ("1383 fixes"): say what is left of it.
       const note = messages.scopedCommitNote(keep.length, sections.length);
       const paths = keep.map((section) => section.names.at(-1) as string);
-      const message = scopedMessage(commit.message, paths, note);
+      const message = scopedMessage(commit.message, paths, sections.length, note);
       kept.push({ ...commit, message, patch: keep.map((section) => section.text).join("") });
     }
   }

@@ -2,7 +2,8 @@
 // commit after its fixes (`biome: 1383 fixes (...)`) and lists each file under it with that file's
 // own fixes (`src/a.ts: 2 fixes (lint/style/noVar)`): kept to the change's files, the subject is
 // said again from their lines, so the branch does not call one file's fix "1383 fixes". Any other
-// message (a third-party worker's prose, an agent's) keeps its words; the note says what is left.
+// message (a third-party worker's prose, an agent's) keeps its words, its subject marked with what
+// is left of the commit; the note says it in full.
 import { workerMessages as m } from "../worker/messages.js";
 
 /** One file's fixes, as a body line of the built-in worker's reviewer commits spells them. */
@@ -39,13 +40,17 @@ function list(names: readonly string[], more: boolean): string {
 
 /**
  * The message of `message`'s commit kept to `kept` (one path per kept file, its name after the
- * commit), with `note` saying what was left out. A built-in reviewer commit is named again after
- * what it keeps: its kept files' fixes when every one has its line, else its kept files.
+ * commit) of its `total` files, with `note` saying what was left out. A built-in reviewer commit is
+ * named again after what it keeps: its kept files' fixes when every one has its line, else its kept
+ * files; any other subject says how much of the commit is left (`(kept to the change: 1 of 243 files)`).
  */
-export function scopedMessage(message: string, kept: readonly string[], note: string): string {
-  const [subject = ""] = message.split("\n");
+export function scopedMessage(message: string, kept: readonly string[], total: number, note: string): string {
+  const [subject = "", ...body] = message.trimEnd().split("\n");
   const label = (FIXES_SUBJECT.exec(subject) ?? FILES_SUBJECT.exec(subject))?.[1];
-  if (label === undefined) return `${message.trimEnd()}\n\n${note}`;
+  if (label === undefined) {
+    const marked = `${subject} ${m.keptToChange(kept.length, total)}`;
+    return `${[marked, ...body].join("\n")}\n\n${note}`;
+  }
   const fixes = readFileFixes(message);
   const lines = kept.map((path) => fixes.get(path));
   if (lines.every((line): line is FileFixes => line !== undefined)) {

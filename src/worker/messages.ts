@@ -77,6 +77,8 @@ export const workerMessages = {
   /** A fixes commit's body line for one file; the client reads it back (pipeline/scoped-message.ts). */
   fileFixesLine: (path: string, n: number, rules: string) =>
     `${path}: ${count(n, "fix", "fixes")}${rules === "" ? "" : ` (${rules})`}`,
+  /** After a third-party commit's subject, kept to some of its files by the client's scope stage. */
+  keptToChange: (kept: number, total: number) => `(kept to the change: ${kept} of ${count(total, "file")})`,
   changesMessage: (label: string, n: number, names: string) =>
     `${label}: ${count(n, "file")} changed (${names})`,
   setupFailed: (error: string) => `the setup command failed: ${error}`,

@@ -177,7 +177,11 @@ describe("a whole-tree reviewer on a focused review", () => {
     const { review } = reviewed(repo);
     expect(review).toMatchObject({ commits: 2, leftOutFixes: 3, leftOutFiles: 1 });
     const branch = review.branch as string;
-    expect(commitsOn(repo, branch)).toEqual(["let, not var", "const where nothing reassigns"]);
+    // The reviewer's own words, each subject marked with what is left of its commit.
+    expect(commitsOn(repo, branch)).toEqual([
+      "let, not var (kept to the change: 1 of 2 files)",
+      "const where nothing reassigns (kept to the change: 1 of 2 files)",
+    ]);
     expect(proposedFiles(repo, branch)).toEqual(["M\tsrc/a.js"]);
     expect(repo.git("show", `${branch}:src/a.js`)).toBe("const x = 1;\nlet z = x + 1;\n");
     expect(repo.git("show", `${branch}:lib/c.js`)).toBe("var x = 3;\n");

@@ -87,12 +87,17 @@ describe("scopeProposals", () => {
     const scoped = scopeProposals([{ message: "fix", patch }], rules(["src/a.js"], SENT));
     expect(scoped.commits).toEqual([
       {
-        message:
-          "fix\n\nKept to the reviewed change: 1 of the 3 files this commit changed (--filter-mode=nofilter keeps them all).",
+        // Another worker's words are kept; its subject says how much of the commit is left.
+        message: `fix (kept to the change: 1 of 3 files)\n\n${NOTE}`,
         patch: edit("src/a.js", "a", "b"),
       },
     ]);
     expect(scoped.leftOut).toEqual({ fixes: 2, files: 2 });
+    const prose = "Fix lint\n\nRan eslint --fix over the tree.\n";
+    const kept = scopeProposals([{ message: prose, patch }], rules(["src/a.js"], SENT));
+    expect(kept.commits[0]?.message).toBe(
+      `Fix lint (kept to the change: 1 of 3 files)\n\nRan eslint --fix over the tree.\n\n${NOTE}`,
+    );
   });
 
   it("drops a path from every commit, and a commit left empty", () => {
@@ -102,7 +107,10 @@ describe("scopeProposals", () => {
       { message: "three", patch: edit("src/a.js", "b", "c") },
     ];
     const scoped = scopeProposals(commits, rules(["src/a.js"], SENT));
-    expect(scoped.commits.map((commit) => commit.message.split("\n")[0])).toEqual(["one", "three"]);
+    expect(scoped.commits.map((commit) => commit.message.split("\n")[0])).toEqual([
+      "one (kept to the change: 1 of 2 files)",
+      "three",
+    ]);
     expect(scoped.commits[1]?.message).toBe("three");
     expect(scoped.commits[0]?.patch).toBe(edit("src/a.js", "a", "b"));
     expect(scoped.leftOut).toEqual({ fixes: 2, files: 1 });
