@@ -66,6 +66,9 @@ export const messages = {
   moreFindings: (count: number) => `... and ${count} more (git review-remote export --list lists every one)`,
   hintSecretsRemoved:
     "the change removes these lines, and its patch would carry them: send the tree alone (review with --all <rev>, export <rev>)",
+  /** No marker reaches a line the change removes: only an entry of the policy does. */
+  hintSecretsRemovedAllow: (fingerprints: readonly string[]) =>
+    `or, for a false positive, add {"fingerprint": "${new Set(fingerprints).size === 1 ? fingerprints[0] : "<fp>"}"} to secrets.allow (no marker reaches a removed line)`,
   /** With the finding's own fingerprint when there is one to name, so the line can be pasted. */
   /** A marker allows a value on a line: offered only when some finding has one. */
   hintSecretsAllow: (fingerprints: readonly string[], onALine: boolean) =>

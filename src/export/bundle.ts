@@ -464,7 +464,12 @@ const DETAIL_FINDINGS = 10;
  * secrets shows the few places they are, and the entry that allows a test directory whole.
  */
 export function secretsHints(findings: readonly Finding[], removedOnly = false): string[] {
-  if (removedOnly) return [messages.hintSecretsRemoved];
+  if (removedOnly) {
+    return [
+      messages.hintSecretsRemoved,
+      messages.hintSecretsRemovedAllow(findings.map((finding) => finding.fingerprint)),
+    ];
+  }
   const groups = groupFindings(findings);
   const places =
     findings.length > 1

@@ -583,9 +583,12 @@ describe("the commit that removes a secret", () => {
     repo.commit("the key goes");
     const refused = runUnchanged(repo, [], 6);
     expect(refused.stderr).toMatch(/^ {2}src\/keys\.ts:1: aws-access-token: /m);
-    expect(refused.stderr.trimEnd().split("\n").at(-1)).toBe(
+    expect(refused.stderr.trimEnd().split("\n").slice(-2)).toEqual([
       "hint: the change removes these lines, and its patch would carry them: send the tree alone (review with --all <rev>, export <rev>)",
-    );
+      expect.stringMatching(
+        /^hint: or, for a false positive, add \{"fingerprint": "[0-9a-f]+"\} to secrets\.allow \(no marker reaches a removed line\)$/,
+      ),
+    ]);
     const whole = repo.run(["--all"]);
     expect(whole.status, whole.stderr).toBe(0);
     // The commit that added it keeps the usual hints: the tree itself holds the secret.
@@ -605,9 +608,11 @@ describe("the commit that removes a secret", () => {
     );
     // Line 1 of the base's src/keys.ts, not of the file listed above: the finding says so.
     expect(listed.stdout).toMatch(/^ {2}src\/keys\.ts:1: aws-access-token: .*\] \(in the range's base\)$/m);
+    const fingerprint = /\[fingerprint ([0-9a-f]+)\]/.exec(listed.stdout)?.[1];
     expect(listed.stderr).toBe(
       "git-review-remote: the export would be refused: 1 possible secret found (listed above)\n" +
-        "hint: the change removes these lines, and its patch would carry them: send the tree alone (review with --all <rev>, export <rev>)\n",
+        "hint: the change removes these lines, and its patch would carry them: send the tree alone (review with --all <rev>, export <rev>)\n" +
+        `hint: or, for a false positive, add {"fingerprint": "${fingerprint}"} to secrets.allow (no marker reaches a removed line)\n`,
     );
     const json = JSON.parse(runUnchanged(repo, ["export", "--list", "--json", "HEAD~1...HEAD"], 6).stdout);
     expect(json.range.paths).toEqual(["src/keys.ts"]);
