@@ -28,7 +28,7 @@ export function computeRequestId(body: object & { id?: string }): string {
 /**
  * `fields` with `schema` and `id` filled in, keys in design §6's order (for people reading a stored
  * request; the id does not depend on it). Not checked against the schema: request.ts's
- * createRequest and checkRequest are.
+ * createRequest and request-check.ts's checkRequestLine are.
  */
 export function assembleRequest<F extends RequestFieldsShape>(
   fields: F,

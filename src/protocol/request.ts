@@ -97,16 +97,6 @@ export function createRequest(fields: RequestFields): Request {
   return assembleRequest(parsed.data);
 }
 
-/** Throws ProtocolError, listing each invalid field, unless `request` is a valid request. */
-export function checkRequest(request: Request): void {
-  const checked = RequestSchema.safeParse(request, { error: describeIssue, reportInput: true });
-  if (!checked.success) {
-    throw new ProtocolError("internal: the request is invalid", {
-      details: formatIssues(checked.error.issues, "request"),
-    });
-  }
-}
-
 export function hasValidRequestId(request: Request): boolean {
   return computeRequestId(request) === request.id;
 }
