@@ -167,18 +167,26 @@ export const messages = {
   hintSimpleGitHooks:
     'keep it: add "preserveUnused": ["pre-push"] to the "simple-git-hooks" configuration, or name it there: "pre-push": "git review-remote hook pre-push \\"$@\\""',
   hintHuskyLine: 'add a line to .husky/pre-push instead: git review-remote hook pre-push "$@"',
-  hookInstalled: (how: "installed" | "updated" | "unchanged" | "husky", path: string) =>
+  hookInstalled: (how: "installed" | "updated" | "unchanged" | "husky" | "huskyConfig", path: string) =>
     how === "husky"
       ? `${path} runs git review-remote hook pre-push already; husky runs it`
-      : how === "unchanged"
-        ? `The pre-push hook in ${path} is up to date`
-        : `${how === "updated" ? "Updated" : "Installed"} the pre-push hook in ${path}`,
+      : how === "huskyConfig"
+        ? `husky's pre-push (${path}) runs git review-remote hook pre-push already, as its configuration says`
+        : how === "unchanged"
+          ? `The pre-push hook in ${path} is up to date`
+          : `${how === "updated" ? "Updated" : "Installed"} the pre-push hook in ${path}`,
   hookUntracked: (hook: string, dir: string) =>
     `${hook} is untracked in ${dir}, a hooks directory this repository tracks: git status lists it`,
   hintHookKeepLocal: (line: string, exclude: string) => `keep it to this clone: echo ${line} >> ${exclude}`,
   hintHookShare: (hook: string) =>
     `or share it (every clone then needs git-review-remote to push): git add ${hook} && git commit`,
   hookNotOurs: (path: string) => `${path} exists and is not ours; leaving it as it is`,
+  hookIsOldHusky: (path: string) =>
+    `${path} is husky's (husky 4 or older), which its next install rewrites: a line added there would not last; leaving it as it is`,
+  hintOldHuskyForce:
+    "husky runs no pre-push here and keeps a hook it did not write: replace it: git review-remote install-hook --force",
+  hintOldHuskyConfigured:
+    'husky runs a pre-push here: add to its command (package.json\'s "husky" hooks, or .huskyrc): && printf \'%s\\n\' "$HUSKY_GIT_STDIN" | git review-remote hook pre-push $HUSKY_GIT_PARAMS',
   hintHookLine: 'add this line to it: git review-remote hook pre-push "$@" || exit $?',
   hintHookForce: "or replace it: git review-remote install-hook --force",
   hintHookForceTracked:

@@ -191,7 +191,9 @@ lines, and print its path as git prints paths (quoted when core.quotePath says);
 an existing hook is kept unless --force. With husky, add the line
 git review-remote hook pre-push "$@" to .husky/pre-push instead (once it is
 there, install-hook says so; a clone with .husky/ whose husky is not set up yet
-gets the hook, and a warning unless .husky/pre-push has the line). With
+gets the hook, and a warning unless .husky/pre-push has the line). Over the
+runner of husky 4 or older it refuses: --force replaces it when husky runs no
+pre-push; else add the review to husky's pre-push command, as it says. With
 simple-git-hooks, which deletes the hooks it does not name, it warns: keep it
 with "preserveUnused": ["pre-push"] in its configuration. In a hooks directory
 the repository tracks, a hint says the hook is untracked there, and how to keep

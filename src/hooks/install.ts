@@ -37,6 +37,29 @@ async function huskyRunsUs(huskyDir: string): Promise<boolean> {
   return RUNS_US.test(text);
 }
 
+/** The hooks husky 4 and older writes into .git/hooks: a runner its every install rewrites. */
+const OLD_HUSKY = /^# husky\s*$/m;
+
+/**
+ * The `pre-push` command husky 4 and older runs (its `hooks` in package.json's "husky" or in
+ * .huskyrc/.huskyrc.json), or undefined when it has none (its .js configurations are code: not read).
+ */
+async function oldHuskyPrePush(top: string): Promise<string | undefined> {
+  const read = async (name: string) => JSON.parse(await readFile(join(top, name), "utf8")) as unknown;
+  const pkg = (await read("package.json").catch(() => undefined)) as Record<string, unknown> | undefined;
+  const configs = [
+    pkg?.husky,
+    await read(".huskyrc").catch(() => undefined),
+    await read(".huskyrc.json").catch(() => undefined),
+  ];
+  for (const config of configs) {
+    const hooks = (config as { hooks?: Record<string, unknown> } | null | undefined)?.hooks;
+    const command = hooks?.["pre-push"];
+    if (typeof command === "string") return command;
+  }
+  return undefined;
+}
+
 /**
  * Writes the hook; returns its path as git would print it, whether one was there before, and whether the work tree has a
  * `.husky/` directory whose husky is not set up yet (once it is, git runs no hook from there) and
@@ -48,7 +71,7 @@ export async function installHook(
   force: boolean,
 ): Promise<{
   shown: string;
-  how: "installed" | "updated" | "unchanged" | "husky";
+  how: "installed" | "updated" | "unchanged" | "husky" | "huskyConfig";
   huskyLater: boolean;
   removedBySimpleGitHooks: boolean;
   untrackedInTracked?: UntrackedHook | undefined;
@@ -72,6 +95,17 @@ export async function installHook(
   let text = fresh;
   if (existing !== undefined && !force) {
     if (!existing.includes(BEGIN_MARKER) || !existing.includes(END_MARKER)) {
+      // Husky 4 and older rewrites its own hooks at each install: a line added there would go.
+      if (OLD_HUSKY.test(existing)) {
+        const configured = repo.top ? await oldHuskyPrePush(repo.top) : undefined;
+        if (configured !== undefined && RUNS_US.test(configured)) {
+          const shown = await shownPath(repo, path);
+          return { shown, how: "huskyConfig", huskyLater: false, removedBySimpleGitHooks: false };
+        }
+        throw new ReviewRemoteError(messages.hookIsOldHusky(await shownPath(repo, path)), {
+          hints: [configured === undefined ? messages.hintOldHuskyForce : messages.hintOldHuskyConfigured],
+        });
+      }
       // A hook the repository tracks is the team's: replacing it changes a file everyone shares.
       const force = (await isTrackedFile(repo, path))
         ? messages.hintHookForceTracked

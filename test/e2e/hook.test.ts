@@ -419,6 +419,39 @@ describe("pre-push hook and review branches", () => {
     expect(readFileSync(join(repo.dir, ".githooks", "pre-push"), "utf8")).toBe("#!/bin/sh\nnpm test\n");
   });
 
+  it("with husky 4 or older, whose hooks its installs rewrite: --force, or its pre-push command", () => {
+    const repo = pushableRepo();
+    const hook = join(repo.dir, ".git", "hooks", "pre-push");
+    // What husky 4 writes for every hook, a pre-push included, whatever its configuration names.
+    const runner = '#!/bin/sh\n# husky\n\n# Created by Husky v4.3.8\n. "$(dirname "$0")/husky.sh"\n';
+    writeFileSync(hook, runner, { mode: 0o755 });
+    const configure = (hooks: Record<string, string>) =>
+      writeFileSync(join(repo.dir, "package.json"), JSON.stringify({ husky: { hooks } }));
+    configure({ "pre-commit": "lint-staged" });
+    const idle = runUnchanged(repo, ["install-hook"], 1);
+    expect(idle.stderr).toBe(
+      `git-review-remote: ${hook} is husky's (husky 4 or older), which its next install rewrites: a line added there would not last; leaving it as it is\n` +
+        "hint: husky runs no pre-push here and keeps a hook it did not write: replace it: git review-remote install-hook --force\n",
+    );
+    expect(readFileSync(hook, "utf8")).toBe(runner);
+    // A pre-push of the team's in husky's configuration: --force would drop it, so its command is the way.
+    configure({ "pre-push": "npm test" });
+    const busy = runUnchanged(repo, ["install-hook"], 1);
+    expect(busy.stderr).toContain(
+      `hint: husky runs a pre-push here: add to its command (package.json's "husky" hooks, or .huskyrc): && printf '%s\\n' "$HUSKY_GIT_STDIN" | git review-remote hook pre-push $HUSKY_GIT_PARAMS\n`,
+    );
+    expect(readFileSync(hook, "utf8")).toBe(runner);
+    configure({
+      "pre-push": `npm test && printf '%s\\n' "$HUSKY_GIT_STDIN" | git review-remote hook pre-push $HUSKY_GIT_PARAMS`,
+    });
+    const done = repo.run(["install-hook"]);
+    expect(done.status, done.stderr).toBe(0);
+    expect(done.stdout).toBe(
+      `husky's pre-push (${hook}) runs git review-remote hook pre-push already, as its configuration says\n`,
+    );
+    expect(readFileSync(hook, "utf8")).toBe(runner);
+  });
+
   it("warns when the project's simple-git-hooks would delete the hook at its next install", () => {
     const repo = pushableRepo();
     const hook = join(repo.dir, ".git", "hooks", "pre-push");
