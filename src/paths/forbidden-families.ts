@@ -42,6 +42,13 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
     ],
   },
   {
+    // The forges require the code owners' approval under branch protection, and read the file from
+    // the top or docs/ (and .github/, .gitlab/, .gitea/, .forgejo/, refused above): an owner a
+    // proposal adds approves its own changes from then on.
+    family: "forge review rules",
+    patterns: ["/CODEOWNERS", "/docs/CODEOWNERS"],
+  },
+  {
     // The file is named per job or included from another one, so any copy may be the one that runs.
     family: "CI with configurable paths",
     patterns: [

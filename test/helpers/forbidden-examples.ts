@@ -23,6 +23,7 @@ export const FORBIDDEN_EXAMPLES: Record<string, readonly string[]> = {
     ".drone.yaml",
     ".drone.star",
   ],
+  "forge review rules": ["CODEOWNERS", "docs/CODEOWNERS", "Docs/codeowners"],
   "CI with configurable paths": [
     ".gitlab-ci.yml",
     "services/api/.gitlab-ci.yml",
@@ -156,4 +157,6 @@ export const ALLOWED_EXAMPLES: readonly string[] = [
   "pom.xml",
   "build.gradle.kts",
   "src/main/java/io/jenkins/JenkinsfileRunner.java",
+  "packages/web/CODEOWNERS",
+  "docs/guide/CODEOWNERS",
 ];
