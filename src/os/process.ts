@@ -55,7 +55,8 @@ function readStat(pid: number): ProcessStat | undefined {
   }
 }
 
-function readStart(pid: number): string | undefined {
+/** When `pid` started, in clock ticks since boot (Linux): a reused pid starts later. */
+export function readStart(pid: number): string | undefined {
   return readStat(pid)?.start;
 }
 

@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isAlive } from "../os/process.js";
+import { isAlive, readStart } from "../os/process.js";
 
 export const WORKSPACE_PREFIX = "git-review-remote-worker-";
 
@@ -103,7 +103,19 @@ function workspaceParents(): string[] {
   return isWritableDir("/dev/shm") ? ["/dev/shm", tmpdir()] : [tmpdir()];
 }
 
-/** Removes workspaces of earlier runs whose process is gone; returns how many. */
+/**
+ * Whether the process a workspace is named after still runs: its pid, and when the name says when
+ * it started (`-s<ticks>-`), that start, for a pid the kernel has given to another process since
+ * names another owner.
+ */
+function isOwnerAlive(pid: number, start: string | undefined): boolean {
+  if (!isAlive(pid)) return false;
+  if (start === undefined) return true;
+  const now = readStart(pid);
+  return now === undefined || now === start;
+}
+
+/** Removes workspaces of earlier runs whose process is gone (or whose pid another now has); returns how many. */
 export function removeStaleWorkspaces(parents: readonly string[] = workspaceParents()): number {
   let removed = 0;
   const uid = process.getuid?.();
@@ -115,8 +127,8 @@ export function removeStaleWorkspaces(parents: readonly string[] = workspacePare
       continue;
     }
     for (const name of names) {
-      const match = new RegExp(`^${WORKSPACE_PREFIX}(\\d+)-`).exec(name);
-      if (!match || isAlive(Number(match[1]))) continue;
+      const match = new RegExp(`^${WORKSPACE_PREFIX}(\\d+)-(?:s(\\d+)-)?`).exec(name);
+      if (!match || isOwnerAlive(Number(match[1]), match[2])) continue;
       const path = join(parent, name);
       const stat = statSync(path, { throwIfNoEntry: false });
       if (!stat?.isDirectory() || (uid !== undefined && stat.uid !== uid)) continue;
@@ -149,10 +161,15 @@ export function workspaceAt(root: string, removal: Removal): Workspace {
   return workspace;
 }
 
-/** A directory named after our pid where workspaces go, mode 0711 (see workspaceAt). */
+/**
+ * A directory named after our pid, and when we started where /proc says (a later run tells a
+ * reused pid from us), where workspaces go, mode 0711 (see workspaceAt).
+ */
 export function createWorkspaceRoot(): string {
   const parent = workspaceParents()[0] as string;
-  const root = mkdtempSync(join(parent, `${WORKSPACE_PREFIX}${process.pid}-`));
+  const start = readStart(process.pid);
+  const owner = start === undefined ? `${process.pid}-` : `${process.pid}-s${start}-`;
+  const root = mkdtempSync(join(parent, `${WORKSPACE_PREFIX}${owner}`));
   chmodSync(root, 0o711);
   return root;
 }

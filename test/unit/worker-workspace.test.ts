@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { readStart } from "../../src/os/process.js";
 import {
   createWorkspace,
   removeStaleWorkspaces,
@@ -18,7 +19,8 @@ describe("worker workspaces", () => {
     process.env[WORKSPACE_ROOT_ENV] = parent;
     try {
       const workspace = createWorkspace();
-      expect(workspace.root.startsWith(join(parent, `${WORKSPACE_PREFIX}${process.pid}-`))).toBe(true);
+      const owner = `${WORKSPACE_PREFIX}${process.pid}-s${readStart(process.pid)}-`;
+      expect(workspace.root.startsWith(join(parent, owner))).toBe(true);
       expect(statSync(workspace.root).mode & 0o777).toBe(0o711);
       workspace.remove();
       expect(existsSync(workspace.root)).toBe(false);
@@ -38,5 +40,15 @@ describe("worker workspaces", () => {
     }
     expect(removeStaleWorkspaces([parent])).toBe(1);
     expect([existsSync(stale), existsSync(live), existsSync(other)]).toEqual([false, true, true]);
+  });
+
+  it("removes a workspace whose pid now names another process: the start in its name tells", () => {
+    const ours = readStart(process.pid);
+    const reused = join(parent, `${WORKSPACE_PREFIX}${process.pid}-s1-abc`);
+    const live = join(parent, `${WORKSPACE_PREFIX}${process.pid}-s${ours}-def`);
+    for (const dir of [reused, live]) mkdirSync(dir, { recursive: true });
+    expect(removeStaleWorkspaces([parent])).toBe(1);
+    expect([existsSync(reused), existsSync(live)]).toEqual([false, true]);
+    rmSync(live, { recursive: true });
   });
 });
