@@ -82,6 +82,9 @@ describe("which fixes one file may get", () => {
     expect(fixed(markdown, { path: "docs/intro.mdx" })).toBe(
       "---\ntitle: x\n---\n# Title\n\ntext  \nmore\n\n- item\n\n  cont\n***\nSub\n===\n",
     );
+    // A break before a blank line or the end of the file breaks onto nothing.
+    const ends = "a paragraph  \ngoes on  \n\nlast  \r\n\r\nend  ";
+    expect(fixed(ends, { path: "notes.md" })).toBe("a paragraph  \ngoes on\n\nlast\r\n\r\nend\n");
     expect(isMarkdownBreak("    ---  ")).toBe(true);
     expect(isMarkdownBreak("#hashtag  ")).toBe(true);
     expect(isMarkdownBreak("## \\ ")).toBe(false);

@@ -50,6 +50,14 @@ export function fixRulesFor(file: FileFacts): FixRules {
   const rule = whitespaceRuleFor(file.whitespace, file.core);
   const trimAllowed = rule.blankAtEol && file.editor.trimTrailingWhitespace !== false;
   const markdown = isMarkdownPath(file.path);
+  // A break at the end of a paragraph (before a blank line or the end of the file) breaks onto
+  // nothing: CommonMark does not render it, so its whitespace goes too.
+  let lines: string[] | undefined;
+  const endsBlock = (line: number) => {
+    lines ??= file.text.split("\n");
+    const next = lines[line];
+    return next === undefined || next.trim() === "";
+  };
   // Lexed only for the first line that would be trimmed: most files have none, and the lexer walks
   // every character. A lexer that lost track protects every line (undefined means "all").
   let templates: Set<number> | undefined | null = null;
@@ -65,7 +73,10 @@ export function fixRulesFor(file: FileFacts): FixRules {
   };
   return {
     trims: (line, body) =>
-      trimAllowed && isAdded(line) && !inTemplate(line) && !(markdown && isMarkdownBreak(body)),
+      trimAllowed &&
+      isAdded(line) &&
+      !inTemplate(line) &&
+      !(markdown && isMarkdownBreak(body) && !endsBlock(line)),
     // Only when the change wrote the last line: a file kept without one on purpose stays so.
     finalNewline: file.editor.insertFinalNewline !== false && isAdded(lastLineNumber(file.text)),
   };
