@@ -95,7 +95,10 @@ describe("hygiene on a focused review", () => {
     expect(changedLines(result.commits[0]?.patch ?? "")).toEqual({
       "src/app.ts": ["-const added = 3;  ", "+const added = 3;"],
     });
-    expect(result.summary).toContain("whitespace not fixed in the files whose lines were not sent");
+    // The files left out that hygiene would have fixed are named; generated.txt (-whitespace) is not.
+    expect(result.summary).toBe(
+      "Hygiene: fixed whitespace in 1 file; whitespace not fixed in 3 files whose lines were not sent (patch too large): fixed-format.txt, notes.md, style.css.",
+    );
   });
 
   it("follows the core.whitespace the worker is given", async () => {

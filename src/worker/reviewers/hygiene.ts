@@ -63,25 +63,29 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-/** What the change's lines that were not sent left undone: nothing, some files, or every file. */
-type LinesUnknown = "none" | "some" | "all";
+/** The files hygiene might have fixed had their lines been sent, named after at most this many. */
+const MAX_NAMED_UNSENT = 3;
 
-function linesUnknown(changes: ChangedLines | undefined): LinesUnknown {
-  if (!changes || changes.complete) return "none";
-  return changes.files.some((file) => file.added !== null) ? "some" : "all";
+/**
+ * What the change's lines that were not sent left undone: `unsent` are the files whose lines were
+ * not sent and that hygiene would have fixed (one with nothing to fix is not named).
+ */
+function describeUnsent(changes: ChangedLines | undefined, unsent: readonly string[]): string | undefined {
+  if (!changes || changes.complete || unsent.length === 0) return undefined;
+  if (!changes.files.some((file) => file.added !== null))
+    return "whitespace not fixed: the change's lines were not sent (patch too large)";
+  const named = unsent.slice(0, MAX_NAMED_UNSENT).join(", ");
+  const more = unsent.length > MAX_NAMED_UNSENT ? ` and ${unsent.length - MAX_NAMED_UNSENT} more` : "";
+  return `whitespace not fixed in ${plural(unsent.length, "file")} whose lines were not sent (patch too large): ${named}${more}`;
 }
 
-function describe(outcome: HygieneOutcome, counts: Counts, unknown: LinesUnknown): string {
+function describe(outcome: HygieneOutcome, counts: Counts, unsent: string | undefined): string {
   const parts: string[] = [];
   if (outcome.fixed.length > 0) parts.push(`fixed whitespace in ${plural(outcome.fixed.length, "file")}`);
   if (counts.conflicts > 0) parts.push(plural(counts.conflicts, "conflict marker block"));
   if (counts.mixed > 0) parts.push(`${plural(counts.mixed, "file")} with mixed line endings`);
   if (counts.oversized > 0) parts.push(plural(counts.oversized, "oversized file"));
-  if (unknown === "all")
-    parts.push("whitespace not fixed: the change's lines were not sent (patch too large)");
-  if (unknown === "some") {
-    parts.push("whitespace not fixed in the files whose lines were not sent (patch too large)");
-  }
+  if (unsent) parts.push(unsent);
   return parts.length === 0 ? "Hygiene: nothing to report." : `Hygiene: ${parts.join("; ")}.`;
 }
 
@@ -147,6 +151,8 @@ interface TreeFacts {
   editor: (path: string) => EditorSettings;
   core: WhitespaceRule;
   added: Map<string, LineSpan[] | null>;
+  /** The files whose lines were not sent (a focused review's) that hygiene would have fixed. */
+  unsent: string[];
 }
 
 function reportOversized(path: string, size: number, outcome: HygieneOutcome, counts: Counts): void {
@@ -202,14 +208,18 @@ function reviewFile(path: string, facts: TreeFacts, outcome: HygieneOutcome, cou
   }
   // A clean file needs no rules: what they would allow is never asked.
   if (!content || isBinary(content) || isCleanText(content)) return;
-  const rules = fixRulesFor({
+  const added = options.changes ? (facts.added.get(path) ?? null) : undefined;
+  const file = {
     path,
     text: content.toString("latin1"),
-    added: options.changes ? (facts.added.get(path) ?? null) : undefined,
     whitespace: attrs?.get("whitespace"),
     editor: facts.editor(path),
     core: facts.core,
-  });
+  };
+  // Lines not sent: nothing is fixed, but a file that would have had a fix is named.
+  if (added === null && checkText(content, fixRulesFor({ ...file, added: undefined })).fixed)
+    facts.unsent.push(path);
+  const rules = fixRulesFor({ ...file, added });
   const text = checkText(content, rules);
   report(path, text, outcome, counts);
   if (!text.fixed || !options.fix || !isUtf8(content)) return;
@@ -240,9 +250,10 @@ export async function runHygiene(
     editor: createEditorConfig(editorConfigReader(tree, listing)),
     core: options.coreWhitespace ? parseWhitespaceRule(options.coreWhitespace) : DEFAULT_WHITESPACE_RULE,
     added: new Map(options.changes?.files.map((file) => [file.path, file.added])),
+    unsent: [],
   };
   for (const path of paths) reviewFile(path, facts, outcome, counts);
   if (outcome.fixed.length > 0) outcome.commitMessage = commitMessage(outcome.fixed);
-  outcome.summary = describe(outcome, counts, linesUnknown(options.changes));
+  outcome.summary = describe(outcome, counts, describeUnsent(options.changes, facts.unsent));
   return outcome;
 }
