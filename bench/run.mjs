@@ -423,6 +423,7 @@ function fanOutStages(stderr) {
     const remote = line.startsWith("remote");
     if (!remote) {
       if (message.startsWith("export: archived")) local.exported = at;
+      else if (message.startsWith("send: to worker")) local.lastSend = at;
       else if (message.startsWith("validate: ")) local.firstAnswer ??= at;
       else if (message.startsWith("import: done")) local.lastImport = at;
       else if (message.startsWith("exit ")) Object.assign(local, { exit: at, cpu });
@@ -510,7 +511,8 @@ function benchFanOut(dir, e) {
     const workers = everyWorker(list);
     detail(
       `${label} local: export ${seconds(at(list, (r) => r.local.exported))}, ` +
-        `then first answer ${seconds(at(list, (r) => r.local.firstAnswer - r.local.exported))}, ` +
+        `then last worker started ${seconds(at(list, (r) => r.local.lastSend - r.local.exported))}, ` +
+        `first answer ${seconds(at(list, (r) => r.local.firstAnswer - r.local.exported))}, ` +
         `last import ${seconds(at(list, (r) => r.local.lastImport - r.local.exported))}, ` +
         `exit ${seconds(at(list, (r) => r.local.exit))}; own cpu ${seconds(at(list, (r) => r.local.cpu))}`,
     );

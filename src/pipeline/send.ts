@@ -1,6 +1,7 @@
 // One review on one worker: record → audit → transport → accept (→ import). Every way out leaves the
 // record saying what happened, never "sent" forever.
 import { createHash, randomBytes } from "node:crypto";
+import { debug } from "../debug.js";
 import { InterruptedError, InvalidResultError } from "../errors.js";
 import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
@@ -150,7 +151,9 @@ export async function reviewOnWorker(
   await markRunning(store, record.id);
   await updateRecord(store, record, {});
   try {
+    debug(`send: to worker '${worker.name}'`);
     const raw = await send(context, worker, record, started, () => {
+      debug(`send: worker '${worker.name}' has its envelope`);
       preloadAcceptStage();
       context.onSent(worker);
     });
