@@ -113,13 +113,43 @@ interface Busy {
   holder: Holder | undefined;
 }
 
+/**
+ * This process's acquisitions in flight, by lock path: a second caller of the same process (another
+ * worker's record, in a fan-out) waits for it and nests, instead of finding the lock file its own
+ * process is creating and polling for it (50 ms a turn: the fourth worker of a fan-out was started
+ * 150 ms after the first, and answers that came together waited the same way).
+ */
+const acquiring = new Map<string, Promise<string | Busy>>();
+
 async function acquire(store: StorePaths, command: string, waitMs: number): Promise<string | Busy> {
   const path = lockPath(store);
-  const depth = held.get(path) ?? 0;
-  if (depth > 0) {
-    held.set(path, depth + 1);
-    return path;
+  for (;;) {
+    const depth = held.get(path) ?? 0;
+    if (depth > 0) {
+      held.set(path, depth + 1);
+      return path;
+    }
+    const pending = acquiring.get(path);
+    if (pending === undefined) break;
+    // Held once it settles (then nested), or not (then tried again here, with this caller's wait).
+    await pending.catch(() => undefined);
   }
+  const attempt = acquireFile(store, path, command, waitMs);
+  acquiring.set(path, attempt);
+  try {
+    return await attempt;
+  } finally {
+    if (acquiring.get(path) === attempt) acquiring.delete(path);
+  }
+}
+
+/** The lock file taken for this process, waiting up to `waitMs` for another holder. */
+async function acquireFile(
+  store: StorePaths,
+  path: string,
+  command: string,
+  waitMs: number,
+): Promise<string | Busy> {
   await ensureDir(store.root);
   const deadline = Date.now() + waitMs;
   for (;;) {

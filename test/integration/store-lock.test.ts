@@ -33,6 +33,55 @@ describe("the store lock", () => {
     expect(existsSync(lock)).toBe(false);
   });
 
+  it("lets callers of one process that ask together nest, not wait for each other", async () => {
+    const { store, lock } = storeOf();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const order: string[] = [];
+    // Asked in the same turn: the first is still creating the lock file when the second asks.
+    const first = withStoreLock(store, "review a", async () => {
+      order.push("a runs");
+      await released;
+      order.push("a done");
+    });
+    const second = withStoreLock(
+      store,
+      "review b",
+      async () => {
+        order.push(`b runs, lock ${existsSync(lock) ? "held" : "gone"}`);
+        return "b";
+      },
+      0,
+    );
+    // No wait at all for the second: it refused if it took its own process for another holder.
+    expect(await second).toBe("b");
+    release();
+    await first;
+    expect(order).toEqual(["a runs", "b runs, lock held", "a done"]);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it("lets callers that asked together each refuse a live holder of another process", async () => {
+    const { store, lock } = storeOf();
+    await withStoreLock(store, "setup", async () => undefined);
+    const holder = {
+      pid: 1,
+      host: "elsewhere",
+      boot: "b",
+      command: "merge z",
+      since: new Date().toISOString(),
+    };
+    writeFileSync(lock, JSON.stringify(holder));
+    const asks = [
+      withStoreLock(store, "review a", async () => "a", 0),
+      withStoreLock(store, "review b", async () => "b", 0),
+    ];
+    for (const ask of asks) await expect(ask).rejects.toThrow(/pid 1 on elsewhere: merge z/);
+    expect(JSON.parse(readFileSync(lock, "utf8"))).toEqual(holder);
+  });
+
   it("is left to a live holder: a try does nothing, a wait that ends refuses naming it", async () => {
     const { repo, store, lock } = storeOf();
     await withStoreLock(store, "setup", async () => undefined);
