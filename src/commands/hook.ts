@@ -41,7 +41,7 @@ export async function runHook(
       const refused = isReviewBranchPush(update, settings.branchPrefix);
       return refused ? { update, skip: PushSkip.reviewBranch } : { update };
     });
-    printReviewBranchesRefused(plans, output);
+    printReviewBranchesRefused(plans, args.remote ?? "origin", output);
     return [new PushBlockedError(messages.pushRefusedReviewBranches)];
   }
   if (settings.prePush === "off") return [];

@@ -4,7 +4,9 @@
 import { type PushPlan, PushSkip } from "../hooks/pre-push.js";
 import type { TargetReview } from "../hooks/review-push.js";
 import { messages } from "../messages.js";
+import { shellWord } from "../os/shell.js";
 import type { ReviewOutcome, WorkerFailure } from "../pipeline/outcome.js";
+import { escapeForDisplay } from "../validate/sanitize.js";
 import { formatComment } from "./comment.js";
 import { type Output, plural } from "./output.js";
 import { leftOut } from "./target.js";
@@ -109,14 +111,16 @@ export function printPushRefs(
 }
 
 /** Review branches in a push: every ref's line, then why nothing is pushed and what to do. */
-export function printReviewBranchesRefused(plans: readonly PushPlan[], output: Output): void {
+export function printReviewBranchesRefused(plans: readonly PushPlan[], remote: string, output: Output): void {
   for (const plan of plans) {
     const outcome =
       plan.skip === PushSkip.reviewBranch ? SKIPPED[plan.skip] : "not pushed: the push is refused";
     output.err(refLine(plan, outcome));
   }
   output.err(`${SAY} push refused: review branches hold a worker's unvetted proposals and stay local`);
-  output.err("hint: push your branches by name (git push origin <branch>), not with --all or --mirror;");
+  output.err(
+    `hint: push your branches by name (git push ${escapeForDisplay(shellWord(remote))} <branch>), not with --all or --mirror;`,
+  );
   output.err("hint: git review-remote prune deletes the branches of merged, dropped and superseded reviews;");
   output.err("hint: to publish one anyway: REVIEW_REMOTE_SKIP=1 git push");
 }

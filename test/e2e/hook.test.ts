@@ -261,9 +261,18 @@ describe("pre-push hook and review branches", () => {
       /^review-remote: refs\/heads\/main \(.*\): not pushed: the push is refused$/m,
     );
     expect(result.stderr).toContain("hint: to publish one anyway: REVIEW_REMOTE_SKIP=1 git push");
+    expect(result.stderr).toContain(
+      "hint: push your branches by name (git push origin <branch>), not with --all or --mirror;\n",
+    );
     expect(repo.git("ls-remote", "origin")).toBe(before);
     expect(repo.git("ls-remote", "origin", "refs/heads/review/*")).toBe("");
     expect(repo.run(["list", "--json"]).stdout).toBe(reviews);
+    // The hint names the remote pushed to, as the user must type it.
+    repo.git("remote", "add", "fork", repo.git("remote", "get-url", "origin").trim());
+    const fork = push(repo, {}, ["--all", "fork"]);
+    expect(fork.status).not.toBe(0);
+    expect(fork.stderr).toContain("hint: push your branches by name (git push fork <branch>),");
+    expect(repo.git("ls-remote", "origin")).toBe(before);
   });
 
   it("refuses git push --mirror, which would also carry the tool's own refs/review-remote/*", () => {
