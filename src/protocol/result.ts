@@ -7,7 +7,7 @@ import { PositiveIntSchema, Sha256HexSchema } from "./request.js";
 
 export const RESULT_SCHEMA = "git-review-remote/result@1";
 
-/** Characters (UTF-16 code units) allowed in one free-text field: a summary, message or error. */
+/** Characters (code points, as zod counts them) allowed in one free-text field: a summary, message or error. */
 export const MAX_TEXT_LENGTH = 65_536;
 const MAX_PATH_LENGTH = 4096;
 export const MAX_NAME_LENGTH = 256;
