@@ -38,6 +38,8 @@ export interface ProcessOwner {
 
 /** A process as /proc/<pid>/stat shows it: its parent, its session and when it started. */
 interface ProcessStat {
+  /** Field 3: `Z` for a zombie, a process that has ended and waits for its parent to reap it. */
+  state: string;
   ppid: number;
   session: number;
   /** Field 22, in clock ticks since boot: a reused pid starts later. */
@@ -49,10 +51,19 @@ function readStat(pid: number): ProcessStat | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { ppid: Number(fields[1]), session: Number(fields[3]), start: fields[19] as string };
+    const [state = "", ppid, , session] = fields;
+    return { state, ppid: Number(ppid), session: Number(session), start: fields[19] as string };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether `pid` has ended though its entry stays (a zombie: its parent has not reaped it yet, as a
+ * killed client's may not have). kill(pid, 0) still finds it.
+ */
+export function isZombie(pid: number): boolean {
+  return readStat(pid)?.state === "Z";
 }
 
 /** When `pid` started, in clock ticks since boot (Linux): a reused pid starts later. */

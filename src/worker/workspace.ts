@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isAlive, readStart } from "../os/process.js";
+import { isAlive, isZombie, readStart } from "../os/process.js";
 
 export const WORKSPACE_PREFIX = "git-review-remote-worker-";
 
@@ -104,12 +104,12 @@ function workspaceParents(): string[] {
 }
 
 /**
- * Whether the process a workspace is named after still runs: its pid, and when the name says when
- * it started (`-s<ticks>-`), that start, for a pid the kernel has given to another process since
- * names another owner.
+ * Whether the process a workspace is named after still runs (a zombie does not): its pid, and when
+ * the name says when it started (`-s<ticks>-`), that start, for a pid the kernel has given to
+ * another process since names another owner.
  */
 function isOwnerAlive(pid: number, start: string | undefined): boolean {
-  if (!isAlive(pid)) return false;
+  if (!isAlive(pid) || isZombie(pid)) return false;
   if (start === undefined) return true;
   const now = readStart(pid);
   return now === undefined || now === start;

@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readStart } from "../../src/os/process.js";
+import { isZombie, readStart } from "../../src/os/process.js";
 import {
   createWorkspace,
   removeStaleWorkspaces,
@@ -50,5 +50,25 @@ describe("worker workspaces", () => {
     expect(removeStaleWorkspaces([parent])).toBe(1);
     expect([existsSync(reused), existsSync(live)]).toEqual([false, true]);
     rmSync(live, { recursive: true });
+  });
+
+  it("removes a workspace whose process has ended but is not reaped yet (a zombie)", async () => {
+    // The short sleep ends once its shell has become the long one, which never reaps it.
+    const holder = spawn("sh", ["-c", "sleep 1 & echo $!; exec sleep 60"], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    try {
+      const pid = Number(
+        await new Promise<string>((resolve) => holder.stdout.once("data", (d) => resolve(String(d)))),
+      );
+      for (let i = 0; i < 300 && !isZombie(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(isZombie(pid)).toBe(true);
+      const ended = join(parent, `${WORKSPACE_PREFIX}${pid}-ghi`);
+      mkdirSync(ended);
+      expect(removeStaleWorkspaces([parent])).toBe(1);
+      expect(existsSync(ended)).toBe(false);
+    } finally {
+      holder.kill("SIGKILL");
+    }
   });
 });
