@@ -305,7 +305,8 @@ export const messages = {
   badFilterMode: (mode: string) =>
     `--filter-mode must be added, diff_context, file or nofilter, not '${mode}'`,
   badShowFormat: (format: string) => `--format must be text, json or sarif, not '${format}'`,
-  bundlesFailedVerification: (count: number) => `${count} bundle(s) failed verification`,
+  bundlesFailedVerification: (count: number) =>
+    `${count} ${count === 1 ? "bundle" : "bundles"} failed verification`,
   unknownOption: (option: string) => `unknown option '${option}'`,
   optionNeedsValue: (option: string) => `option '${option}' needs a value`,
   signKeyMissing: (file: string) => `signing key ${file} does not exist`,
@@ -366,7 +367,8 @@ export const messages = {
   noReceipt: (id: string) => `review ${id} has no stored receipt: its result was not signed`,
   receiptNotVerified: (id: string) => `the receipt of review ${id} does not verify`,
   hintRepeatVerify: (command: string) => `check the signature alone with: ${command}`,
-  receiptsFailedVerification: (count: number) => `${count} stored receipt(s) failed verification`,
+  receiptsFailedVerification: (count: number) =>
+    `${count} stored ${count === 1 ? "receipt" : "receipts"} failed verification`,
   internalError: "internal error: this is a bug in git-review-remote; please report it with the output above",
   hintHelp: "see 'git review-remote -h'",
   hintCommandHelp: (command: string) => `see 'git review-remote ${command} -h'`,

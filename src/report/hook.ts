@@ -127,7 +127,7 @@ export function printReviewBranchesRefused(plans: readonly PushPlan[], remote: s
 
 export function printPushBlocked(reason: "errors" | "unreviewed", errors: number, output: Output): void {
   if (reason === "errors") {
-    output.err(`${SAY} push blocked: ${errors} error(s) found (review-remote.prePush=block)`);
+    output.err(`${SAY} push blocked: ${plural(errors, "error")} found (review-remote.prePush=block)`);
     output.err("hint: fix them, or push anyway with REVIEW_REMOTE_SKIP=1 git push");
   } else {
     output.err(`${SAY} push blocked: no review could be obtained (review-remote.failClosed=true)`);

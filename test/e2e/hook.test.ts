@@ -83,7 +83,9 @@ describe("pre-push hook", () => {
     const result = push(repo);
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain("src/merge.ts:1 error");
-    expect(result.stderr).toContain("review-remote: push blocked: 1 error(s) found");
+    expect(result.stderr).toContain(
+      "review-remote: push blocked: 1 error found (review-remote.prePush=block)\n",
+    );
     expect(remoteHead(repo)).toBe(before);
   });
 

@@ -306,6 +306,7 @@ describe("receipts: configuration", () => {
     expect(verify.stderr).toContain("the result differs from the one the receipt vouches for");
     const audit = repo.run(["audit", "--verify"]);
     expect(audit.status).toBe(1);
+    expect(audit.stderr).toContain("git-review-remote: 1 stored receipt failed verification\n");
     expect(audit.stderr).toContain(`review ${review.id}: the result differs`);
   });
 
