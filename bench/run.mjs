@@ -112,7 +112,7 @@ function interleave(ours, baseline, { runs = RUNS, ...options } = {}) {
   return { ours: summary(samples.ours), baseline: summary(samples.baseline) };
 }
 
-const seconds = (value) => `${value.toFixed(2)}s`;
+const seconds = (value) => (value === undefined ? "n/a" : `${value.toFixed(2)}s`);
 
 /** The ratio of the medians with the two times it came from; ranges and CPU on the line below. */
 function reportRatio(name, { ours, baseline }, target) {
