@@ -37,9 +37,12 @@ interface ImportOptions {
 const MAX_SUBJECT = 200;
 const MAX_MESSAGE = 16 * 1024;
 
+/** Our trailers' keys: a worker's line that starts with one would pass for ours in `git log`. */
+const OWN_TRAILER = /^\s*review-(?:request|bundle|worker|receipt)\s*:/i;
+
 function commitMessage(raw: string, trailers: ImportOptions["trailers"]): string {
   const clean = sanitizeText(raw).replace(/\r/g, "").trim().slice(0, MAX_MESSAGE);
-  const [subject = "", ...body] = clean.split("\n");
+  const [subject = "", ...body] = clean.split("\n").filter((line) => !OWN_TRAILER.test(line));
   const title = subject.trim().slice(0, MAX_SUBJECT) || "Proposed change";
   const text = [title, ...body].join("\n").trim();
   const receipt = trailers.receipt ? `Review-Receipt: sha256:${trailers.receipt}\n` : "";

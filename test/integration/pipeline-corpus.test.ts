@@ -71,6 +71,13 @@ describe("whole result documents", () => {
     const everything = result.stdout + result.stderr;
     if (verdict === "accept") {
       expect(result.status, result.stderr).toBe(0);
+      // Each imported commit carries the tool's trailers once, and no receipt it did not verify.
+      const messages = repo.git("log", "--format=%B%x00", result.json.branch, "--not", "HEAD").split("\0");
+      for (const message of messages.filter((text) => text.trim() !== "")) {
+        expect(message.match(/^review-request\s*:/gim)?.length, message).toBe(1);
+        expect(message.match(/^review-worker\s*:/gim)?.length, message).toBe(1);
+        expect(message, message).not.toMatch(/^review-receipt\s*:/im);
+      }
     } else if (verdict === "reject") {
       expect(result.status, result.stderr).toBe(4);
       expect(repoState(repo)).toEqual(before);

@@ -184,6 +184,7 @@ describe("parseResult on the shared result fixtures", () => {
       verdict: "reject",
       problems: [/^summary: not valid JSON: lone surrogate escape \\uD800 \(line 1, column \d+\)$/],
     },
+    "28-forged-trailers-in-message": { verdict: "accept" },
     "26-request-id-upper-case": {
       verdict: "reject",
       problems: ["requestId: must be 64 lowercase hex digits"],
