@@ -46,6 +46,8 @@ export class ConfigError extends ReviewRemoteError {
 /** The worker could not be reached, failed, or timed out. */
 export class WorkerError extends ReviewRemoteError {
   override readonly exitCode = ExitCode.worker;
+  /** The review this failure left without an answer (set by the send stage): `import` can give it one. */
+  awaiting: string | undefined;
 }
 
 /** The worker's result failed validation; nothing was imported. */

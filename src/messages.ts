@@ -211,6 +211,8 @@ export const messages = {
   workerNotStarted: (reason: string) => `cannot start the worker: ${reason}`,
   workerExited: (worker: string, how: string) => `worker '${worker}' ${how}`,
   hintCheckWorkerCommand: (worker: string) => `check the command: git config review-remote.${worker}.command`,
+  hintImportAwaiting: (id: string) =>
+    `a result of this review that reaches you some other way can still be imported: git review-remote import <result.json> --request ${id}`,
   hintInstallWorker:
     'exit 127 is a shell\'s "command not found": install the worker where it runs (npm install -g git-review-remote), or give its full path',
   branchNotCreated: (branch: string, reason: string) => `cannot create branch ${branch}: ${reason}`,

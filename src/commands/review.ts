@@ -53,7 +53,8 @@ export async function runReviewCommand(
   // One worker and nothing else: its failure is the command's, with its hints.
   const [only] = report.failures;
   if (only && report.failures.length === 1 && report.outcomes.length === 0) {
-    throw asInterrupt(options.signal, only.error);
+    const [{ withImportHint }] = await load();
+    throw asInterrupt(options.signal, withImportHint(only.error));
   }
   const [{ printReview }, { findingsAtFailLevel }] = await load();
   printReview(report, options.json, output);

@@ -2,7 +2,7 @@
 // record saying what happened, never "sent" forever.
 import { createHash, randomBytes } from "node:crypto";
 import { debug } from "../debug.js";
-import { InterruptedError, InvalidResultError } from "../errors.js";
+import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
 import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
 import type { ChangedLines } from "../protocol/changed-lines.js";
@@ -165,6 +165,8 @@ export async function reviewOnWorker(
     return outcome;
   } catch (error) {
     if (record.state === ReviewState.sent) {
+      // Failed before its worker answered: a result fetched some other way may still be imported.
+      if (error instanceof WorkerError) error.awaiting = record.id;
       const state = error instanceof InvalidResultError ? ReviewState.rejected : ReviewState.failed;
       const problems = [(error as Error).message];
       await updateRecord(store, record, { state, problems }).catch(() => undefined);

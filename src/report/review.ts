@@ -1,7 +1,7 @@
 // A review run as the user sees it: one summary line per review, one list of comments (merged
 // across workers, each naming every worker that made it), one block of next steps (identical
 // proposals marked), and the failures of workers that did not answer; or the one JSON document.
-import type { ReviewRemoteError } from "../errors.js";
+import { type ReviewRemoteError, WorkerError } from "../errors.js";
 import { messages } from "../messages.js";
 import type { PipelineReport, ReviewOutcome, WorkerFailure } from "../pipeline/outcome.js";
 import type { ReviewComment } from "../protocol/result.js";
@@ -126,7 +126,20 @@ function printFailure({ worker, error }: WorkerFailure, output: Output): void {
   const named = error.message.includes(`worker '${worker.name}'`);
   output.err(`git-review-remote: ${named ? "" : `worker '${worker.name}': `}${error.message}`);
   for (const line of error.details) output.err(`  ${line}`);
-  for (const hint of error.hints) output.err(`hint: ${hint}`);
+  for (const hint of withImportHint(error).hints) output.err(`hint: ${hint}`);
+}
+
+/**
+ * A worker's failure that left its review without an answer, with the hint that `import` can still
+ * give it one (the pre-push hook, which says what to check, leaves it out).
+ */
+export function withImportHint(error: ReviewRemoteError): ReviewRemoteError {
+  if (!(error instanceof WorkerError) || !error.awaiting) return error;
+  return new WorkerError(error.message, {
+    details: error.details,
+    hints: [...error.hints, messages.hintImportAwaiting(error.awaiting)],
+    cause: error.cause,
+  });
 }
 
 function reviewJson(report: PipelineReport) {

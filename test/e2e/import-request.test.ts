@@ -204,6 +204,21 @@ describe("import --request", () => {
     expect(repo.git("for-each-ref", "--format=%(refname)", "refs/heads/review/")).toBe("");
   });
 
+  it("a review whose worker was not reached says how to import its result, and that works", () => {
+    const repo = repoWithPolicy({});
+    const down = repo.run(["--worker", "down"]);
+    expect(down.status).toBe(3);
+    const [id] = reviewIds(repo) as [string];
+    expect(down.stderr).toContain(
+      `hint: a result of this review that reaches you some other way can still be imported: git review-remote import <result.json> --request ${id}\n`,
+    );
+    const imported = importBenign(repo, id);
+    expect(imported.status, imported.stderr).toBe(0);
+    const [record] = JSON.parse(repo.run(["list", "--json"]).stdout) as { id: string; state: string }[];
+    expect(record?.id).toBe(id);
+    expect(record?.state).not.toBe("failed");
+  });
+
   it("refuses to import over a review whose worker answered that it failed", () => {
     const repo = repoWithPolicy({});
     const failed = { ...JSON.parse(readFileSync(BENIGN, "utf8")), status: "failed", error: "out of disk" };
@@ -212,7 +227,10 @@ describe("import --request", () => {
     const template = join(repo.home, "failed.json");
     writeFileSync(template, JSON.stringify(failed));
     configureWorker(repo, "sad", shellWords("node", RESULT_WORKER, template));
-    expect(repo.run(["--worker", "sad"]).status).toBe(3);
+    const answered = repo.run(["--worker", "sad"]);
+    expect(answered.status).toBe(3);
+    // Its worker answered: no hint to import another answer.
+    expect(answered.stderr).not.toContain("review-remote import");
     const [id] = reviewIds(repo) as [string];
     const stderr = refusedImport(repo, id, readFileSync(BENIGN, "utf8"), 1);
     expect(stderr).toContain(`review ${id} is failed: its worker answered`);
