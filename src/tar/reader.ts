@@ -330,13 +330,15 @@ export class TarReader {
 
   private entryHeader(block: Buffer, typeflag: string, headerSize: number): void {
     if (typeflag === SPARSE) throw new TarFormatError("GNU sparse tar entry (type S) refused");
-    // "ustar" at 257: the name has a prefix field.
+    // POSIX "ustar\0" at 257: the name has a prefix field. GNU's "ustar  " keeps atime and ctime
+    // there instead (GNU tar -G writes them), and GNU tar reads no prefix from it.
     const ustar =
       block[257] === 0x75 &&
       block[258] === 0x73 &&
       block[259] === 0x74 &&
       block[260] === 0x61 &&
-      block[261] === 0x72;
+      block[261] === 0x72 &&
+      block[262] === 0;
     const prefix = ustar ? readString(block, 345, 155) : "";
     const nameEnd = fieldEnd(block, 0, 100);
     const name = block.toString("utf8", 0, nameEnd);

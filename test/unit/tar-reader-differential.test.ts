@@ -16,6 +16,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { TarFormatError, TarReader, TarType } from "../../src/tar/reader.js";
 import { testEnv } from "../helpers/repo.js";
+import { tarHeader } from "../integration/worker-tar.js";
 
 const root = mkdtempSync(join(tmpdir(), "rr-tar-diff-"));
 const tree = join(root, "tree");
@@ -141,5 +142,33 @@ describe("GNU sparse files are refused outright", () => {
     execFileSync("tar", [`--format=${format}`, "--sparse", "-cf", archive, "-C", dir, "disk.img"], { env });
     expect(() => listWithOurReader(readFileSync(archive))).toThrow(TarFormatError);
     expect(() => listWithOurReader(readFileSync(archive))).toThrow(/sparse/);
+  });
+});
+
+describe("a GNU-format header is read as GNU tar reads it", () => {
+  // GNU's format keeps atime and ctime where ustar keeps the name's prefix (GNU tar -G writes them):
+  // the name is the name field alone.
+  test("bytes in the atime and ctime fields are no prefix of the name", () => {
+    const content = Buffer.from("x\n");
+    const header = tarHeader({
+      name: "file.txt",
+      type: "0",
+      size: content.length,
+      mode: 0o644,
+      magic: "ustar  \0",
+    });
+    header.write("14567123456\0", 345, "latin1");
+    header.write("14567123456\0", 357, "latin1");
+    header.write("        ", 148, "latin1");
+    let sum = 0;
+    for (const byte of header) sum += byte;
+    header.write(`${sum.toString(8).padStart(6, "0")}\0 `, 148, "latin1");
+    const archive = join(root, "gnu-times.tar");
+    writeFileSync(
+      archive,
+      Buffer.concat([header, content, Buffer.alloc(512 - content.length), Buffer.alloc(1024)]),
+    );
+    expect(listWithOurReader(readFileSync(archive))).toEqual(listWithGnuTar(archive));
+    expect(listWithOurReader(readFileSync(archive))[0]?.path).toBe("file.txt");
   });
 });
