@@ -181,6 +181,9 @@ export const messages = {
   hintHookShare: (hook: string) =>
     `or share it (every clone then needs git-review-remote to push): git add ${hook} && git commit`,
   hookNotOurs: (path: string) => `${path} exists and is not ours; leaving it as it is`,
+  workTreeWithoutHook: (tree: string) =>
+    `core.hooksPath is relative: the linked work tree ${tree} runs the pre-push of its own checkout, which does not run the review`,
+  hintInstallHookThere: (tree: string) => `install it there too: git -C ${tree} review-remote install-hook`,
   hookIsOldHusky: (path: string) =>
     `${path} is husky's (husky 4 or older), which its next install rewrites: a line added there would not last; leaving it as it is`,
   hintOldHuskyForce:

@@ -197,7 +197,9 @@ pre-push; else add the review to husky's pre-push command, as it says. With
 simple-git-hooks, which deletes the hooks it does not name, it warns: keep it
 with "preserveUnused": ["pre-push"] in its configuration. In a hooks directory
 the repository tracks, a hint says the hook is untracked there, and how to keep
-it to this clone (.git/info/exclude) or share it (git add).`,
+it to this clone (.git/info/exclude) or share it (git add). With a relative
+core.hooksPath, it warns of each linked work tree whose own copy runs no review
+(git -C <that tree> review-remote install-hook installs it there).`,
   hook: `usage: git review-remote hook pre-push <remote> <url>
 
 Run by the pre-push hook with git's ref updates on stdin. Refuses a push that

@@ -6,10 +6,8 @@ import { resolveWorkTreeRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 
 export async function runInstallHook(args: { force: boolean }, output: Output): Promise<void> {
-  const { shown, how, huskyLater, removedBySimpleGitHooks, untrackedInTracked } = await installHook(
-    await resolveWorkTreeRepo(),
-    args.force,
-  );
+  const { shown, how, huskyLater, removedBySimpleGitHooks, untrackedInTracked, workTreesWithout } =
+    await installHook(await resolveWorkTreeRepo(), args.force);
   output.out(messages.hookInstalled(how, shown));
   if (huskyLater) {
     output.err(`warning: ${messages.huskyNotSetUp}`);
@@ -20,6 +18,10 @@ export async function runInstallHook(args: { force: boolean }, output: Output): 
     output.err(`hint: ${messages.hookUntracked(hook, dir)}`);
     output.err(`hint: ${messages.hintHookKeepLocal(shellWord(excludeLine), shellWord(excludeFile))}`);
     output.err(`hint: ${messages.hintHookShare(shellWord(hook))}`);
+  }
+  for (const tree of workTreesWithout ?? []) {
+    output.err(`warning: ${messages.workTreeWithoutHook(tree)}`);
+    output.err(`hint: ${messages.hintInstallHookThere(shellWord(tree))}`);
   }
   if (removedBySimpleGitHooks) {
     output.err(`warning: ${messages.simpleGitHooksRemoves}`);

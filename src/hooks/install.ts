@@ -5,6 +5,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
 import { quoteLikeGit, readQuotePath } from "../git/quote.js";
 import { git } from "../git/run.js";
+import { workTrees } from "../git/worktrees.js";
 import { messages } from "../messages.js";
 import { packageFile } from "../package-files.js";
 import type { Repo } from "../repo.js";
@@ -35,6 +36,26 @@ const RUNS_US = /^[ \t]*(?!#)[^\n]*\bgit(?:[ \t]+|-)review-remote[ \t]+hook[ \t]
 async function huskyRunsUs(huskyDir: string): Promise<boolean> {
   const text = await readFile(join(huskyDir, "pre-push"), "utf8").catch(() => "");
   return RUNS_US.test(text);
+}
+
+/**
+ * With a relative core.hooksPath, each work tree runs the hooks of its own checkout: the other work
+ * trees whose copy has no pre-push that runs the review (a hook installed here is not there).
+ */
+async function workTreesWithoutHook(repo: Repo): Promise<string[]> {
+  const run = { cwd: repo.cwd, env: repo.env };
+  const hooksPath = (
+    await git(["config", "--get", "core.hooksPath"], { ...run, allowFailure: true })
+  ).stdout.replace(/\n$/, "");
+  if (!hooksPath || isAbsolute(hooksPath) || hooksPath.startsWith("~") || !repo.top) return [];
+  const here = resolve(repo.top);
+  const without: string[] = [];
+  for (const tree of await workTrees(run)) {
+    if (resolve(tree.path) === here) continue;
+    const text = await readFile(join(tree.path, hooksPath, "pre-push"), "utf8").catch(() => "");
+    if (!RUNS_US.test(text)) without.push(tree.path);
+  }
+  return without;
 }
 
 /** The hooks husky 4 and older writes into .git/hooks: a runner its every install rewrites. */
@@ -75,6 +96,8 @@ export async function installHook(
   huskyLater: boolean;
   removedBySimpleGitHooks: boolean;
   untrackedInTracked?: UntrackedHook | undefined;
+  /** Linked work trees that run their own copy of a relative core.hooksPath with no review in it. */
+  workTreesWithout?: string[];
 }> {
   // Only git's line end is cut: a core.hooksPath may end in a space, which is part of the name.
   const reported = (
@@ -125,6 +148,7 @@ export async function installHook(
     huskyLater: husky?.isDirectory() === true && !(repo.top && (await huskyRunsUs(join(repo.top, ".husky")))),
     removedBySimpleGitHooks: repo.top ? await removedBySimpleGitHooks(repo.top) : false,
     untrackedInTracked: await untrackedInTrackedDir(repo, dir, path),
+    workTreesWithout: await workTreesWithoutHook(repo),
   };
 }
 

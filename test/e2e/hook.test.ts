@@ -403,6 +403,31 @@ describe("pre-push hook and review branches", () => {
     expect(repo.run(["install-hook"]).stderr).toBe("");
   });
 
+  it("with a relative core.hooksPath, names the linked work trees whose own copy has no hook", () => {
+    const repo = pushableRepo();
+    repo.git("config", "core.hooksPath", ".githooks");
+    const linked = join(repo.home, "linked");
+    repo.git("worktree", "add", "-q", "-b", "side", linked);
+    const installed = repo.run(["install-hook"]);
+    expect(installed.status, installed.stderr).toBe(0);
+    expect(installed.stderr).toBe(
+      `warning: core.hooksPath is relative: the linked work tree ${linked} runs the pre-push of its own checkout, which does not run the review\n` +
+        `hint: install it there too: git -C ${linked} review-remote install-hook\n`,
+    );
+    // As the hint says: then neither says more, and a push from the linked work tree is reviewed.
+    const there = repo.run(["install-hook"], { cwd: linked });
+    expect(there.status, there.stderr).toBe(0);
+    expect(there.stderr).toBe("");
+    expect(repo.run(["install-hook"]).stderr).toBe("");
+    const pushed = spawnSync("git", ["push", "origin", "side"], {
+      cwd: linked,
+      env: repo.env,
+      encoding: "utf8",
+    });
+    expect(pushed.status, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toMatch(/^review-remote: refs\/heads\/side \(/m);
+  });
+
   it("in a tracked hooks directory, leaves a pre-push of the team's as it is, tracked or not", () => {
     const repo = pushableRepo();
     repo.write(".githooks/pre-push", "#!/bin/sh\nnpm test\n");
