@@ -208,7 +208,8 @@ pushed range and prints one line per ref: <ref> (<old>..<new>): <outcome>.
 Honors review-remote.prePush (off|warn|block), prePushTimeout, failClosed and
 REVIEW_REMOTE_SKIP=1 (skip the review and the refusal).`,
   worker: `usage: git review-remote worker [--reviewer <name>]
-                                [--reviewer-command <cmd> [--reviewer-format <format>]]...
+                                [--reviewer-command <cmd> [--reviewer-format <format>]
+                                 [--reviewer-fixes all|none]]...
                                 [--tools <dir>]... [--network]
                                 [--setup-command <cmd> [--setup-network]
                                  [--cache-dir <dir>]]
@@ -231,6 +232,11 @@ by hand on a terminal, it says that it waits for that input).
                                diff (fixes and diffs applied and proposed; an
                                exit 1 with a valid report is no failure);
                                read up to 32 MiB (sarif and rdjson past it fail)
+    --reviewer-fixes all|none  none: the report of the --reviewer-command
+                               before it gives comments only, its fixes and
+                               diff not applied (biome lint --write writes its
+                               safe fixes; its rdjson holds the unsafe ones
+                               too); all by default
     --tools <dir>              bind <dir> read-only at the same path; its bin/
                                and node_modules/.bin come first on PATH
                                (e.g. npm install --prefix <dir> eslint)

@@ -11,6 +11,7 @@ export const WORKER_OPTIONS = {
   reviewer: { type: "string" },
   "reviewer-command": { type: "string", multiple: true },
   "reviewer-format": { type: "string", multiple: true },
+  "reviewer-fixes": { type: "string", multiple: true },
   tools: { type: "string", multiple: true },
   network: { type: "boolean" },
   "setup-command": { type: "string" },

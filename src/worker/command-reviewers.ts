@@ -108,7 +108,8 @@ async function step(
   const ran: Ran = {
     label,
     command: reviewer.command,
-    format: reviewer.format,
+    // `--reviewer-fixes none` said where the count of fixes (`0 of 5 fixes applied`) is read.
+    format: reviewer.fixes === "none" ? `${reviewer.format}, fixes none` : reviewer.format,
     version,
     seconds,
     exitCode: outcome.exitCode,

@@ -152,7 +152,8 @@ export async function runStep(
   const { comments, overLimit, fixes, fixesOverLimit, patch, warnings } = converted.report;
   for (const line of warnings) ctx.warn(line);
   const outcome: StepOutcome = { exitCode, comments: [...comments], overLimit, fixed: [], patched: [] };
-  if (fixes.length > 0) {
+  // `--reviewer-fixes none`: the findings stay comments; their fixes are only counted, a diff dropped.
+  if (fixes.length > 0 && reviewer.fixes !== "none") {
     const files = readFixFiles(
       ctx.io.tree,
       fixes.flatMap((fix) => fix.edits.map((edit) => edit.path)),
@@ -166,7 +167,7 @@ export async function runStep(
   }
   const offered = fixes.length + (fixesOverLimit ?? 0);
   if (offered > outcome.fixed.length) outcome.offered = offered;
-  if (patch) {
+  if (patch && reviewer.fixes !== "none") {
     const patchFile = join(ctx.io.dir, `patch-${index}.diff`);
     writeFileSync(patchFile, patch.text, { mode: 0o444 });
     const problem = await applyPatch(ctx.git, patchFile);

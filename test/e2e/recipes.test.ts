@@ -10,9 +10,11 @@ import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { configureWorker, FIXTURES } from "../helpers/fixtures.js";
 import {
+  BIOME_UNSAFE_RECIPE,
   CHANGED_FILES_RECIPES,
   proposed,
   RECIPES,
+  recipeFlags,
   review,
   TOOLS,
   type Tool,
@@ -31,7 +33,7 @@ const CRAFTED = join(FIXTURES, "reviewer-formats", "tree");
 /** What each tool's own write mode does to a copy of the crafted tree (run here, outside any worker). */
 const OWN_FIXES: Record<Tool, string> = {
   eslint: `${BIN_DIR}/eslint --fix src || true`,
-  biome: `${BIN_DIR}/biome lint --write --unsafe src >/dev/null 2>&1 || true`,
+  biome: `${BIN_DIR}/biome lint --write src >/dev/null 2>&1 || true`,
   "ast-grep": `${BIN_DIR}/ast-grep scan --update-all >/dev/null`,
   shellcheck: "shellcheck -f diff scripts/*.sh | git apply",
   prettier: `${BIN_DIR}/prettier --write src/ugly.js >/dev/null`,
@@ -48,11 +50,11 @@ function filesOf(dir: string): Map<string, string> {
 }
 
 /** The files the tool's own write mode changed, with their new contents. */
-function ownFixes(tool: Tool): Record<string, string> {
+function ownFixes(tool: Tool, command = OWN_FIXES[tool]): Record<string, string> {
   const copy = mkdtempSync(join(scratch, `${tool}-`));
   cpSync(CRAFTED, copy, { recursive: true });
   const before = filesOf(copy);
-  execFileSync("sh", ["-c", OWN_FIXES[tool]], { cwd: copy, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("sh", ["-c", command], { cwd: copy, stdio: ["ignore", "ignore", "inherit"] });
   const changed: Record<string, string> = {};
   for (const [path, content] of filesOf(copy)) if (before.get(path) !== content) changed[path] = content;
   return changed;
@@ -68,14 +70,10 @@ function craftedRepo(): TestRepo {
 describe("linter recipes on a worker with a tools directory", () => {
   const expectedPlaces: Record<Tool, string[]> = {
     eslint: [...ESLINT_PLACES],
+    // What Biome's own safe fixes (useConst) leave: the findings whose fixes are unsafe, or none.
     biome: [
-      "src/app.js:2 lint/style/useConst",
-      "src/app.js:6 lint/style/useConst",
-      "src/app.js:6 lint/style/useConst",
       "src/app.js:6 lint/correctness/noUnusedVariables",
       "src/app.js:6 lint/correctness/noUnusedVariables",
-      "src/crlf.js:1 lint/style/useConst",
-      "src/crlf.js:2 lint/style/useConst",
       "src/ugly.js:1 lint/correctness/noUnusedVariables",
       "src/ugly.js:3 lint/correctness/noUnusedVariables",
       "src/app.js:3 lint/suspicious/noDoubleEquals",
@@ -86,8 +84,7 @@ describe("linter recipes on a worker with a tools directory", () => {
   };
   const messages: Record<Tool, RegExp> = {
     eslint: /^eslint: 7 fixes \(no-var, prefer-const, eol-last\)$/,
-    biome:
-      /^biome: 10 fixes \(lint\/style\/useConst, lint\/correctness\/noUnusedVariables, lint\/suspicious\/noDoubleEquals\)$/,
+    biome: /^biome --write: 2 files changed \(src\/app\.js, src\/crlf\.js\)$/,
     "ast-grep": /^ast-grep: 2 fixes \(no-console-log\)$/,
     shellcheck: /^shellcheck: 1 file changed \(scripts\/deploy\.sh\)$/,
     prettier: /^prettier --write: 1 file changed \(src\/ugly\.js\)$/,
@@ -97,35 +94,34 @@ describe("linter recipes on a worker with a tools directory", () => {
     "%s: its rule ids on the right lines, its own fixes proposed",
     (tool) => {
       const repo = craftedRepo();
-      const { command, format } = RECIPES[tool];
-      configureWorker(repo, tool, workerCommand("--reviewer-command", command, "--reviewer-format", format));
+      configureWorker(repo, tool, workerCommand(...recipeFlags(tool)));
       const result = review(repo, ["--all", "--worker", tool]);
       expect(places(result.comments).sort()).toEqual([...expectedPlaces[tool]].sort());
       expect(proposed(repo, result.branch)).toEqual(ownFixes(tool));
       expect(repo.git("log", "-1", "--format=%s", result.branch).trim()).toMatch(messages[tool]);
       expect(result.summary).toMatch(
-        new RegExp(`- ${tool === "prettier" ? "prettier --write" : tool} \\d+\\.\\d+`),
+        new RegExp(`- ${tool === "prettier" || tool === "biome" ? `${tool} --write` : tool} \\d+\\.\\d+`),
       );
       // Prettier's --write prints a line per file, a remote: line each on a large tree: not with
       // the recipe's --log-level=warn.
       if (tool === "prettier") expect(result.stderr).not.toMatch(/^remote: .*ugly\.js/m);
+      // Biome's rdjson held the unsafe fixes of what its --write left: counted, not applied.
+      if (tool === "biome")
+        expect(result.summary).toMatch(
+          /, rdjson, fixes none, exit 1, .*: 5 comments, 0 of 5 fixes applied, 2 files changed$/m,
+        );
     },
   );
 
-  it("runs them all in order on one worker: one commit each, comments merged", () => {
+  it("runs them all in order on one worker: a commit each that changed files, comments merged", () => {
     const repo = craftedRepo();
-    const flags = (Object.keys(RECIPES) as Tool[]).flatMap((tool) => [
-      "--reviewer-command",
-      RECIPES[tool].command,
-      "--reviewer-format",
-      RECIPES[tool].format,
-    ]);
+    const flags = (Object.keys(RECIPES) as Tool[]).flatMap(recipeFlags);
     configureWorker(repo, "lint", workerCommand(...flags));
     const result = review(repo, ["--all", "--worker", "lint"]);
     const subjects = repo.git("log", "--reverse", "--format=%s", `HEAD..${result.branch}`).trim().split("\n");
+    // ESLint's prefer-const fixes leave Biome's safe fixes (useConst) nothing to write: no commit.
     expect(subjects.map((subject) => subject.split(":")[0])).toEqual([
       "eslint",
-      "biome",
       "ast-grep",
       "shellcheck",
       "prettier --write",
@@ -168,11 +164,28 @@ describe("linter recipes on a worker with a tools directory", () => {
     expect(places(result.comments)).toEqual(expect.arrayContaining([...ESLINT_PLACES]));
   });
 
+  it("biome's recipe for its unsafe fixes too: each finding's fixes, as biome lint --write --unsafe", () => {
+    const repo = craftedRepo();
+    const { command, format } = BIOME_UNSAFE_RECIPE;
+    configureWorker(repo, "biome", workerCommand("--reviewer-command", command, "--reviewer-format", format));
+    const result = review(repo, ["--all", "--worker", "biome"]);
+    expect(proposed(repo, result.branch)).toEqual(
+      ownFixes("biome", `${BIN_DIR}/biome lint --write --unsafe src >/dev/null 2>&1 || true`),
+    );
+    expect(repo.git("log", "-1", "--format=%s", result.branch).trim()).toBe(
+      "biome: 10 fixes (lint/style/useConst, lint/correctness/noUnusedVariables, lint/suspicious/noDoubleEquals)",
+    );
+    expect(places(result.comments)).toHaveLength(10);
+    // The default recipe leaves the unsafe ones (`==` to `===`) to the human: a comment, no edit.
+    expect(readFileSync(join(CRAFTED, "src/app.js"), "utf8")).toContain(" == ");
+    expect(proposed(repo, result.branch)["src/app.js"]).toContain(" === ");
+  });
+
   it("biome over the whole tree in a focused review: the counts and the title are the change's", () => {
     const repo = craftedRepo();
     repo.write("src/extra.js", "let more = 1;\nexport { more };\n");
     repo.commit("a change to one file");
-    const { command, format } = RECIPES.biome;
+    const { command, format } = BIOME_UNSAFE_RECIPE;
     configureWorker(repo, "biome", workerCommand("--reviewer-command", command, "--reviewer-format", format));
     const run = repo.run(["--worker", "biome"]);
     expect(run.status, run.stderr).toBe(0);

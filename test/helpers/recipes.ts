@@ -10,15 +10,29 @@ import { BIN, PROJECT_ROOT, type TestRepo } from "./repo.js";
 export const TOOLS = PROJECT_ROOT;
 const RDJSON = join(TOOLS, "node_modules", "eslint-formatter-rdjson", "index.js");
 
-/** The recipes of the README: tool, command, format. */
+/**
+ * The recipes of the README: tool, command, format, and the worker's flags for them. Biome's rdjson
+ * holds its unsafe fixes too and cannot say which: Biome writes its safe fixes itself, and the report
+ * gives the comments only.
+ */
 export const RECIPES = {
   eslint: { command: `eslint -f ${RDJSON} src`, format: "rdjson" },
-  biome: { command: "biome lint --reporter=rdjson src", format: "rdjson" },
+  biome: { command: "biome lint --write --reporter=rdjson src", format: "rdjson", fixes: "none" },
   "ast-grep": { command: "ast-grep scan --format=sarif", format: "sarif" },
   shellcheck: { command: "shellcheck -f diff scripts/*.sh", format: "diff" },
   prettier: { command: "prettier --write --log-level=warn src/ugly.js", format: "comments" },
 } as const;
 export type Tool = keyof typeof RECIPES;
+
+/** The README's Biome recipe that applies its unsafe fixes too (`biome lint --write --unsafe`). */
+export const BIOME_UNSAFE_RECIPE = { command: "biome lint --reporter=rdjson src", format: "rdjson" } as const;
+
+/** A recipe's worker flags: its command, format and `--reviewer-fixes` if it has one. */
+export function recipeFlags(tool: Tool): string[] {
+  const recipe: { command: string; format: string; fixes?: string } = RECIPES[tool];
+  const fixes = recipe.fixes === undefined ? [] : ["--reviewer-fixes", recipe.fixes];
+  return ["--reviewer-command", recipe.command, "--reviewer-format", recipe.format, ...fixes];
+}
 
 /** The README's recipes for the changed files of a focused review, instead of a whole directory. */
 export const CHANGED_FILES_RECIPES = {

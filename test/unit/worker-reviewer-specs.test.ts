@@ -27,6 +27,40 @@ describe("reviewer commands from the command line", () => {
     ]);
   });
 
+  it("gives a command `--reviewer-fixes none` when it follows it, and refuses it misplaced or unknown", () => {
+    expect(
+      reviewerCommandsFrom([
+        option("reviewer-command", "biome lint --write --reporter=rdjson src"),
+        option("reviewer-fixes", "none"),
+        option("reviewer-format", "rdjson"),
+        option("reviewer-command", "eslint -f rdjson ."),
+        option("reviewer-format", "rdjson"),
+        option("reviewer-fixes", "all"),
+      ]),
+    ).toEqual([
+      { command: "biome lint --write --reporter=rdjson src", format: "rdjson", fixes: "none" },
+      { command: "eslint -f rdjson .", format: "rdjson" },
+    ]);
+    const refused = (options: { name: string; value?: string }[]) => () =>
+      reviewerCommandsFrom(options.map((o) => option(o.name, o.value)));
+    expect(refused([{ name: "reviewer-fixes", value: "none" }])).toThrow(
+      /must follow the --reviewer-command/,
+    );
+    expect(
+      refused([
+        { name: "reviewer-command", value: "x" },
+        { name: "reviewer-fixes", value: "none" },
+        { name: "reviewer-fixes", value: "all" },
+      ]),
+    ).toThrow(/--reviewer-fixes given twice/);
+    expect(
+      refused([
+        { name: "reviewer-command", value: "x" },
+        { name: "reviewer-fixes", value: "safe" },
+      ]),
+    ).toThrow(/--reviewer-fixes must be one of all, none, not 'safe'/);
+  });
+
   it("refuses a format before any command, twice for one command, unknown, or an empty command", () => {
     const refused = (options: { name: string; value?: string }[]) => () =>
       reviewerCommandsFrom(options.map((o) => option(o.name, o.value)));
