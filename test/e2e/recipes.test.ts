@@ -20,7 +20,7 @@ import {
   type Tool,
   workerCommand,
 } from "../helpers/recipes.js";
-import { createTestRepo, repoTracker, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 import { ESLINT_PLACES, places } from "../helpers/reviewer-formats.js";
 
 const repos = repoTracker();
@@ -182,6 +182,17 @@ describe("linter recipes on a worker with a tools directory", () => {
     // The default recipe leaves the unsafe ones (`==` to `===`) to the human: a comment, no edit.
     expect(readFileSync(join(CRAFTED, "src/app.js"), "utf8")).toContain(" == ");
     expect(proposed(repo, result.branch)["src/app.js"]).toContain(" === ");
+  });
+
+  it("a worker given --reviewer-fixes it does not know fails the review, and the repository is unchanged", () => {
+    const repo = craftedRepo();
+    const flags = recipeFlags("biome").map((flag) => (flag === "none" ? "safe" : flag));
+    configureWorker(repo, "biome", workerCommand(...flags));
+    const run = runUnchanged(repo, ["--all", "--worker", "biome", "--no-cache"], 3);
+    expect(run.stderr).toContain(
+      "remote: git-review-remote: --reviewer-fixes must be one of all, none, not 'safe'",
+    );
+    expect(run.stderr).toContain("worker 'biome' exited with status 2");
   });
 
   it("biome over the whole tree in a focused review: the counts and the title are the change's", () => {
