@@ -309,6 +309,16 @@ export const messages = {
     `${count} finding${count === 1 ? "" : "s"} at or above ${level} (fail level ${level})`,
   badFilterMode: (mode: string) =>
     `--filter-mode must be added, diff_context, file or nofilter, not '${mode}'`,
+  badExpire: (value: string) =>
+    `--expire must be now, never, an age (2.weeks.ago) or a date (2026-11-01), not '${value}'`,
+  expireExpected: "now, never, an age (2.weeks.ago) or a date (2026-11-01)",
+  pruneStopped: (left: number) =>
+    `prune stopped: ${left} more ${left === 1 ? "bundle was" : "bundles were"} left as they were`,
+  hintPruneAgain: "fix the cause, then run git review-remote prune again: it takes up where it stopped",
+  bundlePruned: (sha256: string, time: string) =>
+    `bundle ${sha256} was pruned from the store on ${time} (git review-remote prune); its audit line and manifest stay`,
+  bundlesPruned: (count: number) =>
+    `${count} sent ${count === 1 ? "bundle was" : "bundles were"} pruned (git review-remote prune): not in the store, as recorded`,
   badShowFormat: (format: string) => `--format must be text, json or sarif, not '${format}'`,
   bundlesFailedVerification: (count: number) =>
     `${count} ${count === 1 ? "bundle" : "bundles"} failed verification`,

@@ -18,7 +18,7 @@ Commands:
                 the review branch (the record stays); --abort / --continue
                 a work-tree merge
   drop <id>     delete the review branch; the record stays
-  prune         delete the branches of merged, dropped and superseded reviews
+  prune         delete the branches of done reviews and the old bundles they sent
   import <file> --request <id>
                 import a result fetched out of band
   verify <id>   check a review's signed receipt again; print the ssh-keygen command
@@ -138,7 +138,7 @@ is kept.
 One git-review-remote writes at a time: a merge, drop, prune or import finding
 another running waits 5 s, then exits 1 (another git-review-remote is
 running (pid N: <command>)).`,
-  prune: `usage: git review-remote prune [-n | --dry-run] [--json]
+  prune: `usage: git review-remote prune [-n | --dry-run] [--expire=<date>] [--json]
 
 Delete the branches of reviews that are done with; the records stay, and each
 deleted branch's restore command is printed:
@@ -149,8 +149,19 @@ deleted branch's restore command is printed:
                range) once a newer one has answered; it is marked dropped
 A branch with commits the review did not make is kept.
 
-    -n, --dry-run   say what would be deleted; change nothing
-    --json          print one JSON document on stdout`,
+Then remove the stored bundles no open review needs, once unused for longer
+than the expiry, and print the bytes freed. A bundle stays while a review that
+sent it is sent (running or waiting), imported (not merged or dropped), or
+failed before its worker answered (its result can still be imported). Its audit
+line and manifest stay; audit --verify, verify and show say it was pruned, and
+an export asked again builds it again.
+
+    -n, --dry-run      say what would be deleted and the bytes it would free;
+                       change nothing
+    --expire=<date>    remove bundles unused since <date>: now, never, an age
+                       (2.weeks.ago, 3 days ago) or a date (2026-11-01);
+                       default review-remote.pruneExpire, else 2.weeks.ago
+    --json             print one JSON document on stdout`,
   drop: `usage: git review-remote drop <id>
 
 Delete the branch and refs of review <id>; the record stays in the store.`,

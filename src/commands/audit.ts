@@ -8,6 +8,7 @@ import { printAudit, printAuditVerified } from "../report/audit.js";
 import type { Output } from "../report/output.js";
 import { readAudit, verifyBundles } from "../store/audit.js";
 import { type StorePaths, storePaths } from "../store/layout.js";
+import { listStoredBundles, readPruned } from "../store/pruned.js";
 import { listRecords } from "../store/records.js";
 
 /** One problem per stored receipt that does not verify now; and how many do. */
@@ -38,7 +39,12 @@ export async function runAudit(args: { json: boolean; verify: boolean }, output:
     printAudit(entries, args.json, output);
     return;
   }
-  const bundles = await verifyBundles(store, new Set(entries.map((entry) => entry.bundleSha256)));
+  const sent = new Set(entries.map((entry) => entry.bundleSha256));
+  const pruned = await readPruned(store);
+  const gone = new Set([...pruned.keys()].filter((sha) => sent.has(sha)));
+  const bundles = await verifyBundles(store, sent, gone);
+  const present = new Set((await listStoredBundles(store)).map((bundle) => bundle.sha256));
+  const prunedSent = [...gone].filter((sha) => !present.has(sha)).length;
   const receipts = await verifyReceipts(repo, store);
   if (bundles.length > 0 || receipts.problems.length > 0) {
     const heads = [
@@ -47,7 +53,8 @@ export async function runAudit(args: { json: boolean; verify: boolean }, output:
         ? [messages.receiptsFailedVerification(receipts.problems.length)]
         : []),
     ];
-    throw new ReviewRemoteError(heads.join("; "), { details: [...bundles, ...receipts.problems] });
+    const note = prunedSent > 0 ? [messages.bundlesPruned(prunedSent)] : [];
+    throw new ReviewRemoteError(heads.join("; "), { details: [...bundles, ...receipts.problems, ...note] });
   }
-  printAuditVerified(entries.length, receipts.good, output);
+  printAuditVerified(entries.length, receipts.good, prunedSent, output);
 }

@@ -1,28 +1,74 @@
-// `git review-remote prune [--dry-run]`: delete the branches of merged, dropped and superseded
-// reviews; the records stay, and each deleted branch's restore command is printed.
+// `git review-remote prune [--dry-run] [--expire=<date>]`: delete the branches of merged, dropped and
+// superseded reviews (the records stay, and each deleted branch's restore command is printed), then
+// remove the stored bundles no open review needs once unused for longer than the expiry.
+import { DEFAULT_PRUNE_EXPIRE, parseExpire } from "../config/expire.js";
+import { readSettings } from "../config/settings.js";
+import { ConfigError, ReviewRemoteError, UsageError } from "../errors.js";
 import { PruneReason, pruneBranches, pruneCandidates } from "../merge/prune.js";
-import { resolveRepo } from "../repo.js";
+import { planBundles, pruneBundles } from "../merge/prune-bundles.js";
+import { messages } from "../messages.js";
+import { type Repo, resolveRepo } from "../repo.js";
 import { printPrune } from "../report/merge.js";
 import type { Output } from "../report/output.js";
+import { readAudit } from "../store/audit.js";
 import { storePaths } from "../store/layout.js";
 import { withStoreLock } from "../store/lock.js";
 import { listRecords, ReviewState, writeRecord } from "../store/records.js";
 
-export async function runPrune(args: { dryRun: boolean; json: boolean }, output: Output): Promise<void> {
+/** The expiry cutoff: `--expire`, else `review-remote.pruneExpire`, else two weeks. */
+async function expiryCutoff(repo: Repo, expire: string | undefined): Promise<number> {
+  const now = Date.now();
+  if (expire !== undefined) {
+    const cutoff = parseExpire(expire, now);
+    if (cutoff === undefined)
+      throw new UsageError(messages.badExpire(expire), { hints: [messages.hintHelp] });
+    return cutoff;
+  }
+  const configured = (await readSettings(repo)).pruneExpire;
+  const cutoff = parseExpire(configured ?? DEFAULT_PRUNE_EXPIRE, now);
+  if (cutoff !== undefined) return cutoff;
+  const key = "review-remote.pruneExpire";
+  throw new ConfigError(messages.configInvalid(key, configured ?? "", messages.expireExpected), {
+    hints: [messages.hintConfigInvalid(key)],
+  });
+}
+
+export async function runPrune(
+  args: { dryRun: boolean; json: boolean; expire: string | undefined },
+  output: Output,
+): Promise<void> {
   const repo = await resolveRepo();
   const store = storePaths(repo);
-  const outcomes = await withStoreLock(store, "prune", async () => {
+  const cutoff = await expiryCutoff(repo, args.expire);
+  const outcome = await withStoreLock(store, "prune", async () => {
     const candidates = pruneCandidates(await listRecords(store));
-    const pruned = await pruneBranches({ cwd: repo.cwd, env: repo.env }, candidates, args.dryRun);
+    const branches = await pruneBranches({ cwd: repo.cwd, env: repo.env }, candidates, args.dryRun);
+    const superseded = new Map<string, string>();
+    for (const done of branches) {
+      if (done.deleted && done.reason === PruneReason.superseded && done.supersededBy)
+        superseded.set(done.record.id, done.supersededBy);
+    }
     if (!args.dryRun) {
-      for (const outcome of pruned) {
-        if (outcome.deleted && outcome.reason === PruneReason.superseded) {
-          const record = { ...outcome.record, state: ReviewState.dropped };
-          await writeRecord(store, { ...record, supersededBy: outcome.supersededBy });
-        }
+      for (const [id, supersededBy] of superseded) {
+        const record = branches.find((done) => done.record.id === id)?.record;
+        if (record) await writeRecord(store, { ...record, state: ReviewState.dropped, supersededBy });
       }
     }
-    return pruned;
+    // A superseded review is dropped by now (or would be): its bundle is no longer needed for it.
+    const records = (await listRecords(store)).map((record) =>
+      superseded.has(record.id) ? { ...record, state: ReviewState.dropped } : record,
+    );
+    const plan = await planBundles(store, records, await readAudit(store), cutoff);
+    const bundles = args.dryRun ? { pruned: plan.candidates } : await pruneBundles(store, plan.candidates);
+    return { branches, bundles, left: plan.candidates.length - bundles.pruned.length };
   });
-  printPrune(outcomes, args, output);
+  printPrune(outcome.branches, outcome.bundles.pruned, args, output);
+  const { error } = outcome.bundles as { error?: ReviewRemoteError };
+  if (error) {
+    throw new ReviewRemoteError(error.message, {
+      details: [messages.pruneStopped(outcome.left)],
+      hints: [...error.hints, messages.hintPruneAgain],
+      cause: error,
+    });
+  }
 }

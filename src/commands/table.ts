@@ -227,12 +227,16 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   prune: {
-    options: { ...common, "dry-run": { type: "boolean", short: "n" } },
+    options: { ...common, "dry-run": { type: "boolean", short: "n" }, expire: { type: "string" } },
     positionals: 0,
     async run(parsed, output) {
       const { runPrune } = await import("./prune.js");
       return runPrune(
-        { dryRun: Boolean(parsed.values["dry-run"]), json: Boolean(parsed.values.json) },
+        {
+          dryRun: Boolean(parsed.values["dry-run"]),
+          json: Boolean(parsed.values.json),
+          expire: text(parsed, "expire"),
+        },
         output,
       );
     },

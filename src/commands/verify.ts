@@ -8,6 +8,7 @@ import { resolveRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 import { printVerified } from "../report/receipt.js";
 import { storePaths } from "../store/layout.js";
+import { bundleWhereabouts } from "../store/pruned.js";
 import { findRecord } from "../store/records.js";
 
 export async function runVerify(args: { id: string; json: boolean }, output: Output): Promise<void> {
@@ -18,11 +19,16 @@ export async function runVerify(args: { id: string; json: boolean }, output: Out
   const { reverifyStored } = await import("../receipt/reverify.js");
   const reverified = await reverifyStored(repo, store, settings, record);
   const { verdict, command } = reverified;
+  // A pruned bundle is said so, not taken for a missing one: the receipt is checked on its manifest.
+  const whereabouts = await bundleWhereabouts(store, record.bundleSha256);
+  const pruned = whereabouts.present ? undefined : whereabouts.pruned;
+  const note = pruned ? [messages.bundlePruned(record.bundleSha256, pruned.time)] : [];
   if (verdict.status !== ReceiptStatus.good) {
     throw new InvalidResultError(messages.receiptNotVerified(record.id), {
-      details: [verdict.reason ?? verdict.status],
+      details: [verdict.reason ?? verdict.status, ...note],
       hints: [messages.hintRepeatVerify(command)],
     });
   }
   printVerified(record, reverified, args.json, output);
+  if (!args.json) for (const line of note) output.err(`note: ${line}`);
 }

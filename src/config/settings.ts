@@ -27,6 +27,8 @@ export interface Settings {
   workerCommands: Map<string, string>;
   /** git's own color.ui, which our colors follow. */
   colorUi: string | undefined;
+  /** `review-remote.pruneExpire` as written: prune checks it (a bad one fails prune alone). */
+  pruneExpire: string | undefined;
   /** `review-remote.failLevel`: the review exits 7 on a finding at or above it. */
   failLevel: FailLevel | undefined;
   /** `review-remote.filterMode`: which comments a focused review shows. */
@@ -170,6 +172,7 @@ function parseSettings(values: Map<string, string>): Settings {
     colorUi: values.get("color.ui"),
     filterMode: parseFilterMode(values.get("review-remote.filtermode")),
     failLevel: parseFailLevel(values.get("review-remote.faillevel")),
+    pruneExpire: values.get("review-remote.pruneexpire") || undefined,
     coreWhitespace: values.get("core.whitespace"),
     limits: parseLimits(values),
     allowedSigners: {

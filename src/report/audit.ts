@@ -1,4 +1,6 @@
 // What `audit` shows: every send recorded in audit.jsonl, or the verdict of `--verify`.
+
+import { messages } from "../messages.js";
 import type { AuditEntry } from "../store/audit.js";
 import { formatSize, type Output, plural } from "./output.js";
 
@@ -15,7 +17,8 @@ export function printAudit(entries: readonly AuditEntry[], json: boolean, output
   }
 }
 
-export function printAuditVerified(sends: number, receipts: number, output: Output): void {
+export function printAuditVerified(sends: number, receipts: number, pruned: number, output: Output): void {
   output.out(`All stored bundles hash to their names (${sends} sends recorded).`);
+  if (pruned > 0) output.out(`${messages.bundlesPruned(pruned).replace(/^./, (c) => c.toUpperCase())}.`);
   if (receipts > 0) output.out(`All stored receipts verify (${plural(receipts, "signed review")}).`);
 }

@@ -4,9 +4,10 @@ import { BranchFate } from "../merge/branch.js";
 import type { Dropped } from "../merge/drop.js";
 import { MergeKind, type MergeOutcome } from "../merge/outcome.js";
 import type { PruneOutcome } from "../merge/prune.js";
+import type { BundlePrune } from "../merge/prune-bundles.js";
 import { messages } from "../messages.js";
 import { type ReviewRecord, ReviewState } from "../store/records.js";
-import type { Output } from "./output.js";
+import { formatSize, type Output, plural } from "./output.js";
 
 const SAID: Record<MergeKind, (id: string) => string> = {
   [MergeKind.alreadyMerged]: (id) => `Review ${id} is already merged into HEAD.`,
@@ -70,13 +71,19 @@ function pruneWhy(outcome: PruneOutcome): string {
   return outcome.supersededBy ? `superseded by ${outcome.supersededBy}` : outcome.reason;
 }
 
+function bundleWhose(bundle: BundlePrune): string {
+  return bundle.reviews.length > 0 ? `review ${bundle.reviews.join(", ")}` : "no review: export only";
+}
+
 export function printPrune(
   outcomes: readonly PruneOutcome[],
+  bundles: readonly BundlePrune[],
   args: { dryRun: boolean; json: boolean },
   output: Output,
 ): void {
+  const freed = bundles.reduce((sum, bundle) => sum + bundle.bytes, 0);
   if (args.json) {
-    const json = outcomes.map(({ record, reason, supersededBy, deleted }) => ({
+    const branches = outcomes.map(({ record, reason, supersededBy, deleted }) => ({
       id: record.id,
       branch: record.branch,
       tip: record.tip,
@@ -84,10 +91,10 @@ export function printPrune(
       supersededBy: supersededBy ?? null,
       deleted,
     }));
-    output.json(json);
+    output.json({ dryRun: args.dryRun, branches, bundles, bytesFreed: freed });
     return;
   }
-  if (outcomes.length === 0) {
+  if (outcomes.length === 0 && bundles.length === 0) {
     output.out("Nothing to prune.");
     return;
   }
@@ -100,5 +107,17 @@ export function printPrune(
     } else {
       output.out(`Deleted branch ${branch} (${pruneWhy(outcome)}); to restore: git branch ${branch} ${tip}`);
     }
+  }
+  for (const bundle of bundles) {
+    const what = `bundle ${bundle.sha256.slice(0, 16)} (${formatSize(bundle.bytes)}, ${bundleWhose(bundle)}, last used ${bundle.lastUsed})`;
+    output.out(`${args.dryRun ? "Would remove" : "Removed"} ${what}`);
+  }
+  if (bundles.length > 0) {
+    const count = plural(bundles.length, "bundle");
+    output.out(
+      args.dryRun
+        ? `Would free ${formatSize(freed)} (${count}); their audit lines and manifests would stay.`
+        : `Freed ${formatSize(freed)} (${count}); their audit lines and manifests stay.`,
+    );
   }
 }

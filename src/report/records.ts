@@ -72,6 +72,8 @@ export interface ShownReview {
   /** The result's comments split by the change; the text shows the hidden ones only when asked. */
   comments: FilteredComments;
   allComments: boolean;
+  /** When prune removed the bundle it sent (its manifest stays); undefined while it is stored. */
+  bundlePruned?: string | undefined;
 }
 
 function printComments(shown: ShownReview, output: Output): void {
@@ -98,7 +100,8 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
       leftOutFiles: files,
     };
     const receipt = receiptJson(record);
-    output.json({ review: record, result: result ?? null, receipt, filter });
+    const bundle = { sha256: record.bundleSha256, pruned: shown.bundlePruned ?? null };
+    output.json({ review: record, result: result ?? null, receipt, filter, bundle });
     return;
   }
   if (format === ShowFormat.sarif) {
@@ -114,6 +117,10 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
   const left = describeLeftOut(record);
   if (left) output.out(`scope    ${left}`);
   output.out(`receipt  ${describeReceipt(record)}`);
+  if (shown.bundlePruned)
+    output.out(
+      `bundle   ${record.bundleSha256.slice(0, 16)} pruned on ${shown.bundlePruned}; its manifest stays`,
+    );
   for (const problem of record.problems ?? []) output.out(`problem  ${problem}`);
   for (const part of record.dropped ?? []) {
     const what = part.count === undefined ? part.part : `${part.count} ${part.part}`;

@@ -43,8 +43,15 @@ export async function readAudit(store: StorePaths): Promise<AuditEntry[]> {
   return entries;
 }
 
-/** One problem per stored bundle that no longer hashes to its name, and per sent one that is gone. */
-export async function verifyBundles(store: StorePaths, sent: ReadonlySet<string>): Promise<string[]> {
+/**
+ * One problem per stored bundle that no longer hashes to its name, and per sent one that is gone
+ * without prune having removed it (`pruned`: the sha256s pruned.jsonl records).
+ */
+export async function verifyBundles(
+  store: StorePaths,
+  sent: ReadonlySet<string>,
+  pruned: ReadonlySet<string>,
+): Promise<string[]> {
   const names = await readdir(store.bundles).catch(() => [] as string[]);
   const stored = names.filter((name) => name.endsWith(".tar.gz"));
   const problems: string[] = [];
@@ -55,6 +62,7 @@ export async function verifyBundles(store: StorePaths, sent: ReadonlySet<string>
   }
   const present = new Set(stored.map((name) => name.slice(0, -".tar.gz".length)));
   for (const sha of sent)
-    if (!present.has(sha)) problems.push(`${sha}.tar.gz: sent, but no longer in the store`);
+    if (!present.has(sha) && !pruned.has(sha))
+      problems.push(`${sha}.tar.gz: sent, but no longer in the store`);
   return problems;
 }

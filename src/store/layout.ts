@@ -12,6 +12,8 @@ export interface StorePaths {
   reviews: string;
   tmp: string;
   audit: string;
+  /** `pruned.jsonl`: one line per bundle prune removed. */
+  pruned: string;
 }
 
 export function storePaths(repo: Pick<Repo, "commonDir">): StorePaths {
@@ -22,6 +24,7 @@ export function storePaths(repo: Pick<Repo, "commonDir">): StorePaths {
     reviews: join(root, "reviews"),
     tmp: join(root, "tmp"),
     audit: join(root, "audit.jsonl"),
+    pruned: join(root, "pruned.jsonl"),
   };
 }
 

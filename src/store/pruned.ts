@@ -1,0 +1,112 @@
+// Bundles `prune` removed from the store: `pruned.jsonl`, one line per removal (its sha256, size, when,
+// and the reviews that had sent it), so that `audit --verify`, `verify` and `show` tell a pruned
+// bundle from one that went missing. Its manifest (`bundles/<sha256>.manifest.json`) stays: what
+// was sent is still known, and a receipt can still be checked against it.
+import { appendFile, lstat, readdir, readFile, rm, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { bundlePath } from "./bundles.js";
+import { ensureDir, type StorePaths, storeError } from "./layout.js";
+
+export interface PrunedEntry {
+  time: string;
+  bundleSha256: string;
+  bytes: number;
+  reviews: string[];
+}
+
+/** One `write` with O_APPEND per line, as audit.jsonl is written. */
+export async function appendPruned(store: StorePaths, entry: PrunedEntry): Promise<void> {
+  await ensureDir(store.root);
+  try {
+    await appendFile(store.pruned, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+  } catch (error) {
+    throw storeError(store.root, error);
+  }
+}
+
+/** The last removal of each pruned bundle, by sha256 (a torn line is skipped). */
+export async function readPruned(store: StorePaths): Promise<Map<string, PrunedEntry>> {
+  const pruned = new Map<string, PrunedEntry>();
+  const text = await readFile(store.pruned, "utf8").catch(() => "");
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const entry = JSON.parse(line) as PrunedEntry;
+      if (typeof entry.bundleSha256 === "string") pruned.set(entry.bundleSha256, entry);
+    } catch {
+      // A torn last line (a crash mid-write) is skipped, never fatal.
+    }
+  }
+  return pruned;
+}
+
+/**
+ * Whether a bundle is in the store, and if not, when prune removed it. A bundle stored again after it
+ * was pruned (the same export asked again) is present.
+ */
+export async function bundleWhereabouts(
+  store: StorePaths,
+  sha256: string,
+): Promise<{ present: true } | { present: false; pruned: PrunedEntry | undefined }> {
+  const present = await lstat(bundlePath(store, sha256)).then(
+    (stats) => stats.isFile(),
+    () => false,
+  );
+  if (present) return { present: true };
+  return { present: false, pruned: (await readPruned(store)).get(sha256) };
+}
+
+export interface StoredBundle {
+  sha256: string;
+  bytes: number;
+  /** When the file was last written (stored, or stored again). */
+  mtimeMs: number;
+}
+
+/** The bundle files in the store, by name. */
+export async function listStoredBundles(store: StorePaths): Promise<StoredBundle[]> {
+  const names = await readdir(store.bundles).catch(() => [] as string[]);
+  const bundles: StoredBundle[] = [];
+  for (const name of names.sort()) {
+    const match = /^([0-9a-f]{64})\.tar\.gz$/.exec(name);
+    if (!match?.[1]) continue;
+    const stats = await lstat(join(store.bundles, name)).catch(() => undefined);
+    if (stats?.isFile()) bundles.push({ sha256: match[1], bytes: stats.size, mtimeMs: stats.mtimeMs });
+  }
+  return bundles;
+}
+
+/** The reuse entries (`cache/bundle-<key>.json`) that name each stored bundle, by sha256. */
+export async function reuseEntries(store: StorePaths): Promise<Map<string, string[]>> {
+  const dir = join(store.root, "cache");
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const bySha = new Map<string, string[]>();
+  for (const name of names) {
+    if (!/^bundle-[0-9a-f]{64}\.json$/.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      const { sha256 } = JSON.parse(await readFile(path, "utf8")) as { sha256?: unknown };
+      if (typeof sha256 === "string") bySha.set(sha256, [...(bySha.get(sha256) ?? []), path]);
+    } catch {
+      // A torn entry is ignored by the export too.
+    }
+  }
+  return bySha;
+}
+
+/**
+ * Removes a bundle: first its reuse entries (an export then builds it again, never reusing a missing
+ * file), then the file; its manifest stays. The caller has recorded the removal in pruned.jsonl.
+ */
+export async function removeBundle(
+  store: StorePaths,
+  sha256: string,
+  entries: readonly string[],
+): Promise<void> {
+  try {
+    for (const entry of entries) await rm(entry, { force: true });
+    await unlink(bundlePath(store, sha256));
+  } catch (error) {
+    throw storeError(store.bundles, error);
+  }
+}

@@ -1,0 +1,215 @@
+// `prune` removes the stored bundles no open review needs once they are older than the expiry, as
+// `git gc --prune=<date>` does objects: driven as a user drives it, on real repos and real reviews.
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
+import { createTrailingSpaceRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
+
+const repos = repoTracker();
+const DOWN = shellWords(join(FIXTURES, "workers", "fail-worker.sh"));
+
+function storeDir(repo: TestRepo): string {
+  return join(repo.dir, ".git", "review-remote");
+}
+
+/** Every file of the store with its size (the lock and temp files aside). */
+function storeFiles(repo: TestRepo): Record<string, number> {
+  const files: Record<string, number> = {};
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (!entry.name.includes("lock")) files[relative(storeDir(repo), path)] = statSync(path).size;
+    }
+  };
+  walk(storeDir(repo));
+  return files;
+}
+
+/** The stored bundle files (sha256 → bytes). */
+function bundles(repo: TestRepo): Map<string, number> {
+  const dir = join(storeDir(repo), "bundles");
+  const found = new Map<string, number>();
+  for (const name of readdirSync(dir))
+    if (name.endsWith(".tar.gz")) found.set(name.slice(0, 64), statSync(join(dir, name)).size);
+  return found;
+}
+
+function reuseEntries(repo: TestRepo): string[] {
+  return readdirSync(join(storeDir(repo), "cache")).filter((name) => name.startsWith("bundle-"));
+}
+
+function review(repo: TestRepo, args: string[] = []): { id: string; bundle: string } {
+  const result = repo.run(["--json", ...args]);
+  expect(result.status, result.stderr).toBe(0);
+  const { id } = JSON.parse(result.stdout) as { id: string };
+  return { id, bundle: bundleOf(repo, id) };
+}
+
+function bundleOf(repo: TestRepo, id: string): string {
+  const shown = JSON.parse(repo.run(["show", "--json", id]).stdout) as { review: { bundleSha256: string } };
+  return shown.review.bundleSha256;
+}
+
+/** `export <rev>`: stores a bundle no review sent; returns its sha256. */
+function exportOnly(repo: TestRepo, rev: string): string {
+  const result = repo.run(["export", rev]);
+  expect(result.status, result.stderr).toBe(0);
+  const sha = /([0-9a-f]{64})\.tar\.gz/.exec(result.stdout)?.[1];
+  if (!sha) throw new Error(`no bundle path in: ${result.stdout}`);
+  return sha;
+}
+
+function sizeText(bytes: number): string {
+  return `${bytes} B`;
+}
+
+describe("prune: stored bundles", () => {
+  it("removes done reviews' and exports' bundles after the expiry; --dry-run lists them and changes nothing", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    const dropped = review(repo);
+    expect(repo.run(["drop", dropped.id]).status).toBe(0);
+    const exported = exportOnly(repo, "HEAD~1");
+    const sizes = bundles(repo);
+    expect([...sizes.keys()].sort()).toEqual([dropped.bundle, exported].sort());
+    expect(reuseEntries(repo)).toHaveLength(2);
+
+    // The default expiry is two weeks: fresh bundles stay.
+    expect(repo.run(["prune"]).stdout).toBe("Nothing to prune.\n");
+
+    const store = storeFiles(repo);
+    const dry = runUnchanged(repo, ["prune", "-n", "--expire=now"], 0);
+    expect(storeFiles(repo)).toEqual(store);
+    const total = (sizes.get(dropped.bundle) ?? 0) + (sizes.get(exported) ?? 0);
+    const lines = dry.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(3);
+    expect(dry.stdout).toContain(
+      `Would remove bundle ${dropped.bundle.slice(0, 16)} (${sizeText(sizes.get(dropped.bundle) ?? 0)}, review ${dropped.id}, last used `,
+    );
+    expect(dry.stdout).toContain(
+      `Would remove bundle ${exported.slice(0, 16)} (${sizeText(sizes.get(exported) ?? 0)}, no review: export only, last used `,
+    );
+    expect(lines[2]).toBe(
+      `Would free ${sizeText(total)} (2 bundles); their audit lines and manifests would stay.`,
+    );
+    const json = JSON.parse(repo.run(["prune", "-n", "--expire=now", "--json"]).stdout);
+    expect(json).toMatchObject({ dryRun: true, branches: [], bytesFreed: total });
+    expect(json.bundles.map((bundle: { sha256: string }) => bundle.sha256).sort()).toEqual(
+      [dropped.bundle, exported].sort(),
+    );
+
+    const pruned = repo.run(["prune", "--expire=now"]);
+    expect(pruned.status, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain(`Removed bundle ${dropped.bundle.slice(0, 16)}`);
+    expect(pruned.stdout).toContain(
+      `Freed ${sizeText(total)} (2 bundles); their audit lines and manifests stay.`,
+    );
+    expect(bundles(repo).size).toBe(0);
+    // The manifests stay; no reuse entry names a missing bundle.
+    const left = readdirSync(join(storeDir(repo), "bundles")).sort();
+    expect(left).toEqual([`${dropped.bundle}.manifest.json`, `${exported}.manifest.json`].sort());
+    expect(reuseEntries(repo)).toEqual([]);
+    expect(repo.run(["prune", "--expire=now"]).stdout).toBe("Nothing to prune.\n");
+
+    // The pruned store still answers: the audit keeps its line and says the bundle was pruned.
+    const audit = repo.run(["audit"]);
+    expect(audit.stdout).toContain(dropped.bundle.slice(0, 16));
+    const verified = repo.run(["audit", "--verify"]);
+    expect(verified.status, verified.stderr).toBe(0);
+    expect(verified.stdout).toContain("1 sent bundle was pruned (git review-remote prune)");
+    expect(verified.stdout).not.toContain("no longer in the store");
+    const shown = repo.run(["show", dropped.id]);
+    expect(shown.stdout).toContain(`bundle   ${dropped.bundle.slice(0, 16)} pruned on `);
+    const shownJson = JSON.parse(repo.run(["show", "--json", dropped.id]).stdout);
+    expect(shownJson.bundle).toMatchObject({ sha256: dropped.bundle, pruned: expect.any(String) });
+    expect(repo.run(["list"]).status).toBe(0);
+
+    // The same export asked again builds the bundle again (the same bytes), and it is there.
+    const again = review(repo, ["--no-cache"]);
+    expect(again.bundle).toBe(dropped.bundle);
+    expect(bundles(repo).get(dropped.bundle)).toBe(sizes.get(dropped.bundle));
+    const reverified = repo.run(["audit", "--verify"]);
+    expect(reverified.status, reverified.stderr).toBe(0);
+    expect(reverified.stdout).not.toContain("pruned");
+    expect(repo.run(["show", dropped.id]).stdout).not.toContain("pruned on");
+  });
+
+  it("keeps the bundles of open reviews: imported, and failed but still importable out of band", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    configureWorker(repo, "down", DOWN);
+    expect(repo.run(["--worker", "down", "HEAD~1"]).status).toBe(3);
+    const failed = JSON.parse(repo.run(["list", "--json"]).stdout)[0] as { id: string };
+    const failedBundle = bundleOf(repo, failed.id);
+    const imported = review(repo);
+    expect(imported.bundle).not.toBe(failedBundle);
+
+    const store = storeFiles(repo);
+    const kept = runUnchanged(repo, ["prune", "--expire=now"], 0);
+    expect(kept.stdout).toBe("Nothing to prune.\n");
+    expect(storeFiles(repo)).toEqual(store);
+
+    // Once dropped, the imported review's bundle goes; the failed one's stays.
+    expect(repo.run(["drop", imported.id]).status).toBe(0);
+    const pruned = repo.run(["prune", "--expire=now"]);
+    expect(pruned.status, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain(`Removed bundle ${imported.bundle.slice(0, 16)}`);
+    expect([...bundles(repo).keys()]).toEqual([failedBundle]);
+  });
+
+  it("takes its expiry from --expire, then review-remote.pruneExpire, then two weeks", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    const old = exportOnly(repo, "HEAD~1");
+    const fresh = exportOnly(repo, "HEAD");
+    const threeWeeksAgo = new Date(Date.now() - 21 * 86_400_000);
+    utimesSync(join(storeDir(repo), "bundles", `${old}.tar.gz`), threeWeeksAgo, threeWeeksAgo);
+
+    const defaulted = repo.run(["prune"]);
+    expect(defaulted.status, defaulted.stderr).toBe(0);
+    expect(defaulted.stdout).toContain(`Removed bundle ${old.slice(0, 16)}`);
+    expect([...bundles(repo).keys()]).toEqual([fresh]);
+
+    repo.git("config", "review-remote.pruneExpire", "now");
+    expect(repo.run(["prune", "--expire=never"]).stdout).toBe("Nothing to prune.\n");
+    expect(repo.run(["prune", "--expire=1.week.ago"]).stdout).toBe("Nothing to prune.\n");
+
+    // A value prune cannot read is refused, never taken for `now`.
+    const store = storeFiles(repo);
+    const bad = runUnchanged(repo, ["prune", "--expire=soonish"], 2);
+    expect(bad.stderr).toContain("--expire must be now, never, an age (2.weeks.ago) or a date");
+    repo.git("config", "review-remote.pruneExpire", "yesterday-ish");
+    const badConfig = runUnchanged(repo, ["prune"], 2);
+    expect(badConfig.stderr).toContain("bad config value 'yesterday-ish' for review-remote.pruneExpire");
+    expect(storeFiles(repo)).toEqual(store);
+
+    repo.git("config", "review-remote.pruneExpire", "now");
+    expect(repo.run(["prune"]).stdout).toContain(`Removed bundle ${fresh.slice(0, 16)}`);
+    expect(bundles(repo).size).toBe(0);
+  });
+
+  it("a prune that cannot record what it removes stops and removes nothing; run again, it finishes", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    const dropped = review(repo);
+    expect(repo.run(["drop", dropped.id]).status).toBe(0);
+    exportOnly(repo, "HEAD~1");
+    // pruned.jsonl cannot be appended to (a directory in its place: refused even to root).
+    mkdirSync(join(storeDir(repo), "pruned.jsonl", "x"), { recursive: true });
+    const store = storeFiles(repo);
+    const failed = runUnchanged(repo, ["prune", "--expire=now"], 1);
+    expect(failed.stderr).toContain("cannot write to the store");
+    expect(failed.stderr).toContain("prune stopped: 2 more bundles were left as they were");
+    expect(storeFiles(repo)).toEqual(store);
+    expect(repo.run(["audit", "--verify"]).status).toBe(0);
+
+    rmSync(join(storeDir(repo), "pruned.jsonl"), { recursive: true });
+    const pruned = repo.run(["prune", "--expire=now"]);
+    expect(pruned.status, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain("(2 bundles)");
+    expect(bundles(repo).size).toBe(0);
+    expect(
+      readFileSync(join(storeDir(repo), "pruned.jsonl"), "utf8")
+        .trimEnd()
+        .split("\n"),
+    ).toHaveLength(2);
+  });
+});
