@@ -105,6 +105,10 @@ describe("linter recipes on a worker with a tools directory", () => {
       // Prettier's --write prints a line per file, a remote: line each on a large tree: not with
       // the recipe's --log-level=warn.
       if (tool === "prettier") expect(result.stderr).not.toMatch(/^remote: .*ugly\.js/m);
+      // ESLint's eqeqeq offers `===` as an editor suggestion only, Biome's noDoubleEquals as an unsafe
+      // fix: neither is what the tool's write mode applies, so the `==` stays, with its comment.
+      if (tool === "eslint" || tool === "biome")
+        expect(proposed(repo, result.branch)["src/app.js"]).toContain("if (count == 1)");
       // Biome's rdjson held the unsafe fixes of what its --write left: counted, not applied. Its exit 1
       // comes with "Some errors were emitted" on stderr: shown, as git shows a remote's stderr, on a
       // review that succeeded.
