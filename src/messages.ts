@@ -314,6 +314,10 @@ export const messages = {
   expireExpected: "now, never, an age (2.weeks.ago) or a date (2026-11-01)",
   pruneStopped: (left: number) =>
     `prune stopped: ${left} more ${left === 1 ? "bundle was" : "bundles were"} left as they were`,
+  hintOpenBundlesKept: (what: string, count: number, includeOpen: boolean) =>
+    includeOpen
+      ? `${what} ${count === 1 ? "stays" : "stay"}: its git-review-remote is still sending or waiting`
+      : `${what} ${count === 1 ? "stays" : "stay"} past the expiry; merge or drop those reviews, or prune --include-open`,
   hintPruneAgain: "fix the cause, then run git review-remote prune again: it takes up where it stopped",
   bundlePruned: (sha256: string, time: string) =>
     `bundle ${sha256} was pruned from the store on ${time} (git review-remote prune); its audit line and manifest stay`,

@@ -138,7 +138,8 @@ is kept.
 One git-review-remote writes at a time: a merge, drop, prune or import finding
 another running waits 5 s, then exits 1 (another git-review-remote is
 running (pid N: <command>)).`,
-  prune: `usage: git review-remote prune [-n | --dry-run] [--expire=<date>] [--json]
+  prune: `usage: git review-remote prune [-n | --dry-run] [--expire=<date>]
+                              [--include-open] [--json]
 
 Delete the branches of reviews that are done with; the records stay, and each
 deleted branch's restore command is printed:
@@ -152,15 +153,18 @@ A branch with commits the review did not make is kept.
 Then remove the stored bundles no open review needs, once unused for longer
 than the expiry, and print the bytes freed. A bundle stays while a review that
 sent it is sent (running or waiting), imported (not merged or dropped), or
-failed before its worker answered (its result can still be imported). Its audit
-line and manifest stay; audit --verify, verify and show say it was pruned, and
-an export asked again builds it again.
+failed before its worker answered (its result can still be imported); a hint
+says how many stay. Its audit line and manifest stay; audit --verify, verify
+and show say it was pruned, and an export asked again builds it again.
 
     -n, --dry-run      say what would be deleted and the bytes it would free;
                        change nothing
     --expire=<date>    remove bundles unused since <date>: now, never, an age
                        (2.weeks.ago, 3 days ago) or a date (2026-11-01);
                        default review-remote.pruneExpire, else 2.weeks.ago
+    --include-open     remove open reviews' bundles too (but for a review whose
+                       git-review-remote is still sending or waiting): they stay
+                       mergeable and importable, which needs only the manifest
     --json             print one JSON document on stdout`,
   drop: `usage: git review-remote drop <id>
 

@@ -34,7 +34,7 @@ async function expiryCutoff(repo: Repo, expire: string | undefined): Promise<num
 }
 
 export async function runPrune(
-  args: { dryRun: boolean; json: boolean; expire: string | undefined },
+  args: { dryRun: boolean; json: boolean; expire: string | undefined; includeOpen: boolean },
   output: Output,
 ): Promise<void> {
   const repo = await resolveRepo();
@@ -58,11 +58,14 @@ export async function runPrune(
     const records = (await listRecords(store)).map((record) =>
       superseded.has(record.id) ? { ...record, state: ReviewState.dropped } : record,
     );
-    const plan = await planBundles(store, records, await readAudit(store), cutoff);
+    const plan = await planBundles(store, records, await readAudit(store), {
+      cutoffMs: cutoff,
+      includeOpen: args.includeOpen,
+    });
     const bundles = args.dryRun ? { pruned: plan.candidates } : await pruneBundles(store, plan.candidates);
-    return { branches, bundles, left: plan.candidates.length - bundles.pruned.length };
+    return { branches, bundles, open: plan.open, left: plan.candidates.length - bundles.pruned.length };
   });
-  printPrune(outcome.branches, outcome.bundles.pruned, args, output);
+  printPrune(outcome.branches, outcome.bundles.pruned, outcome.open, args, output);
   const { error } = outcome.bundles as { error?: ReviewRemoteError };
   if (error) {
     throw new ReviewRemoteError(error.message, {

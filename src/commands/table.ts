@@ -227,7 +227,12 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   prune: {
-    options: { ...common, "dry-run": { type: "boolean", short: "n" }, expire: { type: "string" } },
+    options: {
+      ...common,
+      "dry-run": { type: "boolean", short: "n" },
+      expire: { type: "string" },
+      "include-open": { type: "boolean" },
+    },
     positionals: 0,
     async run(parsed, output) {
       const { runPrune } = await import("./prune.js");
@@ -236,6 +241,7 @@ export const COMMANDS: Record<string, Command> = {
           dryRun: Boolean(parsed.values["dry-run"]),
           json: Boolean(parsed.values.json),
           expire: text(parsed, "expire"),
+          includeOpen: Boolean(parsed.values["include-open"]),
         },
         output,
       );

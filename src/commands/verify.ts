@@ -17,12 +17,15 @@ export async function runVerify(args: { id: string; json: boolean }, output: Out
   const store = storePaths(repo);
   const record = await findRecord(store, args.id);
   const { reverifyStored } = await import("../receipt/reverify.js");
-  const reverified = await reverifyStored(repo, store, settings, record);
-  const { verdict, command } = reverified;
   // A pruned bundle is said so, not taken for a missing one: the receipt is checked on its manifest.
   const whereabouts = await bundleWhereabouts(store, record.bundleSha256);
   const pruned = whereabouts.present ? undefined : whereabouts.pruned;
   const note = pruned ? [messages.bundlePruned(record.bundleSha256, pruned.time)] : [];
+  const reverified = await reverifyStored(repo, store, settings, record).catch((error: unknown) => {
+    if (!args.json) for (const line of note) output.err(`note: ${line}`);
+    throw error;
+  });
+  const { verdict, command } = reverified;
   if (verdict.status !== ReceiptStatus.good) {
     throw new InvalidResultError(messages.receiptNotVerified(record.id), {
       details: [verdict.reason ?? verdict.status, ...note],

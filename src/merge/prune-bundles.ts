@@ -1,13 +1,15 @@
 // `prune`'s second half: the stored bundles no live review needs, once unused for longer than the
 // expiry (`--expire`, `review-remote.pruneExpire`, two weeks). A bundle stays while any review that
 // sent it is open: sent (running, or waiting for an answer), imported (not merged or dropped), or
-// failed before its worker answered (a result can still be imported out of band). Each removal is
+// failed before its worker answered (a result can still be imported out of band); `--include-open`
+// lets those go too, but for a review whose process is still sending or waiting. Each removal is
 // recorded in pruned.jsonl before the file goes; the audit lines and the manifest stay.
 import { ReviewRemoteError } from "../errors.js";
 import type { AuditEntry } from "../store/audit.js";
 import type { StorePaths } from "../store/layout.js";
 import { appendPruned, listStoredBundles, removeBundle, reuseEntries } from "../store/pruned.js";
 import { type ReviewRecord, ReviewState, readReviewFile } from "../store/records.js";
+import { readRunning } from "../store/running.js";
 
 export interface BundlePrune {
   sha256: string;
@@ -25,18 +27,26 @@ async function isOpen(store: StorePaths, record: ReviewRecord): Promise<boolean>
   return (await readReviewFile(store, record.id, "result.json")) === undefined;
 }
 
-export interface BundlePlan {
-  candidates: BundlePrune[];
-  /** Bundles kept because a review that sent them is open. */
-  open: number;
+/** Whether a review's process is sending or waiting on its bundle now: kept even with includeOpen. */
+async function isRunning(store: StorePaths, record: ReviewRecord): Promise<boolean> {
+  return record.state === ReviewState.sent && (await readRunning(store, record.id)) !== undefined;
 }
 
-/** The bundles prune removes: no open review sent them, and none was used after `cutoffMs`. */
+export interface BundlePlan {
+  candidates: BundlePrune[];
+  /** Bundles past the expiry kept because a review that sent them is open, and their bytes. */
+  open: { count: number; bytes: number };
+}
+
+/**
+ * The bundles prune removes: none was used after `cutoffMs`, and no open review sent them (with
+ * `includeOpen`, none whose process is still sending or waiting on it).
+ */
 export async function planBundles(
   store: StorePaths,
   records: readonly ReviewRecord[],
   audit: readonly AuditEntry[],
-  cutoffMs: number,
+  options: { cutoffMs: number; includeOpen: boolean },
 ): Promise<BundlePlan> {
   const stored = await listStoredBundles(store);
   const users = new Map<string, ReviewRecord[]>();
@@ -48,22 +58,24 @@ export async function planBundles(
     if (!Number.isNaN(ms)) sent.set(entry.bundleSha256, Math.max(sent.get(entry.bundleSha256) ?? 0, ms));
   }
   const candidates: BundlePrune[] = [];
-  let open = 0;
+  const open = { count: 0, bytes: 0 };
   for (const bundle of stored) {
     const reviews = users.get(bundle.sha256) ?? [];
-    let needed = false;
-    for (const record of reviews) if (await isOpen(store, record)) needed = true;
-    if (needed) {
-      open += 1;
-      continue;
-    }
     const times = [
       bundle.mtimeMs,
       sent.get(bundle.sha256) ?? 0,
       ...reviews.map((r) => Date.parse(r.updatedAt)),
     ];
     const lastUsed = Math.max(...times.filter((ms) => !Number.isNaN(ms)));
-    if (lastUsed > cutoffMs) continue;
+    if (lastUsed > options.cutoffMs) continue;
+    const holds = options.includeOpen ? isRunning : isOpen;
+    let needed = false;
+    for (const record of reviews) if (await holds(store, record)) needed = true;
+    if (needed) {
+      open.count += 1;
+      open.bytes += bundle.bytes;
+      continue;
+    }
     candidates.push({
       sha256: bundle.sha256,
       bytes: bundle.bytes,

@@ -78,7 +78,8 @@ function bundleWhose(bundle: BundlePrune): string {
 export function printPrune(
   outcomes: readonly PruneOutcome[],
   bundles: readonly BundlePrune[],
-  args: { dryRun: boolean; json: boolean },
+  open: { count: number; bytes: number },
+  args: { dryRun: boolean; json: boolean; includeOpen: boolean },
   output: Output,
 ): void {
   const freed = bundles.reduce((sum, bundle) => sum + bundle.bytes, 0);
@@ -91,8 +92,13 @@ export function printPrune(
       supersededBy: supersededBy ?? null,
       deleted,
     }));
-    output.json({ dryRun: args.dryRun, branches, bundles, bytesFreed: freed });
+    const kept = { count: open.count, bytes: open.bytes };
+    output.json({ dryRun: args.dryRun, branches, bundles, bytesFreed: freed, keptForOpenReviews: kept });
     return;
+  }
+  if (open.count > 0) {
+    const what = `${plural(open.count, "bundle")} of open reviews (${formatSize(open.bytes)})`;
+    output.err(`hint: ${messages.hintOpenBundlesKept(what, open.count, args.includeOpen)}`);
   }
   if (outcomes.length === 0 && bundles.length === 0) {
     output.out("Nothing to prune.");

@@ -219,6 +219,22 @@ describe("import --request", () => {
     expect(record?.state).not.toBe("failed");
   });
 
+  it("imports the answer of a review whose bundle prune --include-open removed: the manifest is enough", () => {
+    const repo = repoWithPolicy({});
+    expect(repo.run(["--worker", "down"]).status).toBe(3);
+    const [id] = reviewIds(repo) as [string];
+    expect(repo.run(["prune", "--expire=now"]).stdout).toBe("Nothing to prune.\n");
+    const pruned = repo.run(["prune", "--expire=now", "--include-open"]);
+    expect(pruned.status, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain(`review ${id}`);
+    const bundles = readdirSync(join(repo.dir, ".git", "review-remote", "bundles"));
+    expect(bundles.filter((name) => name.endsWith(".tar.gz"))).toEqual([]);
+    const imported = importBenign(repo, id);
+    expect(imported.status, imported.stderr).toBe(0);
+    const [record] = JSON.parse(repo.run(["list", "--json"]).stdout) as { id: string; state: string }[];
+    expect(record?.state).not.toBe("failed");
+  });
+
   it("refuses to import over a review whose worker answered that it failed", () => {
     const repo = repoWithPolicy({});
     const failed = { ...JSON.parse(readFileSync(BENIGN, "utf8")), status: "failed", error: "out of disk" };

@@ -157,6 +157,27 @@ describe("prune: stored bundles", () => {
     expect([...bundles(repo).keys()]).toEqual([failedBundle]);
   });
 
+  it("says which open reviews' bundles stay past the expiry; --include-open lets them go", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    const open = review(repo);
+    const kept = repo.run(["prune", "--expire=now"]);
+    expect(kept.stdout).toBe("Nothing to prune.\n");
+    expect(kept.stderr).toContain("hint: 1 bundle of open reviews (");
+    expect(kept.stderr).toContain(
+      "stays past the expiry; merge or drop those reviews, or prune --include-open",
+    );
+    expect(repo.run(["prune", "--include-open"]).stdout).toBe("Nothing to prune.\n");
+
+    const pruned = repo.run(["prune", "--expire=now", "--include-open"]);
+    expect(pruned.status, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain(`Removed bundle ${open.bundle.slice(0, 16)}`);
+    expect(bundles(repo).size).toBe(0);
+    // The review is still open and answers: its branch and record are untouched.
+    expect(repo.git("rev-parse", "--verify", `review/${open.id}`).trim()).toMatch(/^[0-9a-f]{40}$/);
+    expect(repo.run(["show", open.id]).stdout).toContain(`review ${open.id} (imported)`);
+    expect(repo.run(["merge", open.id]).status).toBe(0);
+  });
+
   it("takes its expiry from --expire, then review-remote.pruneExpire, then two weeks", () => {
     const repo = createTrailingSpaceRepo(repos);
     const old = exportOnly(repo, "HEAD~1");

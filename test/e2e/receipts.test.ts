@@ -107,6 +107,27 @@ describe("receipts: a signing worker", () => {
     expect(audit.stdout).toContain("All stored receipts verify (1 signed review).");
   });
 
+  it("verifies a receipt whose bundle prune removed, and says the bundle was pruned, not tampered", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", signingWorker(workerKey.private));
+    trustKey(repo);
+    const result = repo.run(["--worker", "box", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const review = JSON.parse(result.stdout);
+    expect(repo.run(["drop", review.id]).status).toBe(0);
+    const pruned = repo.run(["prune", "--expire=now"]);
+    expect(pruned.stdout).toContain("Freed ");
+
+    const verified = repo.run(["verify", review.id]);
+    expect(verified.status, verified.stderr).toBe(0);
+    expect(verified.stdout).toContain(`Good signature from worker "box"`);
+    expect(verified.stderr).toMatch(/^note: bundle [0-9a-f]{64} was pruned from the store on /m);
+    const audit = repo.run(["audit", "--verify"]);
+    expect(audit.status, audit.stderr).toBe(0);
+    expect(audit.stdout).toContain("All stored receipts verify (1 signed review).");
+    expect(audit.stdout).toContain("1 sent bundle was pruned (git review-remote prune)");
+  });
+
   it("accepts a certificate signed by a cert-authority line for this worker", () => {
     const { repo, certified } = certifiedWorkerRepo("box");
     const result = repo.run(["--worker", "box"]);
