@@ -22,6 +22,19 @@ async function waitUntil(condition: () => boolean, seconds: number): Promise<voi
 }
 
 /** A directory of its own for the workers' workspaces, as a host with a scratch disk sets it. */
+/** The client reviewing on worker "box", once its reviewer (the sleep of `token`) runs; its close's signal. */
+async function startUntilReviewer(repo: TestRepo) {
+  const client = spawn(process.execPath, [BIN, "--worker", "box", "-q"], {
+    cwd: repo.dir,
+    env: repo.env,
+    stdio: "ignore",
+  });
+  const closed = new Promise((resolve) => client.on("close", (_code, signal) => resolve(signal)));
+  await waitUntil(() => processesWith(`sleep\0${token}`).length > 0, 60);
+  expect(processesWith(`sleep\0${token}`)).toHaveLength(1);
+  return { client, closed };
+}
+
 function workspaceDir(repo: TestRepo): string {
   const dir = join(repo.home, "workspaces");
   mkdirSync(dir);
@@ -38,14 +51,7 @@ describe("a client killed with SIGKILL", () => {
     token = `3599.${process.pid}${Date.now() % 100000}`;
     const worker = shellWords(process.execPath, BIN, "worker", "--reviewer-command", `exec sleep ${token}`);
     configureWorker(repo, "box", `REVIEW_REMOTE_WORKER_TMPDIR=${shellWords(workspaces)} ${worker}`);
-    const client = spawn(process.execPath, [BIN, "--worker", "box", "-q"], {
-      cwd: repo.dir,
-      env: repo.env,
-      stdio: "ignore",
-    });
-    const closed = new Promise((resolve) => client.on("close", (_code, signal) => resolve(signal)));
-    await waitUntil(() => processesWith(`sleep\0${token}`).length > 0, 60);
-    expect(processesWith(`sleep\0${token}`)).toHaveLength(1);
+    const { client, closed } = await startUntilReviewer(repo);
     expect(readdirSync(workspaces)).toHaveLength(1);
     client.kill("SIGKILL");
     expect(await closed).toBe("SIGKILL");
@@ -120,14 +126,7 @@ describe.each([
     repo.commit();
     token = `3599.${process.pid}${Date.now() % 100000}`;
     const workspaces = handedOn(repo, `exec sleep ${token}`);
-    const client = spawn(process.execPath, [BIN, "--worker", "box", "-q"], {
-      cwd: repo.dir,
-      env: repo.env,
-      stdio: "ignore",
-    });
-    const closed = new Promise((resolve) => client.on("close", (_code, signal) => resolve(signal)));
-    await waitUntil(() => processesWith(`sleep\0${token}`).length > 0, 60);
-    expect(processesWith(`sleep\0${token}`)).toHaveLength(1);
+    const { client, closed } = await startUntilReviewer(repo);
     client.kill("SIGKILL");
     expect(await closed).toBe("SIGKILL");
     // In a session of its own, the worker is out of the reach of the client's guard: it sees the
