@@ -154,8 +154,8 @@ Then remove the stored bundles no open review needs, once unused for longer
 than the expiry, and print the bytes freed. A bundle stays while a review that
 sent it is sent (running or waiting), imported (not merged or dropped), or
 failed before its worker answered (its result can still be imported); a hint
-says how many stay. Its audit line and manifest stay; audit --verify, verify
-and show say it was pruned, and an export asked again builds it again.
+says how many stay. Its audit line and manifest stay; audit (and --verify),
+verify and show say it was pruned, and an export asked again builds it again.
 
     -n, --dry-run      say what would be deleted and the bytes it would free;
                        change nothing

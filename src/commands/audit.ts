@@ -35,16 +35,21 @@ export async function runAudit(args: { json: boolean; verify: boolean }, output:
   const repo = await resolveRepo();
   const store = storePaths(repo);
   const entries = await readAudit(store);
-  if (!args.verify) {
-    printAudit(entries, args.json, output);
-    return;
-  }
   const sent = new Set(entries.map((entry) => entry.bundleSha256));
   const pruned = await readPruned(store);
-  const gone = new Set([...pruned.keys()].filter((sha) => sent.has(sha)));
-  const bundles = await verifyBundles(store, sent, gone);
   const present = new Set((await listStoredBundles(store)).map((bundle) => bundle.sha256));
-  const prunedSent = [...gone].filter((sha) => !present.has(sha)).length;
+  // A sent bundle prune removed and that is not stored again, with when it went.
+  const gone = new Map(
+    [...pruned.values()]
+      .filter((entry) => sent.has(entry.bundleSha256) && !present.has(entry.bundleSha256))
+      .map((entry) => [entry.bundleSha256, entry.time]),
+  );
+  if (!args.verify) {
+    printAudit(entries, gone, args.json, output);
+    return;
+  }
+  const bundles = await verifyBundles(store, sent, new Set(gone.keys()));
+  const prunedSent = gone.size;
   const receipts = await verifyReceipts(repo, store);
   if (bundles.length > 0 || receipts.problems.length > 0) {
     const heads = [

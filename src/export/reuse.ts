@@ -3,14 +3,14 @@
 // the same export asked again (a second worker, a second question, a retry) finds it in the store
 // under `cache/bundle-<key>.json`: its sha256, size and listing. Before it is used, the stored file
 // is hashed again and its manifest read: a bundle that is no longer the bytes its name and manifest
-// say is removed and exported again.
+// say is removed and exported again; one that is used is marked used now (prune goes by its age).
 import { createHash } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { CONTENT_RULES, type ContentRule } from "../secrets/content-rules.js";
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from "../secrets/decode/limits.js";
 import { NAME_RULES, type NameRule } from "../secrets/names.js";
-import { bundlePath, digestOf, manifestPath, readStoredManifest } from "../store/bundles.js";
+import { bundlePath, digestOf, freshenBundle, manifestPath, readStoredManifest } from "../store/bundles.js";
 import { type ExportKeyInputs, snapshotKey } from "../store/cache.js";
 import { type StorePaths, writeFileAtomic } from "../store/layout.js";
 import { readCacheVersion } from "../version.js";
@@ -94,6 +94,7 @@ export async function findReusable(
       actual.bytes === record.bytes &&
       manifest.sha256 === record.sha256
     ) {
+      await freshenBundle(path);
       return { ...record, path, files: manifest.files };
     }
   } catch {

@@ -4,15 +4,22 @@ import { messages } from "../messages.js";
 import type { AuditEntry } from "../store/audit.js";
 import { formatSize, type Output, plural } from "./output.js";
 
-export function printAudit(entries: readonly AuditEntry[], json: boolean, output: Output): void {
+/** `pruned`: the sent bundles prune removed from the store, and when (a bundle stored again is not). */
+export function printAudit(
+  entries: readonly AuditEntry[],
+  pruned: ReadonlyMap<string, string>,
+  json: boolean,
+  output: Output,
+): void {
   if (json) {
-    output.json(entries);
+    output.json(entries.map((entry) => ({ ...entry, pruned: pruned.get(entry.bundleSha256) ?? null })));
     return;
   }
   if (entries.length === 0) output.out("Nothing has been sent from this repository.");
   for (const entry of entries) {
+    const when = pruned.get(entry.bundleSha256);
     output.out(
-      `${entry.time}  ${entry.worker}  ${entry.bundleSha256.slice(0, 16)}  ${plural(entry.files, "file")} (${formatSize(entry.bytes)} compressed)  review ${entry.reviewId}  via: ${entry.command}`,
+      `${entry.time}  ${entry.worker}  ${entry.bundleSha256.slice(0, 16)}  ${plural(entry.files, "file")} (${formatSize(entry.bytes)} compressed)  review ${entry.reviewId}  via: ${entry.command}${when ? `  (bundle pruned ${when})` : ""}`,
     );
   }
 }

@@ -1,7 +1,7 @@
 // Stored bundles: `bundles/<sha256>.tar.gz`, read-only, beside the manifest of what it holds.
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { access, chmod, readFile, rename, rm } from "node:fs/promises";
+import { access, chmod, readFile, rename, rm, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
 import type { ManifestFile } from "../export/archive.js";
@@ -36,6 +36,7 @@ export async function storeBundle(
     if (!(await exists(manifestPath(path)))) await writeFileAtomic(manifestPath(path), manifest, 0o444);
     if (await exists(path)) {
       await rm(tmp, { force: true });
+      await freshenBundle(path);
     } else {
       await chmod(tmp, 0o444);
       await rename(tmp, path);
@@ -45,6 +46,15 @@ export async function storeBundle(
     if (error instanceof ReviewRemoteError) throw error;
     throw storeError(store.bundles, error);
   }
+}
+
+/**
+ * Marks a stored bundle used now (its mtime), as git freshens an object it writes again: prune judges
+ * a bundle's age by it, so one an export is about to send is not taken for an old one. Best effort.
+ */
+export async function freshenBundle(path: string): Promise<void> {
+  const now = new Date();
+  await utimes(path, now, now).catch(() => undefined);
 }
 
 /** The manifest of a stored bundle: the sha256 it names and the files that were sent. Throws when it cannot be read. */

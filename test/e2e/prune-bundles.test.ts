@@ -114,7 +114,13 @@ describe("prune: stored bundles", () => {
 
     // The pruned store still answers: the audit keeps its line and says the bundle was pruned.
     const audit = repo.run(["audit"]);
-    expect(audit.stdout).toContain(dropped.bundle.slice(0, 16));
+    expect(audit.stdout).toMatch(
+      new RegExp(`${dropped.bundle.slice(0, 16)} .*review ${dropped.id}.*  \\(bundle pruned 20`),
+    );
+    const auditJson = JSON.parse(repo.run(["audit", "--json"]).stdout);
+    expect(auditJson).toEqual([
+      expect.objectContaining({ bundleSha256: dropped.bundle, pruned: expect.any(String) }),
+    ]);
     const verified = repo.run(["audit", "--verify"]);
     expect(verified.status, verified.stderr).toBe(0);
     expect(verified.stdout).toContain("1 sent bundle was pruned (git review-remote prune)");
@@ -132,6 +138,7 @@ describe("prune: stored bundles", () => {
     const reverified = repo.run(["audit", "--verify"]);
     expect(reverified.status, reverified.stderr).toBe(0);
     expect(reverified.stdout).not.toContain("pruned");
+    expect(repo.run(["audit"]).stdout).not.toContain("pruned");
     expect(repo.run(["show", dropped.id]).stdout).not.toContain("pruned on");
   });
 
@@ -206,6 +213,23 @@ describe("prune: stored bundles", () => {
     repo.git("config", "review-remote.pruneExpire", "now");
     expect(repo.run(["prune"]).stdout).toContain(`Removed bundle ${fresh.slice(0, 16)}`);
     expect(bundles(repo).size).toBe(0);
+  });
+
+  it("counts a bundle's age from its last use: an export that reuses or stores it again makes it new", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    const sha = exportOnly(repo, "HEAD~1");
+    const path = join(storeDir(repo), "bundles", `${sha}.tar.gz`);
+    const threeWeeksAgo = new Date(Date.now() - 21 * 86_400_000);
+    // Reused (its reuse entry names it), then built again and found already stored (no entry).
+    for (const forget of [false, true]) {
+      if (forget) for (const name of reuseEntries(repo)) rmSync(join(storeDir(repo), "cache", name));
+      utimesSync(path, threeWeeksAgo, threeWeeksAgo);
+      expect(repo.run(["export", "HEAD~1"]).status).toBe(0);
+      expect(statSync(path).mtimeMs).toBeGreaterThan(threeWeeksAgo.getTime() + 86_400_000);
+      expect(repo.run(["prune"]).stdout).toBe("Nothing to prune.\n");
+    }
+    utimesSync(path, threeWeeksAgo, threeWeeksAgo);
+    expect(repo.run(["prune"]).stdout).toContain(`Removed bundle ${sha.slice(0, 16)}`);
   });
 
   it("a prune that cannot record what it removes stops and removes nothing; run again, it finishes", () => {
