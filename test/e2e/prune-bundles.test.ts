@@ -1,6 +1,16 @@
 // `prune` removes the stored bundles no open review needs once they are older than the expiry, as
 // `git gc --prune=<date>` does objects: driven as a user drives it, on real repos and real reviews.
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
@@ -230,6 +240,34 @@ describe("prune: stored bundles", () => {
     }
     utimesSync(path, threeWeeksAgo, threeWeeksAgo);
     expect(repo.run(["prune"]).stdout).toContain(`Removed bundle ${sha.slice(0, 16)}`);
+  });
+
+  it("a bundle recorded as pruned but still there (a prune stopped after its line) counts as stored", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    const dropped = review(repo);
+    expect(repo.run(["drop", dropped.id]).status).toBe(0);
+    const line = {
+      time: new Date().toISOString(),
+      bundleSha256: dropped.bundle,
+      bytes: 1,
+      reviews: [dropped.id],
+    };
+    writeFileSync(join(storeDir(repo), "pruned.jsonl"), `${JSON.stringify(line)}\n`);
+    const verified = repo.run(["audit", "--verify"]);
+    expect(verified.status, verified.stderr).toBe(0);
+    expect(verified.stdout).not.toContain("pruned");
+    expect(repo.run(["audit"]).stdout).not.toContain("pruned");
+    expect(repo.run(["show", dropped.id]).stdout).not.toContain("pruned on");
+    // Its bytes are still checked: a changed one is reported, not excused as pruned.
+    const path = join(storeDir(repo), "bundles", `${dropped.bundle}.tar.gz`);
+    chmodSync(path, 0o644);
+    appendFileSync(path, "x");
+    const tampered = repo.run(["audit", "--verify"]);
+    expect(tampered.status).toBe(1);
+    expect(tampered.stderr).toContain(`${dropped.bundle}.tar.gz: content hashes to`);
+    const pruned = repo.run(["prune", "--expire=now"]);
+    expect(pruned.stdout).toContain(`Removed bundle ${dropped.bundle.slice(0, 16)}`);
+    expect(repo.run(["audit", "--verify"]).status).toBe(0);
   });
 
   it("a prune that cannot record what it removes stops and removes nothing; run again, it finishes", () => {
