@@ -317,7 +317,7 @@ export const messages = {
   hintOpenBundlesKept: (what: string, count: number, includeOpen: boolean) =>
     includeOpen
       ? `${what} ${count === 1 ? "stays" : "stay"}: its git-review-remote is still sending or waiting`
-      : `${what} ${count === 1 ? "stays" : "stay"} past the expiry; merge or drop those reviews, or prune --include-open`,
+      : `${what} ${count === 1 ? "stays" : "stay"} past the expiry while their reviews are open (git review-remote list); prune --include-open removes them too`,
   hintPruneAgain: "fix the cause, then run git review-remote prune again: it takes up where it stopped",
   bundlePruned: (sha256: string, time: string) =>
     `bundle ${sha256} was pruned from the store on ${time} (git review-remote prune); its audit line and manifest stay`,

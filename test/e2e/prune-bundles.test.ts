@@ -181,7 +181,7 @@ describe("prune: stored bundles", () => {
     expect(kept.stdout).toBe("Nothing to prune.\n");
     expect(kept.stderr).toContain("hint: 1 bundle of open reviews (");
     expect(kept.stderr).toContain(
-      "stays past the expiry; merge or drop those reviews, or prune --include-open",
+      "stays past the expiry while their reviews are open (git review-remote list); prune --include-open removes them too",
     );
     expect(repo.run(["prune", "--include-open"]).stdout).toBe("Nothing to prune.\n");
 
