@@ -1,8 +1,10 @@
 // `prune` removes the stored bundles no open review needs once they are older than the expiry, as
 // `git gc --prune=<date>` does objects: driven as a user drives it, on real repos and real reviews.
+import { type ChildProcess, spawn } from "node:child_process";
 import {
   appendFileSync,
   chmodSync,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -12,11 +14,21 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, relative } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
-import { createTrailingSpaceRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
+import { BIN, createTrailingSpaceRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
+let started: ChildProcess | undefined;
+afterEach(() => {
+  // A failed run must not leave its review waiting on the worker.
+  if (started && started.exitCode === null && started.signalCode === null) started.kill("SIGKILL");
+  started = undefined;
+});
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 300 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 200));
+}
 const DOWN = shellWords(join(FIXTURES, "workers", "fail-worker.sh"));
 
 function storeDir(repo: TestRepo): string {
@@ -193,6 +205,35 @@ describe("prune: stored bundles", () => {
     expect(repo.git("rev-parse", "--verify", `review/${open.id}`).trim()).toMatch(/^[0-9a-f]{40}$/);
     expect(repo.run(["show", open.id]).stdout).toContain(`review ${open.id} (imported)`);
     expect(repo.run(["merge", open.id]).status).toBe(0);
+  });
+
+  it("keeps, even with --include-open, the bundle of a review whose process still waits on its worker", async () => {
+    const repo = createTrailingSpaceRepo(repos);
+    configureWorker(repo, "slow", shellWords(join(FIXTURES, "workers", "hang-worker.sh")));
+    const client = spawn(process.execPath, [BIN, "--worker", "slow", "-q"], {
+      cwd: repo.dir,
+      env: repo.env,
+      stdio: "ignore",
+    });
+    started = client;
+    const closed = new Promise((resolve) => client.on("close", resolve));
+    const running = join(storeDir(repo), "running");
+    await waitUntil(() => existsSync(running) && readdirSync(running).length > 0);
+    const [id] = readdirSync(running) as [string];
+
+    const kept = repo.run(["prune", "--expire=now", "--include-open"]);
+    expect(kept.status, kept.stderr).toBe(0);
+    expect(kept.stdout).toBe("Nothing to prune.\n");
+    expect(kept.stderr).toContain("stays: its git-review-remote is still sending or waiting");
+    expect(bundles(repo).size).toBe(1);
+
+    client.kill("SIGINT");
+    await closed;
+    // Interrupted, it waits for an answer out of band: open, so only --include-open lets it go.
+    expect(JSON.parse(repo.run(["list", "--json"]).stdout)[0]).toMatchObject({ id, state: "failed" });
+    expect(repo.run(["prune", "--expire=now"]).stdout).toBe("Nothing to prune.\n");
+    expect(repo.run(["prune", "--expire=now", "--include-open"]).stdout).toContain(`review ${id}`);
+    expect(bundles(repo).size).toBe(0);
   });
 
   it("takes its expiry from --expire, then review-remote.pruneExpire, then two weeks", () => {
