@@ -6,12 +6,11 @@
 // say is removed and exported again; one that is used is marked used now (prune goes by its age).
 import { createHash } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
 import { CONTENT_RULES, type ContentRule } from "../secrets/content-rules.js";
 import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from "../secrets/decode/limits.js";
 import { NAME_RULES, type NameRule } from "../secrets/names.js";
 import { bundlePath, digestOf, freshenBundle, manifestPath, readStoredManifest } from "../store/bundles.js";
-import { type ExportKeyInputs, snapshotKey } from "../store/cache.js";
+import { type ExportKeyInputs, reuseRecordPath, snapshotKey } from "../store/cache.js";
 import { type StorePaths, writeFileAtomic } from "../store/layout.js";
 import { readCacheVersion } from "../version.js";
 import type { ManifestFile } from "./archive.js";
@@ -66,10 +65,6 @@ export interface ReusableBundle {
   range?: RangeInfo | undefined;
 }
 
-function recordPath(store: StorePaths, key: string): string {
-  return join(store.root, "cache", `bundle-${key}.json`);
-}
-
 /**
  * The bundle stored for `key`, checked: its file hashes to its name and the record's size, and its
  * manifest names the same sha256. Nothing usable: undefined (a bundle that fails the check is removed,
@@ -81,7 +76,7 @@ export async function findReusable(
 ): Promise<(ReusableBundle & { path: string; files: ManifestFile[] }) | undefined> {
   let record: ReusableBundle;
   try {
-    record = JSON.parse(await readFile(recordPath(store, key), "utf8")) as ReusableBundle;
+    record = JSON.parse(await readFile(reuseRecordPath(store, key), "utf8")) as ReusableBundle;
   } catch {
     return undefined;
   }
@@ -108,7 +103,7 @@ export async function findReusable(
 export async function rememberBundle(store: StorePaths, key: string, bundle: ReusableBundle): Promise<void> {
   const { sha256, bytes, snapshot, excluded, range } = bundle;
   await writeFileAtomic(
-    recordPath(store, key),
+    reuseRecordPath(store, key),
     `${JSON.stringify({ sha256, bytes, snapshot, excluded, range })}\n`,
   );
 }

@@ -1,7 +1,7 @@
-import { appendFile, readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { digestOf } from "./bundles.js";
-import { ensureDir, type StorePaths, storeError } from "./layout.js";
+import { appendJsonLine, readJsonLines, type StorePaths } from "./layout.js";
 
 export interface AuditEntry {
   time: string;
@@ -14,33 +14,13 @@ export interface AuditEntry {
   bytes: number;
 }
 
-/** One `write` with O_APPEND per line: concurrent runs add whole lines, never interleaved ones. */
-export async function appendAudit(store: StorePaths, entry: AuditEntry): Promise<void> {
-  await ensureDir(store.root);
-  try {
-    await appendFile(store.audit, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-  } catch (error) {
-    throw storeError(store.root, error);
-  }
+/** One line per send (appendJsonLine: concurrent runs add whole lines). */
+export function appendAudit(store: StorePaths, entry: AuditEntry): Promise<void> {
+  return appendJsonLine(store, store.audit, entry);
 }
 
 export async function readAudit(store: StorePaths): Promise<AuditEntry[]> {
-  let text: string;
-  try {
-    text = await readFile(store.audit, "utf8");
-  } catch {
-    return [];
-  }
-  const entries: AuditEntry[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      entries.push(JSON.parse(line) as AuditEntry);
-    } catch {
-      // A torn last line (a crash mid-write) is skipped, never fatal.
-    }
-  }
-  return entries;
+  return (await readJsonLines(store.audit)) as AuditEntry[];
 }
 
 /**

@@ -51,9 +51,20 @@ export function cacheKey(inputs: CacheInputs): string {
   return snapshotKey(inputs);
 }
 
-function cachePath(store: StorePaths, key: string): string {
-  return join(store.root, "cache", key);
+/** `cache/`: the verdicts, refusals and reuse records of this store, each under its key. */
+export function cacheDir(store: StorePaths): string {
+  return join(store.root, "cache");
 }
+
+function cachePath(store: StorePaths, key: string): string {
+  return join(cacheDir(store), key);
+}
+
+/** A stored bundle's reuse record (export/reuse.ts), and the names such records have. */
+export function reuseRecordPath(store: StorePaths, key: string): string {
+  return join(cacheDir(store), `bundle-${key}.json`);
+}
+export const REUSE_RECORD_NAME = /^bundle-[0-9a-f]{64}\.json$/;
 
 export async function lookupCache(store: StorePaths, key: string): Promise<string | undefined> {
   try {
@@ -84,7 +95,7 @@ export interface StoredRefusal {
 }
 
 function refusalPath(store: StorePaths, key: string): string {
-  return join(store.root, "cache", `export-${key}.json`);
+  return join(cacheDir(store), `export-${key}.json`);
 }
 
 const isStrings = (value: unknown): value is string[] =>

@@ -1,6 +1,6 @@
 // The store under $(git rev-parse --git-common-dir)/review-remote/: atomic writes, one place for its layout.
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, open, rename, rm } from "node:fs/promises";
+import { appendFile, chmod, mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
 import { messages } from "../messages.js";
@@ -43,6 +43,34 @@ export async function ensureDir(dir: string): Promise<void> {
   } catch (error) {
     throw storeError(dir, error);
   }
+}
+
+/**
+ * Appends `value` as one line of the JSON Lines file `path`, in one `write` with O_APPEND: concurrent
+ * runs add whole lines, never interleaved ones (audit.jsonl, pruned.jsonl).
+ */
+export async function appendJsonLine(store: StorePaths, path: string, value: unknown): Promise<void> {
+  await ensureDir(store.root);
+  try {
+    await appendFile(path, `${JSON.stringify(value)}\n`, { mode: 0o600 });
+  } catch (error) {
+    throw storeError(store.root, error);
+  }
+}
+
+/** The values of the JSON Lines file `path` (none if it is missing); a torn line is skipped. */
+export async function readJsonLines(path: string): Promise<unknown[]> {
+  const text = await readFile(path, "utf8").catch(() => "");
+  const values: unknown[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      values.push(JSON.parse(line));
+    } catch {
+      // A torn last line (a crash mid-write) is skipped, never fatal.
+    }
+  }
+  return values;
 }
 
 export function tempName(path: string): string {

@@ -2,10 +2,11 @@
 // and the reviews that had sent it), so that `audit --verify`, `verify` and `show` tell a pruned
 // bundle from one that went missing. Its manifest (`bundles/<sha256>.manifest.json`) stays: what
 // was sent is still known, and a receipt can still be checked against it.
-import { appendFile, lstat, readdir, readFile, rm, unlink } from "node:fs/promises";
+import { lstat, readdir, readFile, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { bundlePath } from "./bundles.js";
-import { ensureDir, type StorePaths, storeError } from "./layout.js";
+import { cacheDir, REUSE_RECORD_NAME } from "./cache.js";
+import { appendJsonLine, readJsonLines, type StorePaths, storeError } from "./layout.js";
 
 export interface PrunedEntry {
   time: string;
@@ -14,28 +15,16 @@ export interface PrunedEntry {
   reviews: string[];
 }
 
-/** One `write` with O_APPEND per line, as audit.jsonl is written. */
-export async function appendPruned(store: StorePaths, entry: PrunedEntry): Promise<void> {
-  await ensureDir(store.root);
-  try {
-    await appendFile(store.pruned, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-  } catch (error) {
-    throw storeError(store.root, error);
-  }
+/** One line per removal, written as audit.jsonl is (appendJsonLine). */
+export function appendPruned(store: StorePaths, entry: PrunedEntry): Promise<void> {
+  return appendJsonLine(store, store.pruned, entry);
 }
 
-/** The last removal of each pruned bundle, by sha256 (a torn line is skipped). */
+/** The last removal of each pruned bundle, by sha256. */
 export async function readPruned(store: StorePaths): Promise<Map<string, PrunedEntry>> {
   const pruned = new Map<string, PrunedEntry>();
-  const text = await readFile(store.pruned, "utf8").catch(() => "");
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      const entry = JSON.parse(line) as PrunedEntry;
-      if (typeof entry.bundleSha256 === "string") pruned.set(entry.bundleSha256, entry);
-    } catch {
-      // A torn last line (a crash mid-write) is skipped, never fatal.
-    }
+  for (const entry of (await readJsonLines(store.pruned)) as PrunedEntry[]) {
+    if (typeof entry?.bundleSha256 === "string") pruned.set(entry.bundleSha256, entry);
   }
   return pruned;
 }
@@ -78,11 +67,11 @@ export async function listStoredBundles(store: StorePaths): Promise<StoredBundle
 
 /** The reuse entries (`cache/bundle-<key>.json`) that name each stored bundle, by sha256. */
 export async function reuseEntries(store: StorePaths): Promise<Map<string, string[]>> {
-  const dir = join(store.root, "cache");
+  const dir = cacheDir(store);
   const names = await readdir(dir).catch(() => [] as string[]);
   const bySha = new Map<string, string[]>();
   for (const name of names) {
-    if (!/^bundle-[0-9a-f]{64}\.json$/.test(name)) continue;
+    if (!REUSE_RECORD_NAME.test(name)) continue;
     const path = join(dir, name);
     try {
       const { sha256 } = JSON.parse(await readFile(path, "utf8")) as { sha256?: unknown };
