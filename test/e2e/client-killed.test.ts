@@ -1,7 +1,7 @@
 // The client killed outright (SIGKILL: no handler runs) while a configured worker command reviews:
 // the command runs through `sh -c`, and a shell that stays its parent (dash does not exec the last
 // command) would keep the worker from ever seeing its client gone.
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -35,6 +35,16 @@ async function startUntilReviewer(repo: TestRepo) {
   return { client, closed };
 }
 
+/** Kills the client; then its reviewer (the sleep of `token`) ends and no workspace is left. */
+async function killAndExpectNothingLeft(client: ChildProcess, closed: Promise<unknown>, workspaces: string) {
+  client.kill("SIGKILL");
+  expect(await closed).toBe("SIGKILL");
+  await waitUntil(() => processesWith(`sleep\0${token}`).length === 0, 30);
+  expect(processesWith(`sleep\0${token}`)).toEqual([]);
+  await waitUntil(() => readdirSync(workspaces).length === 0, 30);
+  expect(readdirSync(workspaces)).toEqual([]);
+}
+
 function workspaceDir(repo: TestRepo): string {
   const dir = join(repo.home, "workspaces");
   mkdirSync(dir);
@@ -53,15 +63,10 @@ describe("a client killed with SIGKILL", () => {
     configureWorker(repo, "box", `REVIEW_REMOTE_WORKER_TMPDIR=${shellWords(workspaces)} ${worker}`);
     const { client, closed } = await startUntilReviewer(repo);
     expect(readdirSync(workspaces)).toHaveLength(1);
-    client.kill("SIGKILL");
-    expect(await closed).toBe("SIGKILL");
-    // The worker sees its parent gone (it looks once a second) and stops its reviewer.
-    await waitUntil(() => processesWith(`sleep\0${token}`).length === 0, 30);
-    expect(processesWith(`sleep\0${token}`)).toEqual([]);
-    // Killed with its group by the client's guard, the worker leaves its empty mount point to the
-    // guard of its namespaces, which removes it.
-    await waitUntil(() => readdirSync(workspaces).length === 0, 30);
-    expect(readdirSync(workspaces)).toEqual([]);
+    // The worker sees its parent gone (it looks once a second) and stops its reviewer. Killed with its
+    // group by the client's guard, it leaves its empty mount point to the guard of its namespaces,
+    // which removes it.
+    await killAndExpectNothingLeft(client, closed, workspaces);
   });
 
   it("leaves no workspace of the built-in worker it started", async () => {
@@ -127,13 +132,8 @@ describe.each([
     token = `3599.${process.pid}${Date.now() % 100000}`;
     const workspaces = handedOn(repo, `exec sleep ${token}`);
     const { client, closed } = await startUntilReviewer(repo);
-    client.kill("SIGKILL");
-    expect(await closed).toBe("SIGKILL");
     // In a session of its own, the worker is out of the reach of the client's guard: it sees the
     // other end of its stdout closed, and stops its reviewer and removes its workspace.
-    await waitUntil(() => processesWith(`sleep\0${token}`).length === 0, 30);
-    expect(processesWith(`sleep\0${token}`)).toEqual([]);
-    await waitUntil(() => readdirSync(workspaces).length === 0, 30);
-    expect(readdirSync(workspaces)).toEqual([]);
+    await killAndExpectNothingLeft(client, closed, workspaces);
   });
 });

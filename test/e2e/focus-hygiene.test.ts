@@ -89,35 +89,35 @@ describe("snapshot tests' inputs", () => {
   });
 });
 
+/**
+ * A change of a small file's trailing blanks beside a large file of `rows` at `path`: the large one's
+ * lines are left out of the request, and the small one's line is still fixed.
+ */
+function expectSmallFileFixedBeside(path: string, rows: readonly string[]): void {
+  const repo = repos.add(createTestRepo());
+  repo.write("src/app.ts", "export const a = 1;\n");
+  repo.commit("base");
+  repo.write("src/app.ts", "export const a = 2;   \n");
+  repo.write(path, `${rows.join("\n")}\n`);
+  repo.commit("the change");
+  const result = reviewed(repo);
+  expect(result.stderr).toMatch(/too large to send whole; the reviewer gets the lines of 1 of its 2 files/);
+  expect(proposedLines(repo, result.branch)).toEqual(["-export const a = 2;   ", "+export const a = 2;"]);
+}
+
 describe("a change whose patch is too large to send whole", () => {
   it("still fixes the line of a small file beside a large one, and says what was left out", () => {
-    const repo = repos.add(createTestRepo());
-    repo.write("src/app.ts", "export const a = 1;\n");
-    repo.commit("base");
-    repo.write("src/app.ts", "export const a = 2;   \n");
     // A lock file's worth of changed lines, well over what a request carries.
     const rows = Array.from({ length: 20_000 }, (_, i) => `package-${i}@1.0.${i}: resolved ${i}  `);
-    repo.write("deps.lock", `${rows.join("\n")}\n`);
-    repo.commit("the change");
-    const result = reviewed(repo);
-    expect(result.stderr).toMatch(/too large to send whole; the reviewer gets the lines of 1 of its 2 files/);
-    expect(proposedLines(repo, result.branch)).toEqual(["-export const a = 2;   ", "+export const a = 2;"]);
+    expectSmallFileFixedBeside("deps.lock", rows);
   });
 });
 
 describe("a change whose request line would be longer than a worker reads", () => {
   it("leaves out a patch that fits by its bytes but not once escaped in the line, and reviews the rest", () => {
-    const repo = repos.add(createTestRepo());
-    repo.write("src/app.ts", "export const a = 1;\n");
-    repo.commit("base");
-    repo.write("src/app.ts", "export const a = 2;   \n");
     // A snapshot of coloured output: under the patch limit as bytes, each escape six bytes in JSON.
     const rows = Array.from({ length: 18_000 }, () => "\x1b[m".repeat(8));
-    repo.write("__snapshots__/colors.snap", `${rows.join("\n")}\n`);
-    repo.commit("the change");
-    const result = reviewed(repo);
-    expect(result.stderr).toMatch(/too large to send whole; the reviewer gets the lines of 1 of its 2 files/);
-    expect(proposedLines(repo, result.branch)).toEqual(["-export const a = 2;   ", "+export const a = 2;"]);
+    expectSmallFileFixedBeside("__snapshots__/colors.snap", rows);
   });
 
   it("is refused before anything is sent when its changed paths alone are too many, and nothing changes", () => {
