@@ -43,16 +43,11 @@ export async function runPrune(
   const outcome = await withStoreLock(store, "prune", async () => {
     const candidates = pruneCandidates(await listRecords(store));
     const branches = await pruneBranches({ cwd: repo.cwd, env: repo.env }, candidates, args.dryRun);
-    const superseded = new Map<string, string>();
-    for (const done of branches) {
-      if (done.deleted && done.reason === PruneReason.superseded && done.supersededBy)
-        superseded.set(done.record.id, done.supersededBy);
-    }
-    if (!args.dryRun) {
-      for (const [id, supersededBy] of superseded) {
-        const record = branches.find((done) => done.record.id === id)?.record;
-        if (record) await writeRecord(store, { ...record, state: ReviewState.dropped, supersededBy });
-      }
+    const superseded = new Set<string>();
+    for (const { deleted, reason, record, supersededBy } of branches) {
+      if (!deleted || reason !== PruneReason.superseded || !supersededBy) continue;
+      superseded.add(record.id);
+      if (!args.dryRun) await writeRecord(store, { ...record, state: ReviewState.dropped, supersededBy });
     }
     // A superseded review is dropped by now (or would be): its bundle is no longer needed for it.
     const records = (await listRecords(store)).map((record) =>
