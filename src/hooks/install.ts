@@ -58,6 +58,15 @@ async function workTreesWithoutHook(repo: Repo): Promise<string[]> {
   return without;
 }
 
+/** The JSON file `name` at the top of the work tree; undefined when it is missing or not JSON. */
+async function readTopJson(top: string, name: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(join(top, name), "utf8")) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The hooks husky 4 and older writes into .git/hooks: a runner its every install rewrites. */
 const OLD_HUSKY = /^# husky\s*$/m;
 
@@ -66,13 +75,8 @@ const OLD_HUSKY = /^# husky\s*$/m;
  * .huskyrc/.huskyrc.json), or undefined when it has none (its .js configurations are code: not read).
  */
 async function oldHuskyPrePush(top: string): Promise<string | undefined> {
-  const read = async (name: string) => JSON.parse(await readFile(join(top, name), "utf8")) as unknown;
-  const pkg = (await read("package.json").catch(() => undefined)) as Record<string, unknown> | undefined;
-  const configs = [
-    pkg?.husky,
-    await read(".huskyrc").catch(() => undefined),
-    await read(".huskyrc.json").catch(() => undefined),
-  ];
+  const pkg = (await readTopJson(top, "package.json")) as Record<string, unknown> | undefined;
+  const configs = [pkg?.husky, await readTopJson(top, ".huskyrc"), await readTopJson(top, ".huskyrc.json")];
   for (const config of configs) {
     const hooks = (config as { hooks?: Record<string, unknown> } | null | undefined)?.hooks;
     const command = hooks?.["pre-push"];
@@ -219,11 +223,10 @@ const SIMPLE_GIT_HOOKS_FILES = [".simple-git-hooks.json", "simple-git-hooks.json
  * runs it): it removes every hook its configuration does not name, unless `preserveUnused` keeps it.
  */
 async function removedBySimpleGitHooks(top: string): Promise<boolean> {
-  const read = async (name: string) => JSON.parse(await readFile(join(top, name), "utf8")) as unknown;
   let config: unknown;
-  for (const name of SIMPLE_GIT_HOOKS_FILES) config ??= await read(name).catch(() => undefined);
+  for (const name of SIMPLE_GIT_HOOKS_FILES) config ??= await readTopJson(top, name);
   if (config === undefined) {
-    const pkg = await read("package.json").catch(() => undefined);
+    const pkg = await readTopJson(top, "package.json");
     if (typeof pkg === "object" && pkg !== null)
       config = (pkg as Record<string, unknown>)["simple-git-hooks"];
   }
