@@ -12,7 +12,7 @@ import type { Output } from "../report/output.js";
 import { printShow, ShowFormat } from "../report/records.js";
 import { printRecovered } from "../report/recovery.js";
 import { storePaths } from "../store/layout.js";
-import { bundleWhereabouts } from "../store/pruned.js";
+import { prunedBundle } from "../store/pruned.js";
 import { findRecord, type ReviewRecord, readReviewFile } from "../store/records.js";
 import { recoverStore } from "../store/recover.js";
 
@@ -66,8 +66,7 @@ export async function runShow(
   // What the review showed: the mode it was asked for (kept in the record), else the config's.
   const mode = chooseFilterMode(args.filterMode, record.filterMode ?? settings.filterMode);
   const comments = filterComments(result?.comments ?? [], changes, mode);
-  const whereabouts = await bundleWhereabouts(store, record.bundleSha256);
-  const bundlePruned = whereabouts.present ? undefined : whereabouts.pruned?.time;
+  const bundlePruned = (await prunedBundle(store, record.bundleSha256))?.time;
   printShow(
     { record, result, proposals, comments, allComments: args.allComments, bundlePruned },
     format,

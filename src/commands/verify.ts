@@ -8,7 +8,7 @@ import { resolveRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 import { printVerified } from "../report/receipt.js";
 import { storePaths } from "../store/layout.js";
-import { bundleWhereabouts } from "../store/pruned.js";
+import { prunedBundle } from "../store/pruned.js";
 import { findRecord } from "../store/records.js";
 
 export async function runVerify(args: { id: string; json: boolean }, output: Output): Promise<void> {
@@ -18,8 +18,7 @@ export async function runVerify(args: { id: string; json: boolean }, output: Out
   const record = await findRecord(store, args.id);
   const { reverifyStored } = await import("../receipt/reverify.js");
   // A pruned bundle is said so, not taken for a missing one: the receipt is checked on its manifest.
-  const whereabouts = await bundleWhereabouts(store, record.bundleSha256);
-  const pruned = whereabouts.present ? undefined : whereabouts.pruned;
+  const pruned = await prunedBundle(store, record.bundleSha256);
   const note = pruned ? [messages.bundlePruned(record.bundleSha256, pruned.time)] : [];
   const reverified = await reverifyStored(repo, store, settings, record).catch((error: unknown) => {
     if (!args.json) for (const line of note) output.err(`note: ${line}`);

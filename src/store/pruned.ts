@@ -30,19 +30,15 @@ export async function readPruned(store: StorePaths): Promise<Map<string, PrunedE
 }
 
 /**
- * Whether a bundle is in the store, and if not, when prune removed it. A bundle stored again after it
- * was pruned (the same export asked again) is present.
+ * Prune's removal of a bundle no longer in the store, or undefined: stored (again, after a prune: the
+ * same export asked again), or gone without prune.
  */
-export async function bundleWhereabouts(
-  store: StorePaths,
-  sha256: string,
-): Promise<{ present: true } | { present: false; pruned: PrunedEntry | undefined }> {
+export async function prunedBundle(store: StorePaths, sha256: string): Promise<PrunedEntry | undefined> {
   const present = await lstat(bundlePath(store, sha256)).then(
     (stats) => stats.isFile(),
     () => false,
   );
-  if (present) return { present: true };
-  return { present: false, pruned: (await readPruned(store)).get(sha256) };
+  return present ? undefined : (await readPruned(store)).get(sha256);
 }
 
 export interface StoredBundle {
