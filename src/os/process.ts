@@ -66,6 +66,18 @@ export function isZombie(pid: number): boolean {
   return readStat(pid)?.state === "Z";
 }
 
+/**
+ * Whether `pid` runs (a zombie does not) and, when `start` is given, is the process that started
+ * then: a pid the kernel has given to another process since starts later. One read of its stat;
+ * without /proc, alive is all that is known.
+ */
+export function isRunningAs(pid: number, start: string | undefined): boolean {
+  if (!isAlive(pid)) return false;
+  const stat = readStat(pid);
+  if (stat === undefined) return true;
+  return stat.state !== "Z" && (start === undefined || stat.start === start);
+}
+
 /** When `pid` started, in clock ticks since boot (Linux): a reused pid starts later. */
 export function readStart(pid: number): string | undefined {
   return readStat(pid)?.start;

@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isAlive, isZombie, readStart } from "../os/process.js";
+import { isRunningAs, readStart } from "../os/process.js";
 
 export const WORKSPACE_PREFIX = "git-review-remote-worker-";
 
@@ -103,17 +103,8 @@ function workspaceParents(): string[] {
   return isWritableDir("/dev/shm") ? ["/dev/shm", tmpdir()] : [tmpdir()];
 }
 
-/**
- * Whether the process a workspace is named after still runs (a zombie does not): its pid, and when
- * the name says when it started (`-s<ticks>-`), that start, for a pid the kernel has given to
- * another process since names another owner.
- */
-function isOwnerAlive(pid: number, start: string | undefined): boolean {
-  if (!isAlive(pid) || isZombie(pid)) return false;
-  if (start === undefined) return true;
-  const now = readStart(pid);
-  return now === undefined || now === start;
-}
+/** A workspace's name: its process's pid, and (`s<ticks>-`) when that process started. */
+const WORKSPACE_NAME = new RegExp(`^${WORKSPACE_PREFIX}(\\d+)-(?:s(\\d+)-)?`);
 
 /** Removes workspaces of earlier runs whose process is gone (or whose pid another now has); returns how many. */
 export function removeStaleWorkspaces(parents: readonly string[] = workspaceParents()): number {
@@ -127,8 +118,9 @@ export function removeStaleWorkspaces(parents: readonly string[] = workspacePare
       continue;
     }
     for (const name of names) {
-      const match = new RegExp(`^${WORKSPACE_PREFIX}(\\d+)-(?:s(\\d+)-)?`).exec(name);
-      if (!match || isOwnerAlive(Number(match[1]), match[2])) continue;
+      const match = WORKSPACE_NAME.exec(name);
+      // Its process still runs: alive, no zombie, and (when the name says) started when it did.
+      if (!match || isRunningAs(Number(match[1]), match[2])) continue;
       const path = join(parent, name);
       const stat = statSync(path, { throwIfNoEntry: false });
       if (!stat?.isDirectory() || (uid !== undefined && stat.uid !== uid)) continue;
