@@ -14,7 +14,7 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals = "SIG
 }
 
 /** A process that exists (EPERM: it exists, as another user). */
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -151,17 +151,16 @@ export function currentOwner(): ProcessOwner {
 }
 
 /**
- * Whether the owner's process has ended: on this host and boot, when its pid is gone or now names
- * a process started at another time; after a reboot, always. On another host it cannot be
- * checked: undefined.
+ * Whether the owner's process has ended: on this host and boot, when it no longer runs as the
+ * process that started then (see isRunningAs: gone, a zombie, or its pid reused); after a reboot,
+ * always. On another host it cannot be checked: undefined. The one test of an owner that the store
+ * lock, the running markers and the merge journal share.
  */
 export function hasEnded(owner: ProcessOwner): boolean | undefined {
   const self = currentMachine();
   if (owner.host !== self.host) return undefined;
   if (!isSameBoot(owner.boot, self.boot)) return true;
-  if (!isAlive(owner.pid)) return true;
-  const start = owner.start === undefined ? undefined : readStart(owner.pid);
-  return start !== undefined && start !== owner.start;
+  return !isRunningAs(owner.pid, owner.start);
 }
 
 export function isProcessOwner(value: unknown): value is ProcessOwner {

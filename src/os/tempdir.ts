@@ -2,7 +2,7 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isAlive } from "./process.js";
+import { isRunningAs } from "./process.js";
 
 /** Prefixes of the local side's temp dirs (the worker has its own). */
 export const SCRATCH_PREFIX = "review-remote-export-";
@@ -16,7 +16,7 @@ export function createTempDir(prefix: string, parent: string = tmpdir()): Promis
   return mkdtemp(join(parent, `${prefix}${process.pid}-`));
 }
 
-/** Remove `<prefix><pid>-*` entries in `parent` whose process is gone. Never fails. */
+/** Remove `<prefix><pid>-*` entries in `parent` whose process no longer runs (gone, or a zombie). Never fails. */
 export async function removeStale(prefixes: readonly string[], parent: string = tmpdir()): Promise<void> {
   const names = await readdir(parent).catch(() => [] as string[]);
   await Promise.all(
@@ -24,7 +24,7 @@ export async function removeStale(prefixes: readonly string[], parent: string = 
       const prefix = prefixes.find((candidate) => name.startsWith(candidate));
       if (prefix === undefined) return;
       const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
-      if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) {
+      if (Number.isInteger(pid) && pid > 0 && !isRunningAs(pid, undefined)) {
         await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined);
       }
     }),

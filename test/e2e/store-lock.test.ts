@@ -1,12 +1,13 @@
 // One writer at a time: concurrent merges, merges racing drops, a lock held by a stopped process,
 // a stale lock, and a review killed while it waited for its worker.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { configureWorker, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
 import { BIN, createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
+import { startZombie } from "../helpers/zombie.js";
 
 const repos = repoTracker();
 
@@ -231,6 +232,54 @@ describe("one writer at a time", () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain("another git-review-remote is running (pid 1 on elsewhere: merge z)");
     expect(existsSync(lock)).toBe(true);
+  });
+});
+
+describe("an owner that has ended but is not reaped (a zombie)", () => {
+  it("has its lock taken over, its review marked interrupted and its merge reported interrupted", async () => {
+    const repo = twoWorkerRepo();
+    repo.write("a.txt", lines({ 1: "l1 local" }));
+    const { id } = review(repo, "a", ["--worktree"]);
+    const { id: sent } = review(repo, "b");
+    const store = join(repo.dir, ".git", "review-remote");
+    // A merge killed after its first file: its journal is pending, its lock left behind.
+    const killed = start(repo, ["merge", id], { REVIEW_REMOTE_TEST_MERGE_SIGNAL: "1:STOP" });
+    await stopped(killed.child.pid as number);
+    killed.child.kill("SIGKILL");
+    await killed.done;
+    const zombie = await startZombie();
+    try {
+      // The lock, the journal and a review's running marker all name the zombie.
+      const lock = join(store, "lock");
+      const journal = join(store, "merge-journal.json");
+      const since = new Date().toISOString();
+      writeFileSync(lock, JSON.stringify({ ...zombie.owner, command: "merge x", since }));
+      writeFileSync(
+        journal,
+        JSON.stringify({ ...JSON.parse(readFileSync(journal, "utf8")), owner: zombie.owner }),
+      );
+      const state = join(store, "reviews", sent, "state.json");
+      writeFileSync(state, JSON.stringify({ ...JSON.parse(readFileSync(state, "utf8")), state: "sent" }));
+      mkdirSync(join(store, "running"), { recursive: true });
+      writeFileSync(join(store, "running", sent), JSON.stringify(zombie.owner));
+      const listed = repo.run(["list", "--json"]);
+      expect(listed.status, listed.stderr).toBe(0);
+      expect(listed.stderr).toContain(`warning: the merge of review ${id} into ${repo.dir} was interrupted`);
+      expect(listed.stderr).toContain(`warning: review ${sent} was interrupted`);
+      expect(JSON.parse(listed.stdout)).toContainEqual(
+        expect.objectContaining({ id: sent, state: "failed" }),
+      );
+      expect(readdirSync(join(store, "running"))).toEqual([]);
+      // The recovery took the lock over to mark the review: the zombie's again, merge --continue does.
+      expect(existsSync(lock)).toBe(false);
+      writeFileSync(lock, JSON.stringify({ ...zombie.owner, command: "merge x", since }));
+      const continued = repo.run(["merge", "--continue", id]);
+      expect(continued.status, continued.stderr).toBe(0);
+      expect(readFileSync(join(repo.dir, "a.txt"), "utf8")).toBe(lines({ 1: "l1 local", 9: "l9 by a" }));
+      expect(existsSync(lock)).toBe(false);
+    } finally {
+      zombie.release();
+    }
   });
 });
 

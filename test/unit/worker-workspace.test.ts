@@ -1,15 +1,16 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { isZombie, readStart } from "../../src/os/process.js";
+import { readStart } from "../../src/os/process.js";
 import {
   createWorkspace,
   removeStaleWorkspaces,
   WORKSPACE_PREFIX,
   WORKSPACE_ROOT_ENV,
 } from "../../src/worker/workspace.js";
+import { startZombie } from "../helpers/zombie.js";
 
 const parent = mkdtempSync(join(tmpdir(), "rr-ws-"));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
@@ -53,22 +54,14 @@ describe("worker workspaces", () => {
   });
 
   it("removes a workspace whose process has ended but is not reaped yet (a zombie)", async () => {
-    // The short sleep ends once its shell has become the long one, which never reaps it.
-    const holder = spawn("sh", ["-c", "sleep 1 & echo $!; exec sleep 60"], {
-      stdio: ["ignore", "pipe", "ignore"],
-    });
+    const zombie = await startZombie();
     try {
-      const pid = Number(
-        await new Promise<string>((resolve) => holder.stdout.once("data", (d) => resolve(String(d)))),
-      );
-      for (let i = 0; i < 300 && !isZombie(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(isZombie(pid)).toBe(true);
-      const ended = join(parent, `${WORKSPACE_PREFIX}${pid}-ghi`);
+      const ended = join(parent, `${WORKSPACE_PREFIX}${zombie.pid}-ghi`);
       mkdirSync(ended);
       expect(removeStaleWorkspaces([parent])).toBe(1);
       expect(existsSync(ended)).toBe(false);
     } finally {
-      holder.kill("SIGKILL");
+      zombie.release();
     }
   });
 });
