@@ -53,13 +53,18 @@ async function changedPaths(scratch: Scratch, from: string, to: string): Promise
   return splitNul(out.stdout);
 }
 
-/** Scan the base's version of each changed file: what the patch's removed and context lines carry. */
+/**
+ * Scan the base's version of each changed file: what the patch's removed and context lines carry; and
+ * the name of each path the head's bundle lacks (a file the change deletes), which leaves in the
+ * patch's headers and the request's paths, never as a tar entry whose name the archive pass reads.
+ */
 async function scanBaseBlobs(
   scratch: Scratch,
   entries: readonly TreeEntry[],
+  baseOnlyPaths: readonly string[],
   scanner: FileScanner,
 ): Promise<Finding[]> {
-  const findings: Finding[] = [];
+  const findings: Finding[] = baseOnlyPaths.flatMap((path) => scanner.scanPath(path));
   const blobs = await readBlobs(
     { cwd: scratch.dir, env: scratch.env },
     entries.map((entry) => entry.oid),
@@ -178,9 +183,13 @@ export async function createRange(options: {
   // Kept back on the base's side alone (a `.env` the change deletes): its side of the patch is not
   // sent either, and the listing says so as it does for the head's.
   const headSide = new Set(options.headRemoved);
+  const bundled = new Set(
+    options.head.entries.map((entry) => entry.path).filter((path) => !headSide.has(path)),
+  );
+  const baseOnly = paths.filter((path) => !bundled.has(path));
   return {
     range: { base: options.base, head: options.head.commit, paths, patch: patch.stdout },
-    findings: await scanBaseBlobs(scratch, baseBlobs, options.scanner),
+    findings: await scanBaseBlobs(scratch, baseBlobs, baseOnly, options.scanner),
     baseExcluded: excluded.filter((entry) => !headSide.has(entry.path)),
   };
 }

@@ -190,6 +190,24 @@ describe("ranges and work-tree snapshots", () => {
     expect(result.stderr).not.toContain("vK2pW7");
   });
 
+  it("refuses a range that deletes a file whose name holds a token: the patch's headers carry it", () => {
+    const repo = newRepo();
+    const name = `fixtures/${AWS_KEY}.json`;
+    repo.write("docs/readme.md", "# docs\n");
+    repo.write(name, "{}\n");
+    repo.commit("a fixture named after a key");
+    repo.git("rm", "-q", name);
+    repo.commit("drop it");
+    repo.git("config", "review-remote.echo.command", "cat > /dev/null; exit 1");
+    const result = runUnchanged(repo, ["HEAD~1..HEAD", "--worker", "echo"], 6);
+    expect(result.stderr).toMatch(
+      /^ {2}fixtures\/AKIA[A-Z0-9]+\.json:1: aws-access-token: .*\(in the range's base\)$/m,
+    );
+    // The head's tree alone, which lacks the file, still leaves.
+    const tree = repo.run(["export", "--list"]);
+    expect(tree.status, tree.stderr).toBe(0);
+  });
+
   it("keeps an export-ignored file of the range's base out of its patch", () => {
     const repo = newRepo();
     repo.write(".gitattributes", "internal.txt export-ignore\n");
