@@ -49,6 +49,23 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
     patterns: ["/CODEOWNERS", "/docs/CODEOWNERS"],
   },
   {
+    // The bots that open and merge pull requests read their configuration from the top (their copies
+    // under .github/ and .gitlab/ are refused above, with Dependabot's): a proposal turning automerge
+    // on decides who approves the changes that come next, as CODEOWNERS does.
+    family: "merge bots",
+    patterns: [
+      "/renovate.json",
+      "/renovate.json5",
+      "/.renovaterc",
+      "/.renovaterc.json",
+      "/.renovaterc.json5",
+      "/.mergify.yml",
+      "/.mergify/**",
+      "/.kodiak.toml",
+      "/bors.toml",
+    ],
+  },
+  {
     // The file is named per job or included from another one, so any copy may be the one that runs.
     family: "CI with configurable paths",
     patterns: [

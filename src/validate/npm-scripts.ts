@@ -35,12 +35,21 @@ export function isNodeGypPath(path: string): boolean {
   return foldComponent(path.slice(path.lastIndexOf("/") + 1)) === "binding.gyp";
 }
 
+const TOOLCHAIN_REASON = "it picks the package manager or runtime that is downloaded and run";
+
 /**
- * Fields that pick the package manager or runtime a tool downloads and runs on an ordinary command in
- * the directory, as `.nvmrc` or `.tool-versions` do (design §9): Corepack's `packageManager` (a
- * version, or a URL to any script) and its `devEngines.packageManager`, Volta's `volta`.
+ * Fields that make something run or merge by itself, with the reason shown: those that pick the
+ * package manager or runtime a tool downloads and runs on an ordinary command in the directory, as
+ * `.nvmrc` or `.tool-versions` do (design §9): Corepack's `packageManager` (a version, or a URL to
+ * any script) and its `devEngines.packageManager`, Volta's `volta`; and Renovate's configuration,
+ * which the bot still reads from a `package.json` as from `renovate.json` (a merge bot's file).
  */
-const TOOLCHAIN_FIELDS = ["packageManager", "devEngines", "volta"] as const;
+const GUARDED_FIELDS: ReadonlyMap<string, string> = new Map([
+  ["packageManager", TOOLCHAIN_REASON],
+  ["devEngines", TOOLCHAIN_REASON],
+  ["volta", TOOLCHAIN_REASON],
+  ["renovate", "it configures the Renovate bot, which may merge changes by itself"],
+]);
 
 type ParsedScripts = { ok: true; scripts: Record<string, unknown> } | { ok: false };
 
@@ -87,21 +96,19 @@ export function changedLifecycleScripts(oldJson: string | undefined, newJson: st
 }
 
 /**
- * The toolchain fields (TOOLCHAIN_FIELDS) the change from `oldJson` (undefined: the file is new) to
+ * The guarded fields (GUARDED_FIELDS) the change from `oldJson` (undefined: the file is new) to
  * `newJson` adds or changes; removing one is fine. An invalid document is changedLifecycleScripts' to say.
  */
-export function changedToolchainFields(oldJson: string | undefined, newJson: string): string[] {
+export function changedGuardedFields(oldJson: string | undefined, newJson: string): string[] {
   const after = readDocument(newJson);
   if (after === undefined) return [];
   const before = (oldJson === undefined ? undefined : readDocument(oldJson)) ?? {};
   const problems: string[] = [];
-  for (const field of TOOLCHAIN_FIELDS) {
+  for (const [field, reason] of GUARDED_FIELDS) {
     if (!Object.hasOwn(after, field)) continue;
     const old = Object.hasOwn(before, field) ? before[field] : undefined;
     if (JSON.stringify(old) === JSON.stringify(after[field])) continue;
-    problems.push(
-      `${old === undefined ? "adds" : "changes"} the field "${field}" (it picks the package manager or runtime that is downloaded and run)`,
-    );
+    problems.push(`${old === undefined ? "adds" : "changes"} the field "${field}" (${reason})`);
   }
   return problems;
 }

@@ -12,7 +12,7 @@ import { createTempDir, QUARANTINE_PREFIX } from "../os/tempdir.js";
 import type { SecretNameCheck } from "../paths/forbidden.js";
 import { checkChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
-import { changedLifecycleScripts, changedToolchainFields, isPackageJsonPath } from "./npm-scripts.js";
+import { changedGuardedFields, changedLifecycleScripts, isPackageJsonPath } from "./npm-scripts.js";
 import { checkPatchText } from "./patch-gate.js";
 import { escapeForDisplay, quoteForDisplay } from "./sanitize.js";
 
@@ -224,7 +224,7 @@ async function lifecycleProblems(changes: readonly TreeChange[], run: GitOptions
     const before = modified ? await readBlob(change.oldOid, run) : undefined;
     for (const problem of [
       ...changedLifecycleScripts(before, after),
-      ...changedToolchainFields(before, after),
+      ...changedGuardedFields(before, after),
     ]) {
       problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
     }

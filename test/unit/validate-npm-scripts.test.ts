@@ -1,8 +1,8 @@
 // validate: npm lifecycle scripts and toolchain fields a proposal may not add or change.
 import { describe, expect, it } from "vitest";
 import {
+  changedGuardedFields,
   changedLifecycleScripts,
-  changedToolchainFields,
   isNodeGypPath,
   isPackageJsonPath,
   LIFECYCLE_SCRIPTS,
@@ -97,30 +97,40 @@ describe("validate: changedLifecycleScripts", () => {
   });
 });
 
-describe("validate: changedToolchainFields", () => {
+describe("validate: changedGuardedFields", () => {
   it("refuses adding or changing the fields that pick the manager or runtime that runs", () => {
     const url = "yarn@https://cdn.example.invalid/yarn.js";
-    expect(changedToolchainFields(pkg({}), pkg({}, { packageManager: url }))).toEqual([
+    expect(changedGuardedFields(pkg({}), pkg({}, { packageManager: url }))).toEqual([
       'adds the field "packageManager" (it picks the package manager or runtime that is downloaded and run)',
     ]);
     expect(
-      changedToolchainFields(
+      changedGuardedFields(
         pkg({}, { packageManager: "pnpm@9.0.0" }),
         pkg({}, { packageManager: "pnpm@9.1.0" }),
       ),
     ).toHaveLength(1);
     expect(
-      changedToolchainFields(undefined, pkg({}, { devEngines: { packageManager: { name: "yarn" } } })),
+      changedGuardedFields(undefined, pkg({}, { devEngines: { packageManager: { name: "yarn" } } })),
     ).toHaveLength(1);
-    expect(changedToolchainFields(pkg({}), pkg({}, { volta: { node: "20.1.0" } }))).toHaveLength(1);
+    expect(changedGuardedFields(pkg({}), pkg({}, { volta: { node: "20.1.0" } }))).toHaveLength(1);
+  });
+
+  it("refuses turning on Renovate's automerge in the package.json it also reads", () => {
+    const before = pkg({}, { renovate: { extends: ["config:recommended"] } });
+    const after = pkg({}, { renovate: { extends: ["config:recommended"], automerge: true } });
+    expect(changedGuardedFields(before, after)).toEqual([
+      'changes the field "renovate" (it configures the Renovate bot, which may merge changes by itself)',
+    ]);
+    expect(changedGuardedFields(pkg({}), after)).toHaveLength(1);
+    expect(changedGuardedFields(after, pkg({}))).toEqual([]);
   });
 
   it("lets the other fields change, and a toolchain field stay or go", () => {
     const pinned = { packageManager: "pnpm@9.0.0", volta: { node: "20.1.0" } };
-    expect(changedToolchainFields(pkg({}, pinned), pkg({}, { ...pinned, description: "x" }))).toEqual([]);
-    expect(changedToolchainFields(pkg({}, pinned), pkg({}))).toEqual([]);
-    expect(changedToolchainFields(pkg({}), pkg({}, { dependencies: { left: "1.0.0" } }))).toEqual([]);
-    expect(changedToolchainFields(pkg({}), "{")).toEqual([]);
+    expect(changedGuardedFields(pkg({}, pinned), pkg({}, { ...pinned, description: "x" }))).toEqual([]);
+    expect(changedGuardedFields(pkg({}, pinned), pkg({}))).toEqual([]);
+    expect(changedGuardedFields(pkg({}), pkg({}, { dependencies: { left: "1.0.0" } }))).toEqual([]);
+    expect(changedGuardedFields(pkg({}), "{")).toEqual([]);
   });
 });
 
