@@ -162,6 +162,43 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
     ],
   },
   {
+    // Configuration that is a module, which the tool imports and so runs: editor extensions load these
+    // when the folder is opened (ESLint, Prettier, Stylelint, Tailwind CSS, Vitest and Jest find the
+    // nearest copy for each file they show), and lint-staged and commitlint run on every commit from
+    // the hooks. Their data forms (JSON, YAML) are read, not run, and stay proposable, but
+    // lint-staged's holds the commands a commit runs, so every form of it is refused.
+    family: "tools the editor or a commit runs",
+    patterns: [
+      "eslint.config.*js",
+      "eslint.config.*ts",
+      ".eslintrc.js",
+      ".eslintrc.cjs",
+      "prettier.config.*js",
+      "prettier.config.*ts",
+      ".prettierrc.*js",
+      ".prettierrc.*ts",
+      "stylelint.config.*js",
+      "stylelint.config.*ts",
+      ".stylelintrc.*js",
+      ".stylelintrc.*ts",
+      "tailwind.config.*js",
+      "tailwind.config.*ts",
+      "vite.config.*js",
+      "vite.config.*ts",
+      "vitest.config.*js",
+      "vitest.config.*ts",
+      "vitest.workspace.*",
+      "jest.config.*js",
+      "jest.config.*ts",
+      ".lintstagedrc*",
+      "lint-staged.config.*",
+      "commitlint.config.*js",
+      "commitlint.config.*ts",
+      ".commitlintrc.*js",
+      ".commitlintrc.*ts",
+    ],
+  },
+  {
     family: "editors and dev environments",
     patterns: [
       "**/.vscode/**",
