@@ -62,6 +62,14 @@ describe("placeholders", () => {
     expect(isPlaceholderPair("app", fake.password(), "localhost")).toBe(false);
     expect(isPlaceholderPair("guest", "guest", "rabbit.prod")).toBe(true);
   });
+
+  test("placeholders joined by spaces or punctuation are one; a random part keeps the pair a finding", () => {
+    expect(isPlaceholderPair("user", "pass pass", "complex.url.com")).toBe(true);
+    expect(isPlaceholderPair("user", "pass#pass", "complex.url.com")).toBe(true);
+    expect(isPlaceholderPair("user", "admin/secret_0000", "db.internal")).toBe(true);
+    expect(isPlaceholderPair("user", `pass ${fake.password()}`, "complex.url.com")).toBe(false);
+    expect(isPlaceholderPair("user", "Tr0ub4dor&3", "db.internal")).toBe(false);
+  });
 });
 
 describe("documentation examples are not findings", () => {

@@ -262,6 +262,7 @@ const LOCAL_CASES: Record<string, RuleCases> = {
       `amqp://deploy:${fake.password(4)}@\${RABBIT_HOST}/vhost`,
       `git remote add origin https://x-access-token:${fake.password(5)}@github.com/o/r.git`,
       `mongodb+srv://admin:Xy7#${fake.password(6)}@cluster0.example.mongodb.net/db`,
+      `https://user:pass%20${fake.password(7)}@complex.url.com/path`,
     ],
     negative: [
       "git clone https://user@github.com/org/repo.git",
@@ -282,6 +283,10 @@ const LOCAL_CASES: Record<string, RuleCases> = {
       "postgres://postgres:changeme@localhost/db",
       "&lt;protocol&gt;://[&lt;user&gt;[:&lt;password&gt;]@]&lt;hostname&gt;",
       "  cvs://:pserver:anoncvs@sources.example.org:/cvs/src",
+      // A URL parser's test samples (requests' test_utils.py): placeholders, percent-encoded.
+      '("http://user:pass%20pass@complex.url.com/path?query=yes", ("user", "pass pass")),',
+      '"http://user:pass%23pass@complex.url.com/path?query=yes",',
+      "https://user%40corp:test-secret@api.internal/v1",
     ],
   },
   "azure-storage-account-key": {

@@ -47,13 +47,31 @@ export function isExampleHost(host: string): boolean {
 const WEAK = /^[a-z]{1,24}[-_.]?\d{0,8}$/i;
 
 /**
- * A user/password pair that is no credential: a placeholder password, a password equal to the user
- * (`guest:guest`), or a weak one on an example host (`admin:s3cret` is not weak, `app:hunter42@localhost`
+ * A user/password pair that is no credential: a placeholder password (or placeholders joined), a
+ * password equal to the user (`guest:guest`), or a weak one on an example host (`admin:s3cret` is not weak, `app:hunter42@localhost`
  * is).
  */
 export function isPlaceholderPair(user: string | undefined, password: string, host?: string): boolean {
-  if (isPlaceholder(password) || password === user) return true;
+  if (isPlaceholder(password) || isJoinedPlaceholders(password) || password === user) return true;
   return host !== undefined && isExampleHost(host) && WEAK.test(password);
+}
+
+/**
+ * Placeholders joined by spaces or punctuation, the samples of a test that parses them
+ * (`pass pass`, `pass#pass`, `user-test`): every part a placeholder, so the whole is one too.
+ */
+function isJoinedPlaceholders(value: string): boolean {
+  const parts = value.split(/[^A-Za-z0-9]+/).filter((part) => part !== "");
+  return parts.length > 1 && parts.every((part) => isPlaceholder(part));
+}
+
+/** A URL component as it reads once decoded (`pass%20pass` is `pass pass`); a bad escape as written. */
+export function percentDecoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** A value without a digit or without a letter: a word, a name or a number, not a generated key. */
