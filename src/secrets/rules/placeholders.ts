@@ -57,12 +57,13 @@ export function isPlaceholderPair(user: string | undefined, password: string, ho
 }
 
 /**
- * Placeholders joined by spaces or punctuation, the samples of a test that parses them
- * (`pass pass`, `pass#pass`, `user-test`): every part a placeholder, so the whole is one too.
+ * Placeholder words joined by spaces or punctuation, the samples of a test that parses them
+ * (`pass pass`, `pass#pass`, `test/secret`): every part such a word, so the whole is one too. A
+ * part that is only shaped like a sample (`Ab3`, `x`) does not count: `Ab3$-x` is a password.
  */
 function isJoinedPlaceholders(value: string): boolean {
   const parts = value.split(/[^A-Za-z0-9]+/).filter((part) => part !== "");
-  return parts.length > 1 && parts.every((part) => isPlaceholder(part));
+  return parts.length > 1 && parts.every((part) => WORD.test(part));
 }
 
 /** A URL component as it reads once decoded (`pass%20pass` is `pass pass`); a bad escape as written. */
