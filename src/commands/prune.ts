@@ -11,6 +11,7 @@ import { type Repo, resolveRepo } from "../repo.js";
 import { printPrune } from "../report/merge.js";
 import type { Output } from "../report/output.js";
 import { readAudit } from "../store/audit.js";
+import { readClaimed } from "../store/claims.js";
 import { storePaths } from "../store/layout.js";
 import { withStoreLock } from "../store/lock.js";
 import { listRecords, ReviewState, writeRecord } from "../store/records.js";
@@ -56,6 +57,7 @@ export async function runPrune(
     const plan = await planBundles(store, records, await readAudit(store), {
       cutoffMs: cutoff,
       includeOpen: args.includeOpen,
+      claimed: await readClaimed(store, !args.dryRun),
     });
     const bundles = args.dryRun ? { pruned: plan.candidates } : await pruneBundles(store, plan.candidates);
     return { branches, bundles, open: plan.open, left: plan.candidates.length - bundles.pruned.length };

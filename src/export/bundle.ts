@@ -17,6 +17,7 @@ import { type Finding, isAboutName } from "../secrets/finding.js";
 import { type ContentScanner, createContentScanner } from "../secrets/scanner.js";
 import { storeBundle } from "../store/bundles.js";
 import { keyPathspecs } from "../store/cache.js";
+import { claimBundle } from "../store/claims.js";
 import { ensureDir, storeError, storePaths, tempName } from "../store/layout.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 import { type ArchiveOptions, inspectArchive, type ManifestFile, writeArchive } from "./archive.js";
@@ -300,11 +301,19 @@ export async function listExport(repo: Repo, options: ExportOptions): Promise<Ex
 }
 
 /**
- * Builds, scans and stores the bundle. A caller that needs the snapshot's objects afterwards (a
- * work-tree snapshot lives only in the scratch dir) passes a scratch dir of its own and disposes
- * of it; otherwise the export makes one and removes it.
+ * Builds, scans and stores the bundle (or reuses the one stored). A caller that needs the snapshot's
+ * objects afterwards (a work-tree snapshot lives only in the scratch dir) passes a scratch dir of its
+ * own and disposes of it; otherwise the export makes one and removes it. A testing aid,
+ * REVIEW_REMOTE_TEST_EXPORT_SIGNAL=STOP, stops this process once the bundle is stored and before any
+ * record names it, so that a test runs a prune in that window.
  */
 export async function createBundle(repo: Repo, options: ExportOptions, own?: Scratch): Promise<StoredBundle> {
+  const bundle = await exportBundle(repo, options, own);
+  if (process.env.REVIEW_REMOTE_TEST_EXPORT_SIGNAL === "STOP") process.kill(process.pid, "SIGSTOP");
+  return bundle;
+}
+
+async function exportBundle(repo: Repo, options: ExportOptions, own?: Scratch): Promise<StoredBundle> {
   const store = storePaths(repo);
   let key: string | undefined;
   if (!options.worktree && options.reuse !== false) {
@@ -365,6 +374,8 @@ export async function createBundle(repo: Repo, options: ExportOptions, own?: Scr
     const archived = { ...listing, allowed: scanner.allowed() };
     const complete = await completeListing(repo, scratch, options, filtered, archived, early);
     if (complete.findings.length > 0) throw new SecretsFoundError(complete.findings, complete.removedOnly);
+    // Claimed before it is stored: a prune running now would otherwise take it for an unused one.
+    await claimBundle(store, digest.sha256);
     const path = await storeBundle(store, tmp, digest.sha256, complete.files);
     tmp = undefined;
     const stored = { ...complete, sha256: digest.sha256, bytes: digest.bytes, path };

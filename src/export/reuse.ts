@@ -11,6 +11,7 @@ import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from "../secrets/decode/li
 import { NAME_RULES, type NameRule } from "../secrets/names.js";
 import { bundlePath, digestOf, freshenBundle, manifestPath, readStoredManifest } from "../store/bundles.js";
 import { type ExportKeyInputs, reuseRecordPath, snapshotKey } from "../store/cache.js";
+import { claimBundle } from "../store/claims.js";
 import { type StorePaths, writeFileAtomic } from "../store/layout.js";
 import { readCacheVersion } from "../version.js";
 import type { ManifestFile } from "./archive.js";
@@ -82,6 +83,8 @@ export async function findReusable(
   }
   if (typeof record.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(record.sha256)) return undefined;
   const path = bundlePath(store, record.sha256);
+  // Claimed first: a prune that starts after this leaves it be (a prune before has removed it or not).
+  await claimBundle(store, record.sha256);
   try {
     const [actual, manifest] = await Promise.all([digestOf(path), readStoredManifest(store, record.sha256)]);
     if (

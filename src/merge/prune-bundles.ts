@@ -39,14 +39,15 @@ export interface BundlePlan {
 }
 
 /**
- * The bundles prune removes: none was used after `cutoffMs`, and no open review sent them (with
- * `includeOpen`, none whose process is still sending or waiting on it).
+ * The bundles prune removes: none was used after `cutoffMs`, no export in flight has `claimed` them,
+ * and no open review sent them (with `includeOpen`, none whose process is still sending or waiting
+ * on it).
  */
 export async function planBundles(
   store: StorePaths,
   records: readonly ReviewRecord[],
   audit: readonly AuditEntry[],
-  options: { cutoffMs: number; includeOpen: boolean },
+  options: { cutoffMs: number; includeOpen: boolean; claimed: ReadonlySet<string> },
 ): Promise<BundlePlan> {
   const stored = await listStoredBundles(store);
   const users = new Map<string, ReviewRecord[]>();
@@ -67,7 +68,8 @@ export async function planBundles(
       ...reviews.map((r) => Date.parse(r.updatedAt)),
     ];
     const lastUsed = Math.max(...times.filter((ms) => !Number.isNaN(ms)));
-    if (lastUsed > options.cutoffMs) continue;
+    // In use by an export in flight, whose review record does not name it yet.
+    if (lastUsed > options.cutoffMs || options.claimed.has(bundle.sha256)) continue;
     const holds = options.includeOpen ? isRunning : isOpen;
     let needed = false;
     for (const record of reviews) if (await holds(store, record)) needed = true;

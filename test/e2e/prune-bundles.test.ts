@@ -16,6 +16,7 @@ import {
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
+import { stopped } from "../helpers/processes.js";
 import { BIN, createTrailingSpaceRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
@@ -237,6 +238,50 @@ describe("prune: stored bundles", () => {
     expect(repo.run(["prune", "--expire=now"]).stdout).toBe("Nothing to prune.\n");
     expect(repo.run(["prune", "--expire=now", "--include-open"]).stdout).toContain(`review ${id}`);
     expect(bundles(repo).size).toBe(0);
+  });
+
+  it("keeps the bundle an export in flight stored before a record names it; a killed export's goes", async () => {
+    const repo = createTrailingSpaceRepo(repos);
+    const stopAfterExport = { ...repo.env, REVIEW_REMOTE_TEST_EXPORT_SIGNAL: "STOP" };
+    // A review stopped right after its export stored the bundle: no record names it yet.
+    const client = spawn(process.execPath, [BIN, "--json"], { cwd: repo.dir, env: stopAfterExport });
+    started = client;
+    let out = "";
+    client.stdout?.on("data", (chunk) => {
+      out += chunk;
+    });
+    const closed = new Promise<number | null>((resolve) => client.on("close", resolve));
+    await stopped(client.pid as number);
+    const [sha] = [...bundles(repo).keys()] as [string];
+    expect(bundles(repo).size).toBe(1);
+    expect(JSON.parse(repo.run(["list", "--json"]).stdout)).toEqual([]);
+    const store = storeFiles(repo);
+    const kept = runUnchanged(repo, ["prune", "--expire=now", "--include-open"], 0);
+    expect(kept.stdout).toBe("Nothing to prune.\n");
+    expect(storeFiles(repo)).toEqual(store);
+    client.kill("SIGCONT");
+    expect(await closed).toBe(0);
+    const { id } = JSON.parse(out) as { id: string };
+    expect(bundleOf(repo, id)).toBe(sha);
+    expect(repo.run(["audit", "--verify"]).status).toBe(0);
+    expect(readdirSync(join(storeDir(repo), "claims"))).toEqual([]);
+
+    // An export killed in the same place: its claim names an ended process, and its bundle goes.
+    const killed = spawn(process.execPath, [BIN, "export", "HEAD~1"], {
+      cwd: repo.dir,
+      env: stopAfterExport,
+    });
+    started = killed;
+    const gone = new Promise((resolve) => killed.on("close", resolve));
+    await stopped(killed.pid as number);
+    const exported = [...bundles(repo).keys()].find((name) => name !== sha) as string;
+    killed.kill("SIGKILL");
+    await gone;
+    const pruned = repo.run(["prune", "--expire=now"]);
+    expect(pruned.status, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain(`Removed bundle ${exported.slice(0, 16)}`);
+    expect([...bundles(repo).keys()]).toEqual([sha]);
+    expect(readdirSync(join(storeDir(repo), "claims"))).toEqual([]);
   });
 
   it("takes its expiry from --expire, then review-remote.pruneExpire, then two weeks", () => {

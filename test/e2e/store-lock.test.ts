@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { configureWorker, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
+import { startZombie, stopped } from "../helpers/processes.js";
 import { BIN, createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
-import { startZombie } from "../helpers/zombie.js";
 
 const repos = repoTracker();
 
@@ -63,15 +63,6 @@ function start(repo: TestRepo, args: string[], env: Record<string, string> = {})
     stderr: string;
   }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, done };
-}
-
-/** Wait until the process has stopped itself (state T in /proc/<pid>/stat). */
-async function stopped(pid: number): Promise<void> {
-  for (;;) {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    if (/^\d+ \(.*\) T /.test(stat)) return;
-    await sleep(20);
-  }
 }
 
 const BUSY =

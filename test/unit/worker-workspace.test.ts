@@ -10,7 +10,7 @@ import {
   WORKSPACE_PREFIX,
   WORKSPACE_ROOT_ENV,
 } from "../../src/worker/workspace.js";
-import { startZombie } from "../helpers/zombie.js";
+import { startZombie } from "../helpers/processes.js";
 
 const parent = mkdtempSync(join(tmpdir(), "rr-ws-"));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));

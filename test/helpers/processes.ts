@@ -1,4 +1,4 @@
-// A process that has ended but is not reaped (a zombie): kill(pid, 0) still finds it.
+// Processes in the states the store must judge: stopped (SIGSTOP), and ended but not reaped.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -14,7 +14,10 @@ export interface Zombie {
   release(): void;
 }
 
-/** A short sleep that ends once its shell has become a long one, which never reaps it. */
+/**
+ * A process that has ended but is not reaped (a zombie): kill(pid, 0) still finds it. A short sleep
+ * that ends once its shell has become a long one, which never reaps it.
+ */
 export async function startZombie(): Promise<Zombie> {
   const holder = spawn("sh", ["-c", "sleep 0.1 & echo $!; exec sleep 120"], {
     stdio: ["ignore", "pipe", "ignore"],
@@ -30,4 +33,13 @@ export async function startZombie(): Promise<Zombie> {
     owner: { pid, host: hostname(), boot, start: readStart(pid) },
     release: () => holder.kill("SIGKILL"),
   };
+}
+
+/** Waits until the process has stopped itself (state T in /proc/<pid>/stat). */
+export async function stopped(pid: number): Promise<void> {
+  for (;;) {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    if (/^\d+ \(.*\) T /.test(stat)) return;
+    await sleep(20);
+  }
 }
