@@ -13,6 +13,7 @@ import type { SecretNameCheck } from "../paths/forbidden.js";
 import { checkChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
 import { changedGuardedFields, changedLifecycleScripts, isPackageJsonPath } from "./npm-scripts.js";
+import { changedDependencySources, changedLockfileSources, lockfileKind } from "./npm-sources.js";
 import { checkPatchText } from "./patch-gate.js";
 import { escapeForDisplay, quoteForDisplay } from "./sanitize.js";
 
@@ -213,21 +214,29 @@ function applyProblems(stderr: string, exitCode: number): string[] {
   return lines.map((line) => `git apply: ${escapeForDisplay(line)}`);
 }
 
-/** npm lifecycle scripts added or changed in any package.json the proposal wrote. */
+/**
+ * npm lifecycle scripts, guarded fields and dependencies from outside the registry added or changed
+ * in any package.json the proposal wrote, and lockfile entries it points off the registry.
+ */
 async function lifecycleProblems(changes: readonly TreeChange[], run: GitOptions): Promise<string[]> {
   const problems: string[] = [];
   for (const change of changes) {
-    if (change.status === "D" || !isPackageJsonPath(change.path) || !isFileMode(change.newMode)) continue;
+    if (change.status === "D" || !isFileMode(change.newMode)) continue;
+    const lockfile = lockfileKind(change.path);
+    if (lockfile === undefined && !isPackageJsonPath(change.path)) continue;
     const after = await readBlob(change.newOid, run);
-    // A new or renamed-in package.json had no scripts at this path before: all of its scripts count.
+    // A new or renamed-in file had nothing at this path before: all of its entries count.
     const modified = change.status === "M" && isFileMode(change.oldMode);
     const before = modified ? await readBlob(change.oldOid, run) : undefined;
-    for (const problem of [
-      ...changedLifecycleScripts(before, after),
-      ...changedGuardedFields(before, after),
-    ]) {
-      problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
-    }
+    const found =
+      lockfile === undefined
+        ? [
+            ...changedLifecycleScripts(before, after),
+            ...changedGuardedFields(before, after),
+            ...changedDependencySources(before, after),
+          ]
+        : changedLockfileSources(lockfile, before, after);
+    for (const problem of found) problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
   }
   return problems;
 }

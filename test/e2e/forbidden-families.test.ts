@@ -62,6 +62,25 @@ describe("forbidden families through the pipeline", () => {
     );
   });
 
+  it("rejects a proposal pointing a dependency at a git repository, or a lockfile off the registry", () => {
+    const manifest = JSON.stringify({ name: "a", dependencies: { pad: "git+https://e.invalid/pad.git" } });
+    const lock = JSON.stringify({
+      lockfileVersion: 3,
+      packages: { "node_modules/pad": { version: "1.0.0", resolved: "https://e.invalid/pad-1.0.0.tgz" } },
+    });
+    const repo = repoProposing(
+      proposalPatch({ "packages/a/package.json": manifest, "packages/a/package-lock.json": lock }),
+    );
+    const result = runUnchanged(repo, ["--worker", "fake"], 4);
+    expect(result.stderr).toContain(
+      'path "packages/a/package.json" adds the dependency "pad" in "dependencies" to "git+https://e.invalid/pad.git" (a git repository: ',
+    );
+    expect(result.stderr).toContain(
+      'path "packages/a/package-lock.json" adds the source "https://e.invalid/pad-1.0.0.tgz" for "node_modules/pad" (not the registry: ',
+    );
+    expect(repo.git("for-each-ref", "refs/heads/review/")).toBe("");
+  });
+
   it("imports a nested package.json whose other fields and non-lifecycle scripts changed", () => {
     const manifest = JSON.stringify(
       { name: "a", version: "1.1.0", scripts: { test: "vitest run" } },

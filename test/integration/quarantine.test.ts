@@ -148,6 +148,8 @@ describe("validate: the attack corpus (test/fixtures/diffs)", () => {
       "51": /bidi/,
       "53": /over the limit/,
       "55": /same file on case-insensitive or Unicode-normalising/,
+      "61": /adds the dependency "left-pad" in "dependencies" to "github:left-pad\/left-pad#master" \(a git repository/,
+      "63": /path "package-lock\.json" adds the source "git\+ssh:.*" for "node_modules\/left-pad" \(not the registry/,
     };
     for (const [prefix, reason] of Object.entries(reasons)) {
       const fixture = fixtures.find((candidate) => candidate.name.startsWith(`${prefix}-`));

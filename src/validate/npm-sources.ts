@@ -1,0 +1,223 @@
+// Where a package comes from, for validation layer 4 (design §9): a dependency a proposal points at
+// a git repository, a URL or a local path, or a lockfile entry it resolves off the registry, is code
+// the next `npm install` fetches and runs (its install scripts, its bin) without any registry having
+// seen it, so none may be added or changed, as the lifecycle scripts may not.
+import { foldComponent } from "../paths/fold.js";
+import { quoteForDisplay } from "./sanitize.js";
+
+/** The package.json maps whose values are version specs, by field (the `pnpm` field's one nested). */
+const DEPENDENCY_FIELDS = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"];
+const OVERRIDE_FIELDS = ["overrides", "resolutions"];
+
+/** Registries whose tarballs every lockfile may name; a lockfile's own registries are added to these. */
+const PUBLIC_REGISTRIES = ["https://registry.npmjs.org", "https://registry.yarnpkg.com"];
+
+/** The problems reported per file at most; the rest are counted. */
+const MAX_PROBLEMS = 10;
+
+const RESOLVES_OFF_REGISTRY = "not the registry: the next install fetches it and runs its install scripts";
+
+/**
+ * What kind of source other than the registry `spec` names, or undefined for a registry one (a
+ * version, a range, a tag, an `npm:` alias of one, a workspace or catalog reference by version).
+ * The forms npm, Yarn and pnpm read: a protocol (`git+ssh:`, `github:`, `https:`, `file:`,
+ * `link:`, `portal:`, `patch:`, `exec:`...), a path (`./`, `../`, `/`, `~/`, a backslash) and
+ * GitHub's `owner/repo` shorthand.
+ */
+export function nonRegistrySource(spec: string): string | undefined {
+  const value = spec.trim();
+  const protocol = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase();
+  if (protocol === "npm" || protocol === "jsr") {
+    // An alias, `npm:name@range` (`jsr:@scope/name@range`), or a range alone.
+    const alias = value.slice(protocol.length + 1);
+    const at = alias.indexOf("@", alias.startsWith("@") ? 1 : 0);
+    return at === -1 ? undefined : nonRegistrySource(alias.slice(at + 1));
+  }
+  if (protocol === "workspace" || protocol === "catalog") {
+    const rest = value.slice(protocol.length + 1);
+    return /[/\\:]|^[.~]\//.test(rest) ? "a local path" : undefined;
+  }
+  if (protocol !== undefined) {
+    if (protocol.startsWith("git") || ["github", "gitlab", "bitbucket", "gist"].includes(protocol)) {
+      return "a git repository";
+    }
+    if (protocol === "http" || protocol === "https") return "a URL";
+    if (["file", "link", "portal"].includes(protocol)) return "a local path";
+    return `a "${protocol}:" source`;
+  }
+  if (/^(?:\.|\/|~\/)|\\/.test(value)) return "a local path";
+  if (value.includes("/")) return "a git repository";
+  return undefined;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function parseObject(text: string | undefined): Json | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text.replace(/^\ufeff/, ""));
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every version spec of a package.json, by a key naming where it is (`dependencies > name`). */
+function dependencySpecs(document: Json | undefined): Map<string, string> {
+  const specs = new Map<string, string>();
+  if (document === undefined) return specs;
+  const addMap = (where: string, map: unknown, nested: boolean) => {
+    if (!isObject(map)) return;
+    for (const [name, value] of Object.entries(map)) {
+      const key = name === "." ? where : `${where} > ${name}`;
+      if (typeof value === "string") specs.set(key, value);
+      else if (nested) addMap(key, value, true);
+    }
+  };
+  for (const field of DEPENDENCY_FIELDS) addMap(field, document[field], false);
+  for (const field of OVERRIDE_FIELDS) addMap(field, document[field], true);
+  if (isObject(document.pnpm)) addMap("pnpm > overrides", document.pnpm.overrides, true);
+  return specs;
+}
+
+function capped(problems: string[]): string[] {
+  if (problems.length <= MAX_PROBLEMS) return problems;
+  return [...problems.slice(0, MAX_PROBLEMS), `and ${problems.length - MAX_PROBLEMS} more such changes`];
+}
+
+/**
+ * The dependencies the change from `oldJson` (undefined: the file is new) to `newJson` adds or
+ * points at a source other than the registry; one left as it was, or removed, is fine. An invalid
+ * document is changedLifecycleScripts' to say.
+ */
+export function changedDependencySources(oldJson: string | undefined, newJson: string): string[] {
+  const after = parseObject(newJson);
+  if (after === undefined) return [];
+  const before = dependencySpecs(parseObject(oldJson));
+  const problems: string[] = [];
+  for (const [key, spec] of dependencySpecs(after)) {
+    const old = before.get(key);
+    if (old === spec) continue;
+    const source = nonRegistrySource(spec);
+    if (source === undefined) continue;
+    const [field, ...names] = key.split(" > ");
+    const what = `the dependency ${quoteForDisplay(names.join(" > "))} in "${field}"`;
+    problems.push(
+      `${old === undefined ? "adds" : "changes"} ${what} to ${quoteForDisplay(spec)} (${source}: the next install fetches it and runs its install scripts)`,
+    );
+  }
+  return capped(problems);
+}
+
+/** The lockfiles whose entries say where each package is fetched from, by their file name. */
+type LockKind = "npm" | "yarn" | "pnpm";
+
+export function lockfileKind(path: string): LockKind | undefined {
+  const name = foldComponent(path.slice(path.lastIndexOf("/") + 1));
+  if (name === "package-lock.json" || name === "npm-shrinkwrap.json") return "npm";
+  if (name === "yarn.lock") return "yarn";
+  if (name === "pnpm-lock.yaml") return "pnpm";
+  return undefined;
+}
+
+/** Each place a lockfile fetches from, by a key naming the entry (a value alone where it has none). */
+function lockSources(kind: LockKind, text: string | undefined): Map<string, string> {
+  const sources = new Map<string, string>();
+  if (text === undefined) return sources;
+  if (kind === "npm") {
+    const document = parseObject(text);
+    if (document === undefined) return sources;
+    const add = (key: string, entry: unknown) => {
+      if (isObject(entry) && typeof entry.resolved === "string") {
+        // A workspace's link names its folder in the tree: code the proposal shows, not fetched.
+        const inTree = entry.link === true && !/^(?:\/|\.\.(?:\/|$))|\\|:/.test(entry.resolved);
+        if (!inTree) sources.set(key, entry.resolved);
+      }
+    };
+    if (isObject(document.packages)) {
+      for (const [key, entry] of Object.entries(document.packages)) add(key, entry);
+    }
+    // Lockfile version 1: `dependencies`, nested as node_modules are.
+    const walk = (prefix: string, dependencies: unknown) => {
+      if (!isObject(dependencies)) return;
+      for (const [name, entry] of Object.entries(dependencies)) {
+        add(`${prefix}${name}`, entry);
+        if (isObject(entry)) walk(`${prefix}${name} > `, entry.dependencies);
+      }
+    };
+    walk("dependencies > ", document.dependencies);
+    return sources;
+  }
+  const line =
+    kind === "yarn"
+      ? // v1 `resolved "https://..."`, berry `resolution: "name@npm:1.0.0"`.
+        /^\s+(?:resolved\s+|resolution:\s*)"?([^"\n]*?)"?\s*$/gm
+      : // pnpm's `resolution: {integrity: ...}`, or `{tarball: ...}`, `{type: git, repo: ...}`, `{directory: ...}`.
+        /^\s+resolution:\s*(\{[^\n]*\})\s*$/gm;
+  for (const match of text.matchAll(line)) sources.set(match[1] as string, match[1] as string);
+  return sources;
+}
+
+/** The origin of a registry tarball's URL (`<registry>/<name>/-/<file>`), or undefined. */
+function registryOrigin(url: string): string | undefined {
+  try {
+    const parsed = new URL(url.replace(/#.*$/, ""));
+    if (parsed.protocol !== "https:" || parsed.username !== "" || parsed.password !== "") return undefined;
+    return parsed.pathname.includes("/-/") ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `source` (one value of lockSources) is fetched from one of `registries`. */
+function fromRegistry(kind: LockKind, source: string, registries: ReadonlySet<string>): boolean {
+  if (kind === "pnpm") {
+    if (/\b(?:type|repo|directory|commit|path):/.test(source)) return false;
+    const tarball = /\btarball:\s*['"]?([^,'"}\s]+)/.exec(source)?.[1];
+    return tarball === undefined || registries.has(registryOrigin(tarball) ?? "");
+  }
+  if (kind === "yarn" && !/^https?:/i.test(source)) {
+    // Berry: `name@npm:1.0.0`, `name@workspace:path`, and the built-in compatibility patches of npm
+    // packages (`name@patch:name@npm%3A1.0.0#optional!builtin<compat/name>`).
+    const protocol = /^@?[^@]+@([a-z]+):/i.exec(source)?.[1];
+    if (protocol === "npm") return true;
+    if (protocol === "workspace") return !/\.\.|^.*@workspace:\//.test(source);
+    return (
+      protocol === "patch" && /^@?[^@]+@patch:@?[^@]+@npm%3A[^#]*#(?:optional!)?builtin<[^>]*>$/.test(source)
+    );
+  }
+  return registries.has(registryOrigin(source) ?? "");
+}
+
+/**
+ * The lockfile entries the change from `oldText` (undefined: the file is new) to `newText` adds or
+ * changes to fetch from somewhere other than the public registries or one the lockfile already
+ * fetched registry tarballs from (a private registry); entries left as they were are fine.
+ */
+export function changedLockfileSources(
+  kind: LockKind,
+  oldText: string | undefined,
+  newText: string,
+): string[] {
+  const before = lockSources(kind, oldText);
+  const registries = new Set(PUBLIC_REGISTRIES);
+  for (const source of before.values()) {
+    const tarball = kind === "pnpm" ? /\btarball:\s*['"]?([^,'"}\s]+)/.exec(source)?.[1] : source;
+    const origin = tarball === undefined ? undefined : registryOrigin(tarball);
+    if (origin !== undefined) registries.add(origin);
+  }
+  const problems: string[] = [];
+  for (const [key, source] of lockSources(kind, newText)) {
+    const old = before.get(key);
+    if (old === source || fromRegistry(kind, source, registries)) continue;
+    const entry = key === source ? "" : ` for ${quoteForDisplay(key)}`;
+    problems.push(
+      `${old === undefined ? "adds" : "changes"} the source ${quoteForDisplay(source)}${entry} (${RESOLVES_OFF_REGISTRY})`,
+    );
+  }
+  return capped(problems);
+}

@@ -1,0 +1,215 @@
+// validate: layer 4, dependencies and lockfile entries a proposal points off the registry.
+import { describe, expect, it } from "vitest";
+import {
+  changedDependencySources,
+  changedLockfileSources,
+  lockfileKind,
+  nonRegistrySource,
+} from "../../src/validate/npm-sources.js";
+
+const pkg = (fields: Record<string, unknown>) =>
+  JSON.stringify({ name: "demo", version: "1.0.0", ...fields });
+
+describe("validate: nonRegistrySource", () => {
+  it("names every source other than the registry that npm, Yarn and pnpm read", () => {
+    const sources: Record<string, string> = {
+      "git+ssh://git@github.com/evil/pad.git#main": "a git repository",
+      "git://github.com/evil/pad.git": "a git repository",
+      "git+https://github.com/evil/pad.git": "a git repository",
+      "github:evil/pad": "a git repository",
+      "gitlab:evil/pad#v1": "a git repository",
+      "bitbucket:evil/pad": "a git repository",
+      "gist:11081aaa281": "a git repository",
+      "evil/pad": "a git repository",
+      "evil/pad#semver:^1.0.0": "a git repository",
+      "https://cdn.example.invalid/pad-1.0.0.tgz": "a URL",
+      "http://cdn.example.invalid/pad.tgz": "a URL",
+      "file:../pad": "a local path",
+      "link:../pad": "a local path",
+      "portal:../pad": "a local path",
+      "../pad": "a local path",
+      "./vendor/pad.tgz": "a local path",
+      "/opt/pad": "a local path",
+      "~/pad": "a local path",
+      "C:\\pad": 'a "c:" source',
+      "exec:./build.js": 'a "exec:" source',
+      "npm:pad@github:evil/pad": "a git repository",
+      "workspace:../pad": "a local path",
+      " GitHub:evil/pad ": "a git repository",
+    };
+    for (const [spec, source] of Object.entries(sources)) expect(nonRegistrySource(spec), spec).toBe(source);
+  });
+
+  it("lets versions, ranges, tags, aliases of them and workspace or catalog references through", () => {
+    for (const spec of [
+      "1.0.0",
+      "^1.2.3",
+      "~1.2.3",
+      ">=1 <2 || 3.x",
+      "*",
+      "",
+      "latest",
+      "next",
+      "npm:left-pad@^1.3.0",
+      "npm:@scope/pad@1.0.0",
+      "npm:pad",
+      "jsr:@std/path@^1.0.0",
+      "workspace:*",
+      "workspace:^",
+      "workspace:^1.0.0",
+      "catalog:",
+      "catalog:react18",
+    ]) {
+      expect(nonRegistrySource(spec), spec).toBeUndefined();
+    }
+  });
+});
+
+describe("validate: changedDependencySources", () => {
+  it("refuses a dependency added or changed to a git repository, a URL or a path", () => {
+    expect(
+      changedDependencySources(
+        pkg({ dependencies: { pad: "^1.0.0" } }),
+        pkg({ dependencies: { pad: "github:evil/pad" } }),
+      ),
+    ).toEqual([
+      'changes the dependency "pad" in "dependencies" to "github:evil/pad" (a git repository: the next install fetches it and runs its install scripts)',
+    ]);
+    expect(changedDependencySources(undefined, pkg({ devDependencies: { t: "file:../t" } }))).toEqual([
+      'adds the dependency "t" in "devDependencies" to "file:../t" (a local path: the next install fetches it and runs its install scripts)',
+    ]);
+    for (const field of ["optionalDependencies", "peerDependencies"]) {
+      expect(
+        changedDependencySources(pkg({}), pkg({ [field]: { x: "https://e.invalid/x.tgz" } })),
+        field,
+      ).toHaveLength(1);
+    }
+  });
+
+  it("refuses the same in npm's overrides, Yarn's resolutions and pnpm's overrides, nested or not", () => {
+    const overrides = { foo: { ".": "1.0.0", bar: "git+ssh://git@e.invalid/bar.git" } };
+    expect(changedDependencySources(pkg({}), pkg({ overrides }))).toEqual([
+      'adds the dependency "foo > bar" in "overrides" to "git+ssh://git@e.invalid/bar.git" (a git repository: the next install fetches it and runs its install scripts)',
+    ]);
+    expect(changedDependencySources(pkg({}), pkg({ resolutions: { "**/bar": "link:../bar" } }))).toHaveLength(
+      1,
+    );
+    expect(changedDependencySources(pkg({}), pkg({ pnpm: { overrides: { bar: "evil/bar" } } }))).toHaveLength(
+      1,
+    );
+  });
+
+  it("lets registry versions change, and an existing outside source stay or go", () => {
+    const git = { dependencies: { pad: "github:owner/pad#v1" } };
+    expect(
+      changedDependencySources(
+        pkg({ dependencies: { a: "1.0.0" } }),
+        pkg({ dependencies: { a: "^2.0.0", b: "3" } }),
+      ),
+    ).toEqual([]);
+    expect(changedDependencySources(pkg(git), pkg({ ...git, description: "x" }))).toEqual([]);
+    expect(changedDependencySources(pkg(git), pkg({ dependencies: { pad: "^1.0.0" } }))).toEqual([]);
+    expect(changedDependencySources(pkg({}), "{")).toEqual([]);
+  });
+
+  it("says how many more there are past ten", () => {
+    const many = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`p${i}`, `github:evil/p${i}`]));
+    const problems = changedDependencySources(pkg({}), pkg({ dependencies: many }));
+    expect(problems).toHaveLength(11);
+    expect(problems.at(-1)).toBe("and 4 more such changes");
+  });
+});
+
+describe("validate: changedLockfileSources", () => {
+  const lock = (packages: Record<string, unknown>) =>
+    JSON.stringify({ name: "demo", lockfileVersion: 3, requires: true, packages: { "": {}, ...packages } });
+  const registry = (name: string, version: string, origin = "https://registry.npmjs.org") => ({
+    version,
+    resolved: `${origin}/${name}/-/${name}-${version}.tgz`,
+    integrity: "sha512-AAAA",
+  });
+
+  it("knows the lockfiles by name, at any depth and in any case", () => {
+    expect(lockfileKind("package-lock.json")).toBe("npm");
+    expect(lockfileKind("apps/web/npm-shrinkwrap.json")).toBe("npm");
+    expect(lockfileKind("Yarn.lock")).toBe("yarn");
+    expect(lockfileKind("pnpm-lock.yaml")).toBe("pnpm");
+    expect(lockfileKind("docs/package-lock.md")).toBeUndefined();
+  });
+
+  it("refuses an npm entry resolved to a git repository, a URL off the registry or a path", () => {
+    const before = lock({ "node_modules/pad": registry("pad", "1.0.0") });
+    const after = lock({
+      "node_modules/pad": { version: "1.0.0", resolved: "git+ssh://git@github.com/evil/pad.git#0123abc" },
+      "node_modules/cdn": { version: "1.0.0", resolved: "https://cdn.example.invalid/cdn/-/cdn-1.0.0.tgz" },
+      "node_modules/up": { version: "1.0.0", resolved: "../../outside", link: true },
+    });
+    expect(changedLockfileSources("npm", before, after)).toEqual([
+      'changes the source "git+ssh://git@github.com/evil/pad.git#0123abc" for "node_modules/pad" (not the registry: the next install fetches it and runs its install scripts)',
+      'adds the source "https://cdn.example.invalid/cdn/-/cdn-1.0.0.tgz" for "node_modules/cdn" (not the registry: the next install fetches it and runs its install scripts)',
+      'adds the source "../../outside" for "node_modules/up" (not the registry: the next install fetches it and runs its install scripts)',
+    ]);
+    const v1 = JSON.stringify({
+      lockfileVersion: 1,
+      dependencies: { a: { version: "1.0.0", dependencies: { b: { resolved: "https://e.invalid/b.tgz" } } } },
+    });
+    expect(changedLockfileSources("npm", undefined, v1)).toEqual([
+      expect.stringContaining('for "dependencies > a > b"'),
+    ]);
+  });
+
+  it("lets registry entries, the lockfile's own private registry and workspace links in", () => {
+    const privateRegistry = "https://npm.corp.example.invalid/api";
+    const before = lock({ "node_modules/a": registry("a", "1.0.0", privateRegistry) });
+    const after = lock({
+      "node_modules/a": registry("a", "1.1.0", privateRegistry),
+      "node_modules/b": registry("b", "2.0.0"),
+      "node_modules/c": registry("c", "2.0.0", "https://registry.yarnpkg.com"),
+      "node_modules/web": { resolved: "packages/web", link: true },
+    });
+    expect(changedLockfileSources("npm", before, after)).toEqual([]);
+    // Not over http, and not with credentials in the URL.
+    const plain = lock({ "node_modules/b": registry("b", "2.0.0", "http://registry.npmjs.org") });
+    expect(changedLockfileSources("npm", before, plain)).toHaveLength(1);
+    const withUser = lock({ "node_modules/b": registry("b", "2.0.0", "https://u:p@registry.npmjs.org") });
+    expect(changedLockfileSources("npm", before, withUser)).toHaveLength(1);
+  });
+
+  it("reads Yarn's resolved and resolution lines, and pnpm's resolutions", () => {
+    const yarnV1 = (url: string) =>
+      `pad@^1.0.0:\n  version "1.0.0"\n  resolved "${url}"\n  integrity sha512-AAAA\n`;
+    const ok = yarnV1("https://registry.yarnpkg.com/pad/-/pad-1.0.0.tgz#abc");
+    expect(changedLockfileSources("yarn", undefined, ok)).toEqual([]);
+    expect(
+      changedLockfileSources("yarn", ok, yarnV1("https://codeload.github.com/evil/pad/tar.gz/abc")),
+    ).toHaveLength(1);
+    const berry = (resolution: string) =>
+      `"pad@npm:^1.0.0":\n  version: 1.0.0\n  resolution: "${resolution}"\n`;
+    expect(changedLockfileSources("yarn", undefined, berry("pad@npm:1.0.0"))).toEqual([]);
+    expect(
+      changedLockfileSources(
+        "yarn",
+        undefined,
+        berry("resolve@patch:resolve@npm%3A1.22.8#optional!builtin<compat/resolve>"),
+      ),
+    ).toEqual([]);
+    for (const resolution of [
+      "pad@https://e.invalid/pad.tgz",
+      "pad@git+ssh://git@e.invalid/pad.git#commit=abc",
+      "pad@file:../pad",
+      "pad@patch:pad@npm%3A1.0.0#./patches/pad.patch::version=1.0.0",
+      "pad@exec:./make-pad.js",
+    ]) {
+      expect(changedLockfileSources("yarn", undefined, berry(resolution)), resolution).toHaveLength(1);
+    }
+    const pnpm = (resolution: string) => `packages:\n\n  pad@1.0.0:\n    resolution: ${resolution}\n`;
+    expect(changedLockfileSources("pnpm", undefined, pnpm("{integrity: sha512-AAAA}"))).toEqual([]);
+    for (const resolution of [
+      "{tarball: https://e.invalid/pad.tgz}",
+      "{commit: abc, repo: https://github.com/evil/pad, type: git}",
+      "{directory: ../pad, type: directory}",
+    ]) {
+      expect(changedLockfileSources("pnpm", undefined, pnpm(resolution)), resolution).toHaveLength(1);
+    }
+  });
+});
