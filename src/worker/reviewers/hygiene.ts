@@ -18,6 +18,7 @@ import {
   readRegularFile,
   writeRegularFile,
 } from "./hygiene-files.js";
+import { isGeneratedName, isGeneratedText } from "./hygiene-generated.js";
 import { fixRulesFor } from "./hygiene-rules.js";
 import { leftAloneReason, snapshotInputDirs } from "./hygiene-scope.js";
 import { CleanTextStream, checkText, isBinary, isCleanText, type TextReport } from "./hygiene-text.js";
@@ -200,6 +201,10 @@ function reviewFile(path: string, facts: TreeFacts, outcome: HygieneOutcome, cou
   // the generator or the vendor (a committed Yarn release), so they are neither fixed nor reported.
   if (isSetAttribute(attrs?.get("linguist-generated")) || isSetAttribute(attrs?.get("linguist-vendored")))
     return;
+  // What linguist counts generated unasked (a lock file, a source map), unless the project says not.
+  const generated = attrs?.get("linguist-generated");
+  const ownFile = generated === "unset" || generated === "false" || generated === "0";
+  if (!ownFile && isGeneratedName(path)) return;
   // The listing's paths are relative and normalized: no join (path.join on 20k paths: some 40 ms).
   const { size, content } = readRegularFile(`${facts.tree}/${path}`);
   if (size > HYGIENE_MAX_FILE_BYTES) {
@@ -208,10 +213,12 @@ function reviewFile(path: string, facts: TreeFacts, outcome: HygieneOutcome, cou
   }
   // A clean file needs no rules: what they would allow is never asked.
   if (!content || isBinary(content) || isCleanText(content)) return;
+  const text = content.toString("latin1");
+  if (!ownFile && isGeneratedText(path, text)) return;
   const added = options.changes ? (facts.added.get(path) ?? null) : undefined;
   const file = {
     path,
-    text: content.toString("latin1"),
+    text,
     whitespace: attrs?.get("whitespace"),
     editor: facts.editor(path),
     core: facts.core,
@@ -220,12 +227,12 @@ function reviewFile(path: string, facts: TreeFacts, outcome: HygieneOutcome, cou
   if (added === null && checkText(content, fixRulesFor({ ...file, added: undefined })).fixed)
     facts.unsent.push(path);
   const rules = fixRulesFor({ ...file, added });
-  const text = checkText(content, rules);
-  report(path, text, outcome, counts);
-  if (!text.fixed || !options.fix || !isUtf8(content)) return;
+  const checked = checkText(content, rules);
+  report(path, checked, outcome, counts);
+  if (!checked.fixed || !options.fix || !isUtf8(content)) return;
   if (forbiddenChangeReason(path, options.forbiddenPaths)) return;
   options.beforeRewrite?.(path, content);
-  writeRegularFile(`${facts.tree}/${path}`, text.fixed);
+  writeRegularFile(`${facts.tree}/${path}`, checked.fixed);
   outcome.fixed.push(path);
 }
 

@@ -1,0 +1,34 @@
+// Files GitHub's linguist counts generated with no attribute saying so (its generated.rb and
+// vendor.yml): lock files and installed dependencies by name, and by content source maps, minified
+// or source-mapped JavaScript and CSS, and Go code marked generated. Their bytes belong to the tool
+// that wrote them, which writes them again: a source map has no final newline by design (axios
+// commits 2.5 MB of them in dist/), and a lock file over the size hygiene reports is no case for
+// Git LFS. `-linguist-generated` on a path says it is the project's own after all.
+
+const GENERATED_NAME =
+  /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|composer\.lock|Cargo\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|Gopkg\.lock|glide\.lock|\.terraform\.lock\.hcl|\.pnp\.[^/]+)$|(?:^|\/)node_modules\/|\.(?:css|js)\.map$|[.-]min\.(?:css|js)$/;
+
+/** Source map revision 2 and later begin with their version. */
+const SOURCE_MAP_START = /^\{"version":\d+,/;
+/** A source-map reference, which linguist looks for in the last two lines. */
+const SOURCE_MAP_REFERENCE = /^\/[*/][#@] source(?:Mapping)?URL|sourceURL=/;
+/** Go's convention for generated code (`go generate`, protoc-gen-go, stringer). */
+const GO_GENERATED = /^\/\/ Code generated .*/;
+/** Over this average line length, JavaScript or CSS is minified. */
+const MINIFIED_LINE_LENGTH = 110;
+
+/** True when `path`'s name alone says a tool wrote it. */
+export function isGeneratedName(path: string): boolean {
+  return GENERATED_NAME.test(path);
+}
+
+/** True when `text`, the content of `path`, says a tool wrote it (its name aside). */
+export function isGeneratedText(path: string, text: string): boolean {
+  const extension = /\.[^./]*$/.exec(path)?.[0].toLowerCase();
+  if (extension === ".map") return SOURCE_MAP_START.test(text);
+  if (extension === ".go") return text.split("\n", 40).some((line) => GO_GENERATED.test(line));
+  if (extension !== ".js" && extension !== ".css") return false;
+  const lines = text.split("\n");
+  if (lines.slice(-2).some((line) => SOURCE_MAP_REFERENCE.test(line))) return true;
+  return (text.length - (lines.length - 1)) / lines.length > MINIFIED_LINE_LENGTH;
+}
