@@ -68,8 +68,7 @@ export async function planBundles(
       ...reviews.map((r) => Date.parse(r.updatedAt)),
     ];
     const lastUsed = Math.max(...times.filter((ms) => !Number.isNaN(ms)));
-    // In use by an export in flight, whose review record does not name it yet.
-    if (lastUsed > options.cutoffMs || options.claimed.has(bundle.sha256)) continue;
+    if (lastUsed > options.cutoffMs) continue;
     const holds = options.includeOpen ? isRunning : isOpen;
     let needed = false;
     for (const record of reviews) if (await holds(store, record)) needed = true;
@@ -78,6 +77,8 @@ export async function planBundles(
       open.bytes += bundle.bytes;
       continue;
     }
+    // In use by an export in flight, whose review record does not name it yet.
+    if (options.claimed.has(bundle.sha256)) continue;
     candidates.push({
       sha256: bundle.sha256,
       bytes: bundle.bytes,
