@@ -16,6 +16,8 @@ describe("generated files, as linguist finds them unasked", () => {
       "static/site.css.map",
       "dist/axios.min.js",
       "vendor/jquery-min.js",
+      "dist/node/axios.cjs.map",
+      "dist/index.min.mjs",
     ])
       expect(isGeneratedName(path), path).toBe(true);
     for (const path of ["package.json", "src/lock.ts", "docs/map.md", "src/min.js", "Cargo.toml", "roadmap"])
@@ -26,6 +28,9 @@ describe("generated files, as linguist finds them unasked", () => {
     expect(isGeneratedText("out/app.map", '{"version":3,"sources":[]}')).toBe(true);
     expect(isGeneratedText("world.map", "# a game level\n")).toBe(false);
     expect(isGeneratedText("dist/a.js", "var a;\n//# sourceMappingURL=a.js.map")).toBe(true);
+    expect(
+      isGeneratedText("dist/node/axios.cjs", "module.exports = axios;\n//# sourceMappingURL=axios.cjs.map\n"),
+    ).toBe(true);
     expect(isGeneratedText("dist/a.css", "a{}\n/*# sourceMappingURL=a.css.map */\n")).toBe(true);
     expect(isGeneratedText("dist/a.js", `${"x".repeat(300)}\n`)).toBe(true);
     expect(isGeneratedText("src/a.js", `${"x".repeat(100)}\n${"y".repeat(100)}\n`)).toBe(false);

@@ -6,7 +6,7 @@
 // Git LFS. `-linguist-generated` on a path says it is the project's own after all.
 
 const GENERATED_NAME =
-  /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|composer\.lock|Cargo\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|Gopkg\.lock|glide\.lock|\.terraform\.lock\.hcl|\.pnp\.[^/]+)$|(?:^|\/)node_modules\/|\.(?:css|js)\.map$|[.-]min\.(?:css|js)$/;
+  /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|composer\.lock|Cargo\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|Gopkg\.lock|glide\.lock|\.terraform\.lock\.hcl|\.pnp\.[^/]+)$|(?:^|\/)node_modules\/|\.(?:css|[cm]?js)\.map$|[.-]min\.(?:css|[cm]?js)$/;
 
 /** Source map revision 2 and later begin with their version. */
 const SOURCE_MAP_START = /^\{"version":\d+,/;
@@ -14,6 +14,7 @@ const SOURCE_MAP_START = /^\{"version":\d+,/;
 const SOURCE_MAP_REFERENCE = /^\/[*/][#@] source(?:Mapping)?URL|sourceURL=/;
 /** Go's convention for generated code (`go generate`, protoc-gen-go, stringer). */
 const GO_GENERATED = /^\/\/ Code generated .*/;
+const SCRIPT_OR_STYLE = new Set([".js", ".cjs", ".mjs", ".css"]);
 /** Over this average line length, JavaScript or CSS is minified. */
 const MINIFIED_LINE_LENGTH = 110;
 
@@ -27,7 +28,8 @@ export function isGeneratedText(path: string, text: string): boolean {
   const extension = /\.[^./]*$/.exec(path)?.[0].toLowerCase();
   if (extension === ".map") return SOURCE_MAP_START.test(text);
   if (extension === ".go") return text.split("\n", 40).some((line) => GO_GENERATED.test(line));
-  if (extension !== ".js" && extension !== ".css") return false;
+  // JavaScript modules too (`.cjs`, `.mjs`), which linguist's list predates: rollup writes axios's.
+  if (!SCRIPT_OR_STYLE.has(extension ?? "")) return false;
   const lines = text.split("\n");
   if (lines.slice(-2).some((line) => SOURCE_MAP_REFERENCE.test(line))) return true;
   return (text.length - (lines.length - 1)) / lines.length > MINIFIED_LINE_LENGTH;
