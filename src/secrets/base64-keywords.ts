@@ -13,20 +13,50 @@ const MIN_FRAGMENT = 4;
  */
 const MAX_FRAGMENT = 5;
 
+/**
+ * Bits of the keyword a character must hold to lengthen a run one short of MIN_FRAGMENT: a 3-byte
+ * keyword fixes four characters at one alignment but three at the other two, where the character
+ * before (second alignment) or after (third) holds four of its bits. That character is spelled each
+ * way the two bits of its neighbour allow, four fragments of 22 bits each, about as rare as a fixed
+ * run of four (24 bits), so every alignment of every keyword of three bytes or more is found.
+ */
+const PARTIAL_BITS = 4;
+
+/** The base64 of `bytes` placed after `shift` bytes of `before`, followed by the byte `after`. */
+function encodeAt(bytes: Buffer, shift: number, before: number, after: number): string {
+  return Buffer.concat([Buffer.alloc(shift, before), bytes, Buffer.from([after])]).toString("base64");
+}
+
 /** The base64 characters fixed by `keyword` at each alignment (standard and URL-safe spellings). */
 export function base64Fragments(keyword: string): string[] {
   const bytes = Buffer.from(keyword, "latin1");
   const fragments = new Set<string>();
+  const add = (fragment: string) => {
+    fragments.add(fragment);
+    fragments.add(fragment.replace(/\+/g, "-").replace(/\//g, "_"));
+  };
   for (let shift = 0; shift < 3; shift++) {
     // The keyword's bits are [8 * shift, 8 * (shift + length)) of a stream starting at a group: the
     // characters wholly inside them do not depend on the bytes around.
     const first = Math.ceil((8 * shift) / 6);
     const last = Math.floor((8 * (shift + bytes.length)) / 6);
-    if (last - first < MIN_FRAGMENT) continue;
-    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString("base64");
-    const fragment = encoded.slice(first, Math.min(last, first + MAX_FRAGMENT));
-    fragments.add(fragment);
-    fragments.add(fragment.replace(/\+/g, "-").replace(/\//g, "_"));
+    if (last - first >= MIN_FRAGMENT) {
+      add(encodeAt(bytes, shift, 0, 0).slice(first, Math.min(last, first + MAX_FRAGMENT)));
+      continue;
+    }
+    if (last - first !== MIN_FRAGMENT - 1) continue;
+    // The partly fixed character on the side that holds more of the keyword's bits, in each spelling
+    // the neighbouring byte can give it.
+    const bitsBefore = 6 * first - 8 * shift;
+    const bitsAfter = 8 * (shift + bytes.length) - 6 * last;
+    if (Math.max(bitsBefore, bitsAfter) < PARTIAL_BITS) continue;
+    // Its other bits are the lowest of the byte before, or the highest of the byte after.
+    const before = bitsBefore >= bitsAfter;
+    const free = 6 - (before ? bitsBefore : bitsAfter);
+    for (let value = 0; value < 1 << free; value++) {
+      if (before) add(encodeAt(bytes, shift, value, 0).slice(first - 1, last));
+      else add(encodeAt(bytes, shift, 0, value << (8 - free)).slice(first, last + 1));
+    }
   }
   return [...fragments];
 }

@@ -2,6 +2,7 @@
 // alphabets, a line of its own, and only once however many fragments of it turn up.
 import { describe, expect, test } from "vitest";
 import { base64Fragments } from "../../src/secrets/base64-keywords.js";
+import { CONTENT_RULES } from "../../src/secrets/content-rules.js";
 import type { Finding } from "../../src/secrets/finding.js";
 import { createContentScanner } from "../../src/secrets/scanner.js";
 import { fake } from "../fixtures/secrets/fake-tokens.js";
@@ -24,6 +25,32 @@ describe("the encoded keywords", () => {
     }
   });
 
+  test("of a 3-byte keyword lend a fourth character, partly its own, at the alignments that fix only three", () => {
+    for (const prefix of ["", "a", "ab", "abc", "\u00ff\u00fe"]) {
+      for (const suffix of ["", "\u0000", "b-", "\u00ff"]) {
+        const encoded = Buffer.from(`${prefix}xox${suffix}`, "latin1").toString("base64");
+        expect(
+          base64Fragments("xox").some((fragment) => encoded.includes(fragment)),
+          JSON.stringify(prefix + suffix),
+        ).toBe(true);
+      }
+    }
+    expect(base64Fragments("xox").every((fragment) => fragment.length >= 4)).toBe(true);
+  });
+
+  test("of every rule's keyword are found at each of the three alignments", () => {
+    for (const keyword of new Set(CONTENT_RULES.flatMap((rule) => rule.keywords))) {
+      const fragments = base64Fragments(keyword);
+      for (const prefix of ["", "\u00ff", "\u00ff\u0000"]) {
+        const encoded = Buffer.from(`${prefix}${keyword}\u0080`, "latin1").toString("base64");
+        expect(
+          fragments.some((fragment) => encoded.includes(fragment)),
+          `${keyword} after ${prefix.length}`,
+        ).toBe(true);
+      }
+    }
+  });
+
   test("are left out when too short to be told from ordinary text", () => {
     expect(base64Fragments("sk")).toEqual([]);
   });
@@ -41,6 +68,12 @@ describe("a credential in base64", () => {
   test.each([0, 1, 2])("is found whatever precedes it in the encoded text (%i bytes)", (pad) => {
     const encoded = Buffer.from(`${"x".repeat(pad)}token=${token}\n`).toString("base64");
     expect(summary(scan(`// config\nexport const AUTH = atob("${encoded}");\n`))).toEqual(["2:github-pat"]);
+  });
+
+  test.each([0, 1, 2])("is found by a 3-byte keyword whatever precedes it (%i bytes)", (pad) => {
+    const slack = fake.slackBot();
+    const encoded = Buffer.from(`${" ".repeat(pad)}${slack}`).toString("base64");
+    expect(summary(scan(`// config\nexport const AUTH = atob("${encoded}");\n`))).toEqual(["2:slack-token"]);
   });
 
   test("is found in the URL-safe alphabet and without padding", () => {
