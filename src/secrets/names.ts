@@ -229,8 +229,24 @@ export function foldSecretName(path: string): string {
  */
 const BACKUP_SUFFIX = /(?:~|\.(?:bak|backup|old|orig|save|tmp|copy|sw[a-p]))+$/i;
 
+/**
+ * Verdicts on whole paths judged so far (null: no rule). An export judges each path twice, as a tree
+ * entry when it filters and as a tar entry when it reads the archive: the second is a lookup.
+ */
+const judged = new Map<string, NameRule | null>();
+
 /** The rule that keeps `path` out, or undefined. `path` is relative to the top, `/`-separated. */
 export function matchSecretName(path: string): NameRule | undefined {
+  let verdict = judged.get(path);
+  if (verdict === undefined) {
+    verdict = judgeSecretName(path) ?? null;
+    if (judged.size >= MAX_REMEMBERED) judged.clear();
+    judged.set(path, verdict);
+  }
+  return verdict ?? undefined;
+}
+
+function judgeSecretName(path: string): NameRule | undefined {
   const rule = matchFoldedName(foldSecretName(path));
   if (rule !== undefined || !BACKUP_SUFFIX.test(path)) return rule;
   const slash = path.lastIndexOf("/");

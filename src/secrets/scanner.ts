@@ -44,14 +44,34 @@ export interface ContentScannerOptions {
   limits?: Partial<ArchiveLimits>;
 }
 
+/**
+ * The built-in rules' matchers, by their markers: compiling one (its keyword automaton) is tens of
+ * milliseconds, and a range review makes a scanner for the tree and one for the base's blobs.
+ */
+const builtIn = new Map<string, RuleMatcher>();
+
+/** A matcher of `ordered` (the rules as a scanner orders them); the built-in rules' one is shared. */
+function matcherOf(ordered: readonly ContentRule[], markers: readonly string[], builtInRules: boolean) {
+  if (!builtInRules) return new RuleMatcher(ordered, markers);
+  const key = markers.join("\0");
+  let matcher = builtIn.get(key);
+  if (!matcher) {
+    matcher = new RuleMatcher(ordered, markers);
+    builtIn.set(key, matcher);
+  }
+  return matcher;
+}
+
 export function createContentScanner(options: ContentScannerOptions = {}): ContentScanner {
   const rules = options.rules ?? CONTENT_RULES;
   const everywhere = rules.filter((rule) => rule.paths === undefined);
   const somewhere = rules.filter((rule) => rule.paths !== undefined);
   // In this order, a file's rules are [...everywhere, ...the ones its name adds], as they are tried.
   const markers = [INLINE_ALLOW_MARKER, ...(options.gitleaksAllow === false ? [] : [GITLEAKS_ALLOW_MARKER])];
-  const all = new RuleMatcher([...everywhere, ...somewhere], markers);
+  const all = matcherOf([...everywhere, ...somewhere], markers, options.rules === undefined);
   const matchers = new Map<string, WindowMatcher>();
+  // The last path asked about: a file's name is scanned, then its content, each asking for its rules.
+  let last: { path: string; matcher: WindowMatcher } | undefined;
   // By place and value: a text read two ways (UTF-16 and 8-bit) may find one allowed value twice.
   const allowed = new Map<string, Finding>();
   const settings: ScanSettings = {
@@ -63,6 +83,7 @@ export function createContentScanner(options: ContentScannerOptions = {}): Conte
     matchPath: options.matchPath ?? matchGlob,
     limits: { ...DEFAULT_ARCHIVE_LIMITS, ...options.limits },
     matcherFor(path) {
+      if (last?.path === path) return last.matcher;
       const here = somewhere.filter((rule) => rule.paths?.test(path));
       const key = here.map((rule) => rule.id).join("\0");
       let matcher = matchers.get(key);
@@ -70,6 +91,7 @@ export function createContentScanner(options: ContentScannerOptions = {}): Conte
         matcher = here.length === somewhere.length ? all : all.only(new Set([...everywhere, ...here]));
         matchers.set(key, matcher);
       }
+      last = { path, matcher };
       return matcher;
     },
   };
