@@ -87,19 +87,36 @@ async function baseOf(
 ): Promise<string | undefined> {
   if (!ZERO.test(update.remoteOid)) return resolves(repo, update.remoteOid);
   const main = await defaultBranch();
-  if (!main) return undefined;
+  if (!main) return publishedBase(repo, update.localOid);
   const mergeBase = await git(["merge-base", main, update.localOid], {
     cwd: repo.cwd,
     env: repo.env,
     allowFailure: true,
   });
-  return mergeBase.exitCode === 0 ? mergeBase.stdout.trim() : undefined;
+  return mergeBase.exitCode === 0 ? mergeBase.stdout.trim() : publishedBase(repo, update.localOid);
+}
+
+/**
+ * For a push to a remote this clone knows no branch of (a fork's first push): the newest commit of
+ * `localOid` that another remote's branches already have, when one commit parts what they have
+ * from what they do not; else undefined. The commits a clone of babel adds to origin/main are the
+ * change, not its 18k-commit history.
+ */
+async function publishedBase(repo: Repo, localOid: string): Promise<string | undefined> {
+  const options = { cwd: repo.cwd, env: repo.env, allowFailure: true };
+  // With no remote-tracking branch at all, rev-list would list the whole history to find none.
+  const remotes = await git(["for-each-ref", "--count=1", "--format=%(refname)", "refs/remotes/"], options);
+  if (remotes.exitCode !== 0 || remotes.stdout.trim() === "") return undefined;
+  const listed = await git(["rev-list", "--boundary", localOid, "--not", "--remotes"], options);
+  if (listed.exitCode !== 0) return undefined;
+  const boundaries = listed.stdout.split("\n").filter((line) => line.startsWith("-"));
+  return boundaries.length === 1 ? boundaries[0]?.slice(1) : undefined;
 }
 
 /**
  * The plan of each update: `<remote oid>..<local oid>` when the remote commit is known here; for
- * a new branch, from the merge base with the remote's default branch; otherwise the whole tree at
- * `<local oid>`. Deletions are not reviewed.
+ * a new branch, from the merge base with the remote's default branch, else from the newest commit
+ * other remotes have; otherwise the whole tree at `<local oid>`. Deletions are not reviewed.
  */
 export async function planPush(
   repo: Repo,

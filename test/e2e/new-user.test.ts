@@ -653,6 +653,28 @@ describe("a push git knows no base for", () => {
     expect(second.status, second.stderr).toBe(0);
     expect(second.stderr).not.toContain("whole tree");
   });
+
+  it("reviews a fork's first push from what another remote already has, not the whole tree", () => {
+    const repo = committedRepo();
+    const origin = repos.add(createTestRepo({ bare: true, name: "origin.git" }));
+    const fork = repos.add(createTestRepo({ bare: true, name: "fork.git" }));
+    repo.git("remote", "add", "origin", origin.dir);
+    repo.git("push", "-q", "origin", "main");
+    repo.git("remote", "add", "fork", fork.dir);
+    const published = repo.git("rev-parse", "HEAD").trim();
+    repo.write("src/topic.ts", "export const t = 1;   \n");
+    repo.commit("topic");
+    expect(repo.run(["install-hook"]).status).toBe(0);
+    const pushed = spawnSync("git", ["push", "fork", "main"], {
+      cwd: repo.dir,
+      env: repo.env,
+      encoding: "utf8",
+    });
+    expect(pushed.status, pushed.stderr).toBe(0);
+    expect(pushed.stderr).not.toContain("whole tree");
+    const [review] = JSON.parse(repo.run(["list", "--json"]).stdout);
+    expect(review.range).toEqual({ base: published, head: repo.git("rev-parse", "HEAD").trim() });
+  });
 });
 
 describe("git review-remote worker run by hand", () => {
