@@ -222,6 +222,9 @@ export const messages = {
   unexpectedArchiveEntry: (type: string, path: string) => `unexpected ${type} entry in the archive: ${path}`,
   tooManyArguments: (command: string, words: string) => `too many arguments for ${command}: ${words}`,
   emptyQuestion: "-m, --question is empty",
+  badQuestion: (problem: string) => `the question ${problem}: a reviewer gets it in its environment`,
+  hintBadQuestion:
+    "ask it shorter and without NUL characters, with -m, review-remote.question or the policy file's question",
   hintEmptyQuestion:
     "ask something (git review-remote -m 'Is the retry loop correct?'), or leave -m out for the default question",
   needsReviewId: (command: string) => `${command} needs a review id`,

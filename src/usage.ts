@@ -51,7 +51,8 @@ context); the review focuses on the change:
                         files that are not ignored) against HEAD, refused when
                         none would leave; with --all, the whole work tree
     -m, --question <text>
-                        what to ask the reviewer (not empty)
+                        what to ask the reviewer (not empty, at most 64 KiB,
+                        no NUL)
     --worker <name>     the worker to use (repeat to ask several at once);
                         default: review-remote.worker, or 'local'; its command
                         (review-remote.<name>.command) gets $REVIEW_REMOTE_ID

@@ -5,9 +5,10 @@
 import { readPolicy } from "../config/policy.js";
 import { type ReceiptPolicy, receiptPolicyFor } from "../config/receipt-policy.js";
 import { DEFAULT_QUESTION, type Settings } from "../config/settings.js";
-import { ExportRefusedError } from "../errors.js";
+import { ExportRefusedError, UsageError } from "../errors.js";
 import { messages } from "../messages.js";
 import { resolveLimits } from "../protocol/limits.js";
+import { questionProblem } from "../protocol/request-check.js";
 import type { Repo } from "../repo.js";
 import { exportKey, keyPathspecs, lookupRefusal } from "../store/cache.js";
 import { type StorePaths, storePaths } from "../store/layout.js";
@@ -80,6 +81,10 @@ async function reviewOnWorkers(
     names.map((name) => [name, receiptPolicyFor(settings, name, repo)]),
   );
   const question = options.question ?? settings.question ?? policy.question ?? DEFAULT_QUESTION;
+  const questionWrong = questionProblem(question);
+  if (questionWrong !== undefined) {
+    throw new UsageError(messages.badQuestion(questionWrong), { hints: [messages.hintBadQuestion] });
+  }
   const limits = resolveLimits(
     options.timeoutSeconds ?? settings.timeoutSeconds,
     settings.limits,

@@ -10,6 +10,22 @@ import { computeRequestId, REQUEST_SCHEMA } from "./request-line.js";
 /** The longest request line (without its newline) a worker reads before it refuses the envelope. */
 export const MAX_REQUEST_LINE_BYTES = 1024 * 1024;
 
+/**
+ * The longest question, in UTF-8 bytes. A reviewer command gets it as REVIEW_REMOTE_QUESTION, an
+ * environment string, which Linux caps at 128 KiB with its name (more fails the reviewer's start with
+ * E2BIG) and which cannot hold a NUL: a question either way is refused with the request.
+ */
+export const MAX_QUESTION_BYTES = 64 * 1024;
+
+/** Why `question` cannot be a request's, or undefined. */
+export function questionProblem(question: string): string | undefined {
+  if (question.includes("\0")) return "must not hold a NUL character";
+  if (question.length > MAX_QUESTION_BYTES / 3 && Buffer.byteLength(question, "utf8") > MAX_QUESTION_BYTES) {
+    return `must be at most ${MAX_QUESTION_BYTES} bytes`;
+  }
+  return undefined;
+}
+
 /** Adds a `path: problem` line for each rule `value` breaks. */
 type Rule = (value: unknown, path: string, problems: string[]) => void;
 
@@ -23,6 +39,12 @@ function string(options: { pattern?: RegExp; what?: string; nonEmpty?: boolean }
     else if (options.pattern && !options.pattern.test(value)) problems.push(`${path}: ${options.what}`);
   };
 }
+
+const question: Rule = (value, path, problems) => {
+  if (typeof value !== "string") return void problems.push(`${path}: must be a string`);
+  const problem = questionProblem(value);
+  if (problem) problems.push(`${path}: ${problem}`);
+};
 
 function integer(min: number): Rule {
   return (value, path, problems) => {
@@ -99,7 +121,7 @@ const REQUEST = object({
       patch: string(),
     }),
   ),
-  question: string(),
+  question,
   actions: array(oneOf("comment", "propose"), { nonEmpty: true, unique: true }),
   forbiddenPaths: array(string({ nonEmpty: true })),
   limits: object({

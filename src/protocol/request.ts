@@ -5,6 +5,7 @@ import { z } from "zod";
 import { ProtocolError } from "./errors.js";
 import { describeIssue, formatIssues } from "./issues.js";
 import type { Limits } from "./limits.js";
+import { MAX_QUESTION_BYTES, questionProblem } from "./request-check.js";
 import { assembleRequest, computeRequestId, REQUEST_SCHEMA } from "./request-line.js";
 
 export const Sha256HexSchema = z
@@ -64,7 +65,13 @@ const RequestShape = {
   bundle: BundleSchema,
   snapshot: SnapshotSchema,
   range: RangeSchema.nullable().describe("the change a focused review is about; null: the whole tree"),
-  question: z.string(),
+  question: z
+    .string()
+    .superRefine((value, context) => {
+      const problem = questionProblem(value);
+      if (problem) context.addIssue({ code: "custom", message: problem, input: value });
+    })
+    .describe(`what the reviewer is asked: no NUL, at most ${MAX_QUESTION_BYTES} bytes of UTF-8`),
   actions: z
     .array(ActionSchema)
     .min(1)

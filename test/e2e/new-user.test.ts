@@ -507,6 +507,22 @@ describe("an empty question", () => {
   );
 });
 
+describe("a question no reviewer's environment can carry", () => {
+  it("is a usage error before anything is exported, from the policy file or git config", () => {
+    const repo = committedRepo();
+    repo.write(".review-remote.json", JSON.stringify({ question: "why\u0000this" }));
+    const nul = runUnchanged(repo, [], 2);
+    expect(nul.stderr).toBe(
+      "git-review-remote: the question must not hold a NUL character: a reviewer gets it in its environment\n" +
+        "hint: ask it shorter and without NUL characters, with -m, review-remote.question or the policy file's question\n",
+    );
+    repo.git("config", "review-remote.question", "q".repeat(70_000));
+    const long = runUnchanged(repo, [], 2);
+    expect(long.stderr).toMatch(/^git-review-remote: the question must be at most 65536 bytes: /);
+    expect(existsSync(join(repo.dir, ".git", "review-remote"))).toBe(false);
+  });
+});
+
 /** An AWS access key id the scanner finds, built from parts so this file holds none itself. */
 const fakeKey = (last: string) => ["AK", "IA", "IOSFODNN7EXAMPL", last].join("");
 

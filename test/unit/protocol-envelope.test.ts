@@ -7,10 +7,12 @@ import { PassThrough, Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readBundle, readEnvelope, readRequestLine } from "../../src/protocol/envelope.js";
 import { EnvelopeError, ProtocolError } from "../../src/protocol/errors.js";
+import { canonicalJson } from "../../src/protocol/jcs.js";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
 import { parseRequest } from "../../src/protocol/parse-request.js";
 import { createRequest, type Request } from "../../src/protocol/request.js";
-import { envelopeHeader } from "../../src/protocol/request-line.js";
+import { MAX_QUESTION_BYTES } from "../../src/protocol/request-check.js";
+import { computeRequestId, envelopeHeader } from "../../src/protocol/request-line.js";
 
 const CHUNK = 64 * 1024;
 let dir: string;
@@ -179,6 +181,26 @@ describe("readEnvelope", () => {
       expect.stringMatching(/^id: [0-9a-f]{64} does not match the request's content/),
     ]);
     expect(existsSync(bundlePath)).toBe(false);
+  });
+
+  it("refuses a question no reviewer's environment can carry before reading any bundle byte", async () => {
+    const bundle = pseudoRandom(1000);
+    for (const [question, problem] of [
+      ["why\u0000this", "question: must not hold a NUL character"],
+      ["\u00e9".repeat(MAX_QUESTION_BYTES / 2 + 1), `question: must be at most ${MAX_QUESTION_BYTES} bytes`],
+    ]) {
+      // Written as a client that skips the check would: the id is the hash of this very content.
+      const body = { ...requestFor(bundle), question };
+      const line = Buffer.from(`${canonicalJson({ ...body, id: computeRequestId(body) })}\n`);
+      const error = await failureOf(readEnvelope(streamOf(line, bundle), { bundlePath }));
+      expect(error.kind).toBe("invalid-request");
+      expect(error.details).toEqual([problem]);
+      expect(existsSync(bundlePath)).toBe(false);
+    }
+    // At the limit it is a question like any other.
+    const longest = requestFor(bundle, "q".repeat(MAX_QUESTION_BYTES));
+    await readEnvelope(streamOf(envelopeHeader(longest), bundle), { bundlePath });
+    expect(statSync(bundlePath).size).toBe(1000);
   });
 
   it("refuses to overwrite an existing bundle path and leaves that file alone", async () => {
