@@ -20,7 +20,7 @@ import { storedResult } from "../validate/stored-result.js";
 import { workerMessages } from "../worker/messages.js";
 import { type AcceptContext, baseObjects, updateRecord } from "./context.js";
 import { filterComments } from "./filter.js";
-import { importResult } from "./import.js";
+import { importResult, proposalDate } from "./import.js";
 import type { ReviewOutcome } from "./outcome.js";
 import { checkResultReceipt } from "./receipt.js";
 import { scopeProposals } from "./scope.js";
@@ -209,18 +209,19 @@ async function judgeAndImport(
     if (said.includes(workerMessages.tooLargeToParseReason)) hints.push(messages.hintReportTooLarge);
     throw new WorkerError(messages.workerReportedFailure(worker.name, reason), { hints });
   }
-  const scoped =
-    result.commits.length > 0
-      ? await checkInScope(context, worker, record, result, counts, stored)
-      : undefined;
+  // The proposals' date, one git of its own, is read while they are checked in quarantine (a
+  // rejection leaves it unread; its own failure is the import's, where it is awaited).
+  const date = result.commits.length > 0 ? proposalDate(repo, sent.snapshot) : undefined;
+  date?.catch(() => undefined);
+  const scoped = date ? await checkInScope(context, worker, record, result, counts, stored) : undefined;
   await stored.catch(async (error: unknown) => {
     if (scoped) await discardQuarantine(scoped.checked.quarantineDir);
     throw error;
   });
-  if (scoped === undefined) {
+  if (scoped === undefined || date === undefined) {
     await updateRecord(store, record, { state: ReviewState.empty, ...counts });
   } else {
-    await importResult(context, worker, record, scoped.commits, scoped.checked, counts);
+    await importResult(context, worker, record, scoped.commits, scoped.checked, counts, date);
   }
   debug(`import: done (${record.state}${record.branch ? `, ${record.branch}` : ""})`);
   await writeNote(repo, sent.snapshot.commit, record, result.comments).catch(() => undefined);

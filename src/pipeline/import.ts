@@ -118,12 +118,17 @@ async function importProposals(options: ImportOptions): Promise<string> {
  * same snapshot gives the same commits (the same ids), as one tree and policy give the same bundle
  * (design §1).
  */
-async function proposalDate(repo: Repo, snapshot: AcceptContext["sent"]["snapshot"]): Promise<string> {
+export function proposalDate(repo: Repo, snapshot: AcceptContext["sent"]["snapshot"]): Promise<string> {
   const dated = snapshot.kind === "worktree" ? snapshot.parent : snapshot.commit;
-  return dated === undefined ? SYNTHETIC_DATE : readCommitterDate({ cwd: repo.cwd, env: repo.env }, dated);
+  return dated === undefined
+    ? Promise.resolve(SYNTHETIC_DATE)
+    : readCommitterDate({ cwd: repo.cwd, env: repo.env }, dated);
 }
 
-/** Import proposals that passed every layer, then record the review as imported. */
+/**
+ * Import proposals that passed every layer, then record the review as imported. `date` is their
+ * proposalDate, read while they were checked.
+ */
 export async function importResult(
   context: AcceptContext,
   worker: Worker,
@@ -131,6 +136,7 @@ export async function importResult(
   commits: Result["commits"],
   checked: Quarantined,
   counts: { comments: number; errors: number },
+  date: Promise<string>,
 ): Promise<void> {
   const { repo, sent, request } = context;
   try {
@@ -145,7 +151,7 @@ export async function importResult(
       quarantineEnv: quarantineEnv(checked.quarantineDir, baseObjects(context), repo.env),
       objectDirs: [...(snapshotObjects ? [snapshotObjects] : []), join(checked.quarantineDir, "objects")],
       base: sent.snapshot.commit,
-      date: await proposalDate(repo, sent.snapshot),
+      date: await date,
       trees: checked.trees,
       messages: commits.map((commit) => commit.message),
       trailers: {

@@ -73,8 +73,8 @@ export function quarantineEnv(dir: string, objectsDir: string, repoEnv: Env): En
 
 async function createQuarantine(): Promise<string> {
   const dir = await createTempDir(QUARANTINE_PREFIX);
-  await mkdir(join(dir, "objects", "info"), { recursive: true });
-  await mkdir(join(dir, "objects", "pack"), { recursive: true });
+  await mkdir(join(dir, "objects"));
+  await Promise.all([mkdir(join(dir, "objects", "info")), mkdir(join(dir, "objects", "pack"))]);
   return dir;
 }
 
