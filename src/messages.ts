@@ -315,8 +315,8 @@ export const messages = {
   badExpire: (value: string) =>
     `--expire must be now, never, an age (2.weeks.ago) or a date (2026-11-01), not '${value}'`,
   expireExpected: "now, never, an age (2.weeks.ago) or a date (2026-11-01)",
-  pruneStopped: (left: number) =>
-    `prune stopped: ${left} more ${left === 1 ? "bundle was" : "bundles were"} left as they were`,
+  pruneStopped: (left: number, what: "bundle" | "review's answer") =>
+    `prune stopped: ${left} more ${left === 1 ? `${what} was` : `${what === "bundle" ? "bundles" : "reviews' answers"} were`} left as they were`,
   hintOpenBundlesKept: (what: string, count: number, includeOpen: boolean) =>
     includeOpen
       ? `${what} ${count === 1 ? "stays" : "stay"}: its git-review-remote is still sending or waiting`

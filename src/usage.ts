@@ -18,7 +18,8 @@ Commands:
                 the review branch (the record stays); --abort / --continue
                 a work-tree merge
   drop <id>     delete the review branch; the record stays
-  prune         delete the branches of done reviews and the old bundles they sent
+  prune         delete the branches of done reviews, the old bundles they sent
+                and their old stored answers
   import <file> --request <id>
                 import a result fetched out of band
   verify <id>   check a review's signed receipt again; print the ssh-keygen command
@@ -158,9 +159,15 @@ failed before its worker answered (its result can still be imported); a hint
 says how many stay. Its audit line and manifest stay; audit (and --verify),
 verify and show say it was pruned, and an export asked again builds it again.
 
+Then, for merged and dropped reviews unchanged for longer than the expiry,
+remove their stored answers (result.json, changes.json, and request.json but
+for a signed review); the record stays, with the counts list shows, and says
+what went (show: pruned). A review asked again is then asked of its worker.
+
     -n, --dry-run      say what would be deleted and the bytes it would free;
                        change nothing
-    --expire=<date>    remove bundles unused since <date>: now, never, an age
+    --expire=<date>    remove bundles unused (and answers of done reviews
+                       unchanged) since <date>: now, never, an age
                        (2.weeks.ago, 3 days ago) or a date (2026-11-01);
                        default review-remote.pruneExpire, else 2.weeks.ago
     --include-open     remove open reviews' bundles too (but for a review whose

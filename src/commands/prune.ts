@@ -6,6 +6,7 @@ import { readSettings } from "../config/settings.js";
 import { ConfigError, ReviewRemoteError, UsageError } from "../errors.js";
 import { PruneReason, pruneBranches, pruneCandidates } from "../merge/prune.js";
 import { planBundles, pruneBundles } from "../merge/prune-bundles.js";
+import { planReviewFiles, pruneReviewFiles, type ReviewFilesPruned } from "../merge/prune-reviews.js";
 import { messages } from "../messages.js";
 import { type Repo, resolveRepo } from "../repo.js";
 import { printPrune } from "../report/merge.js";
@@ -60,13 +61,23 @@ export async function runPrune(
       claimed: await readClaimed(store, !args.dryRun),
     });
     const bundles = args.dryRun ? { pruned: plan.candidates } : await pruneBundles(store, plan.candidates);
-    return { branches, bundles, open: plan.open, left: plan.candidates.length - bundles.pruned.length };
+    const answers = await planReviewFiles(store, records, cutoff);
+    const stopped = (bundles as { error?: ReviewRemoteError }).error;
+    const reviews: ReviewFilesPruned = args.dryRun
+      ? { pruned: answers }
+      : stopped
+        ? { pruned: [] }
+        : await pruneReviewFiles(store, answers);
+    const left = stopped
+      ? messages.pruneStopped(plan.candidates.length - bundles.pruned.length, "bundle")
+      : messages.pruneStopped(answers.length - reviews.pruned.length, "review's answer");
+    return { branches, bundles, reviews, open: plan.open, left, error: stopped ?? reviews.error };
   });
-  printPrune(outcome.branches, outcome.bundles.pruned, outcome.open, args, output);
-  const { error } = outcome.bundles as { error?: ReviewRemoteError };
+  printPrune(outcome.branches, outcome.bundles.pruned, outcome.reviews.pruned, outcome.open, args, output);
+  const { error } = outcome;
   if (error) {
     throw new ReviewRemoteError(error.message, {
-      details: [messages.pruneStopped(outcome.left)],
+      details: [outcome.left],
       hints: [...error.hints, messages.hintPruneAgain],
       cause: error,
     });

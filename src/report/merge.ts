@@ -5,6 +5,7 @@ import type { Dropped } from "../merge/drop.js";
 import { MergeKind, type MergeOutcome } from "../merge/outcome.js";
 import type { PruneOutcome } from "../merge/prune.js";
 import type { BundlePrune } from "../merge/prune-bundles.js";
+import type { ReviewFilesPrune } from "../merge/prune-reviews.js";
 import { messages } from "../messages.js";
 import { type ReviewRecord, ReviewState } from "../store/records.js";
 import { formatSize, type Output, plural } from "./output.js";
@@ -78,11 +79,13 @@ function bundleWhose(bundle: BundlePrune): string {
 export function printPrune(
   outcomes: readonly PruneOutcome[],
   bundles: readonly BundlePrune[],
+  reviews: readonly ReviewFilesPrune[],
   open: { count: number; bytes: number },
   args: { dryRun: boolean; json: boolean; includeOpen: boolean },
   output: Output,
 ): void {
   const freed = bundles.reduce((sum, bundle) => sum + bundle.bytes, 0);
+  const answered = reviews.reduce((sum, review) => sum + review.bytes, 0);
   if (args.json) {
     const branches = outcomes.map(({ record, reason, supersededBy, deleted }) => ({
       id: record.id,
@@ -93,14 +96,21 @@ export function printPrune(
       deleted,
     }));
     const kept = { count: open.count, bytes: open.bytes };
-    output.json({ dryRun: args.dryRun, branches, bundles, bytesFreed: freed, keptForOpenReviews: kept });
+    output.json({
+      dryRun: args.dryRun,
+      branches,
+      bundles,
+      reviews,
+      bytesFreed: freed + answered,
+      keptForOpenReviews: kept,
+    });
     return;
   }
   if (open.count > 0) {
     const what = `${plural(open.count, "bundle")} of open reviews (${formatSize(open.bytes)})`;
     output.err(`hint: ${messages.hintOpenBundlesKept(what, open.count, args.includeOpen)}`);
   }
-  if (outcomes.length === 0 && bundles.length === 0) {
+  if (outcomes.length === 0 && bundles.length === 0 && reviews.length === 0) {
     output.out("Nothing to prune.");
     return;
   }
@@ -124,6 +134,18 @@ export function printPrune(
       args.dryRun
         ? `Would free ${formatSize(freed)} (${count}); their audit lines and manifests would stay.`
         : `Freed ${formatSize(freed)} (${count}); their audit lines and manifests stay.`,
+    );
+  }
+  for (const review of reviews) {
+    const what = `${review.files.join(", ")} of review ${review.id} (${formatSize(review.bytes)}, ${review.state}, last changed ${review.lastChanged})`;
+    output.out(`${args.dryRun ? "Would remove" : "Removed"} ${what}`);
+  }
+  if (reviews.length > 0) {
+    const count = reviews.length === 1 ? "1 review's answer" : `${reviews.length} reviews' answers`;
+    output.out(
+      args.dryRun
+        ? `Would free ${formatSize(answered)} (${count}); their records would stay.`
+        : `Freed ${formatSize(answered)} (${count}); their records stay.`,
     );
   }
 }

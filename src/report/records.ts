@@ -5,7 +5,7 @@ import type { Result } from "../protocol/result.js";
 import { summaryProse } from "../protocol/summary.js";
 import type { ReviewRecord } from "../store/records.js";
 import { formatComment } from "./comment.js";
-import { type Output, paint, plural } from "./output.js";
+import { formatSize, type Output, paint, plural } from "./output.js";
 import { describeReceipt, receiptJson } from "./receipt.js";
 import { toSarif } from "./sarif.js";
 import { describeHidden, describeLeftOut, describeScope, leftOut } from "./target.js";
@@ -121,6 +121,10 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
     output.out(
       `bundle   ${record.bundleSha256.slice(0, 16)} pruned on ${shown.bundlePruned}; its manifest stays`,
     );
+  if (record.pruned) {
+    const { files, bytes, time } = record.pruned;
+    output.out(`pruned   ${files.join(", ")} (${formatSize(bytes)}) on ${time}; the record stays`);
+  }
   for (const problem of record.problems ?? []) output.out(`problem  ${problem}`);
   for (const part of record.dropped ?? []) {
     const what = part.count === undefined ? part.part : `${part.count} ${part.part}`;

@@ -74,6 +74,8 @@ export interface ReviewRecord {
   mergedFrom?: string;
   /** Set by prune: the newer review of the same target that made this one stale. */
   supersededBy?: string | undefined;
+  /** Set by prune: the stored answer files it removed from reviews/<id>/, their bytes, and when. */
+  pruned?: { time: string; files: string[]; bytes: number } | undefined;
 }
 
 const STATES: ReadonlySet<string> = new Set(Object.values(ReviewState));
@@ -100,8 +102,9 @@ export function reviewDir(store: StorePaths, id: string): string {
   return join(store.reviews, id);
 }
 
-export async function writeRecord(store: StorePaths, record: ReviewRecord): Promise<void> {
-  const next = { ...record, updatedAt: new Date().toISOString() };
+/** Writes the record; `touch` (a state change) sets its `updatedAt`, which prune counts ages from. */
+export async function writeRecord(store: StorePaths, record: ReviewRecord, touch = true): Promise<void> {
+  const next = touch ? { ...record, updatedAt: new Date().toISOString() } : record;
   await writeFileAtomic(
     join(reviewDir(store, record.id), "state.json"),
     `${JSON.stringify(next, null, 2)}\n`,

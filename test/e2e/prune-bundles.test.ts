@@ -15,6 +15,7 @@ import {
 } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { formatSize } from "../../src/report/output.js";
 import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
 import { stopped } from "../helpers/processes.js";
 import { BIN, createTrailingSpaceRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
@@ -84,6 +85,20 @@ function exportOnly(repo: TestRepo, rev: string): string {
   return sha;
 }
 
+/** A review's stored answer files prune removes once it is done with (name → bytes). */
+function answerFiles(repo: TestRepo, id: string): Record<string, number> {
+  const files: Record<string, number> = {};
+  for (const name of ["result.json", "changes.json", "request.json"]) {
+    const path = join(storeDir(repo), "reviews", id, name);
+    if (existsSync(path)) files[name] = statSync(path).size;
+  }
+  return files;
+}
+
+function sum(files: Record<string, number>): number {
+  return Object.values(files).reduce((total, bytes) => total + bytes, 0);
+}
+
 function sizeText(bytes: number): string {
   return `${bytes} B`;
 }
@@ -105,8 +120,14 @@ describe("prune: stored bundles", () => {
     const dry = runUnchanged(repo, ["prune", "-n", "--expire=now"], 0);
     expect(storeFiles(repo)).toEqual(store);
     const total = (sizes.get(dropped.bundle) ?? 0) + (sizes.get(exported) ?? 0);
+    const answer = answerFiles(repo, dropped.id);
     const lines = dry.stdout.trimEnd().split("\n");
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(5);
+    expect(lines[3]).toMatch(
+      new RegExp(
+        `^Would remove ${Object.keys(answer).join(", ")} of review ${dropped.id} \\(${formatSize(sum(answer)).replace(".", "\\.")}, dropped, last changed 20`,
+      ),
+    );
     expect(dry.stdout).toContain(
       `Would remove bundle ${dropped.bundle.slice(0, 16)} (${sizeText(sizes.get(dropped.bundle) ?? 0)}, review ${dropped.id}, last used `,
     );
@@ -117,7 +138,7 @@ describe("prune: stored bundles", () => {
       `Would free ${sizeText(total)} (2 bundles); their audit lines and manifests would stay.`,
     );
     const json = JSON.parse(repo.run(["prune", "-n", "--expire=now", "--json"]).stdout);
-    expect(json).toMatchObject({ dryRun: true, branches: [], bytesFreed: total });
+    expect(json).toMatchObject({ dryRun: true, branches: [], bytesFreed: total + sum(answer) });
     expect(json.bundles.map((bundle: { sha256: string }) => bundle.sha256).sort()).toEqual(
       [dropped.bundle, exported].sort(),
     );
@@ -163,6 +184,47 @@ describe("prune: stored bundles", () => {
     expect(reverified.stdout).not.toContain("pruned");
     expect(repo.run(["audit"]).stdout).not.toContain("pruned");
     expect(repo.run(["show", dropped.id]).stdout).not.toContain("pruned on");
+  });
+
+  it("removes the stored answers of merged and dropped reviews past the expiry; their records stay and say so", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    const merged = review(repo);
+    expect(repo.run(["merge", merged.id]).status).toBe(0);
+    repo.write("src/b.ts", "export const b = 2;  \n");
+    repo.commit("b, with trailing spaces");
+    const open = review(repo);
+    const answer = answerFiles(repo, merged.id);
+    expect(Object.keys(answer)).toEqual(["result.json", "changes.json", "request.json"]);
+    const openFiles = answerFiles(repo, open.id);
+    const before = JSON.parse(repo.run(["list", "--json"]).stdout) as { id: string; updatedAt: string }[];
+    expect(repo.run(["prune"]).stdout).toBe("Nothing to prune.\n");
+    expect(answerFiles(repo, merged.id)).toEqual(answer);
+
+    const pruned = repo.run(["prune", "--expire=now"]);
+    expect(pruned.status, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain(
+      `Removed result.json, changes.json, request.json of review ${merged.id} (${formatSize(sum(answer))}, merged, last changed `,
+    );
+    expect(pruned.stdout).toContain(
+      `Freed ${formatSize(sum(answer))} (1 review's answer); their records stay.`,
+    );
+    expect(answerFiles(repo, merged.id)).toEqual({});
+    // The open review keeps its answer; the merged one's record stays, its last change as it was.
+    expect(answerFiles(repo, open.id)).toEqual(openFiles);
+    const after = JSON.parse(repo.run(["list", "--json"]).stdout) as typeof before;
+    const record = after.find((one) => one.id === merged.id) as Record<string, unknown>;
+    expect(record).toMatchObject({
+      state: "merged",
+      updatedAt: before.find((one) => one.id === merged.id)?.updatedAt,
+      pruned: { files: ["result.json", "changes.json", "request.json"], bytes: sum(answer) },
+    });
+    expect(repo.run(["list"]).stdout).toMatch(new RegExp(`^${merged.id}  merged .*1 proposed commit$`, "m"));
+    const shown = repo.run(["show", merged.id]);
+    expect(shown.status, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(
+      /^pruned {3}result\.json, changes\.json, request\.json \(.+\) on 20.*; the record stays$/m,
+    );
+    expect(repo.run(["prune", "--expire=now"]).stdout).toBe("Nothing to prune.\n");
   });
 
   it("keeps the bundles of open reviews: imported, and failed but still importable out of band", () => {
