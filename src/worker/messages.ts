@@ -21,6 +21,7 @@ export const workerMessages = {
   noDiff: "diff: no file header (--- a/<path>) found in the reviewer's output",
   bothDevNull: "both sides are /dev/null",
   plainRename: "--- and +++ name different files (a rename needs git diff output)",
+  noReport: (format: string, failure: string) => `${failure} and wrote no ${format} report`,
   unreadable: (format: string, detail: string) => `${format}: the report could not be read: ${detail}`,
 
   // Parts of a report dropped or cut: warnings, the rest still counts.

@@ -75,6 +75,11 @@ async function readBounded(path: string, max: number): Promise<Buffer> {
   }
 }
 
+/** Nothing but whitespace: no report. */
+function isBlank(report: Buffer): boolean {
+  return report.length < 4096 && report.toString("latin1").trim() === "";
+}
+
 /** Empty io files for the next reviewer, writable by the sandbox's user. */
 export function resetIoFiles(io: ReviewerIo, user: { uid: number; gid: number } | undefined): void {
   for (const file of [io.commentsFile, io.outputFile, io.summaryFile]) {
@@ -140,6 +145,21 @@ export async function runStep(
   if (!declared) return commentsOutcome(ctx, exitCode);
   const output = await readBounded(ctx.io.outputFile, limits.maxReportBytes + 1);
   const report = output.length > 0 ? output : (run.stdout ?? Buffer.alloc(0));
+  // No report at all: a linter run on no file (`grep -z '\.js$' ... | xargs -0 -r eslint` over a
+  // change with none) writes nothing and exits 0, which is no finding. With a failure, the failure
+  // is the news (ESLint's config could not load), not that an empty document is no JSON.
+  if (isBlank(report)) {
+    if (!run.ok)
+      return {
+        exitCode,
+        comments: [],
+        fixed: [],
+        patched: [],
+        error: m.noReport(reviewer.format, run.error),
+      };
+    const summary = await readSummary(ctx.io);
+    return { exitCode, comments: [], fixed: [], patched: [], ...(summary ? { summary } : {}) };
+  }
   const converted = await convertReport(reviewer.format, report, {
     treeRoot: ctx.io.tree,
     limits,

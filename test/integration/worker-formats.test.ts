@@ -120,6 +120,26 @@ describe("reviewers with report formats", () => {
     expect(result.commits).toEqual([]);
   });
 
+  it("takes no report and exit 0 as no finding: a linter given no file of the change", async () => {
+    const { result } = await review([
+      // xargs -r runs nothing on no input, as over a change with no file the linter takes.
+      { command: "printf '' | xargs -0 -r false", format: "rdjson" },
+      { command: "true", format: "sarif" },
+      { command: `${REPORT} lint.rdjson`, format: "rdjson" },
+    ]);
+    expect(result.status, result.error).toBe("ok");
+    expect(result.comments.filter((comment) => comment.rule === "worker/reviewer-failed")).toEqual([]);
+    expect(result.commits.map((commit) => commit.message.split("\n")[0])).toEqual([
+      "report.sh: 2 fixes (no-var, eqeqeq)",
+    ]);
+  });
+
+  it("names a reviewer's failure, not the empty document, when it fails with no report", async () => {
+    const { result } = await review([{ command: "echo 'config not found' >&2; exit 2", format: "rdjson" }]);
+    expect(result.status).toBe("failed");
+    expect(result.error).toBe("the reviewer exited with code 2 and wrote no rdjson report");
+  });
+
   it("takes a diff report up to the request's maxPatchBytes, raised or not", async () => {
     // A new file of 60000 lines: about 1.1 MiB of diff, over the default limit.
     const big =
