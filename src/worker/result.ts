@@ -121,6 +121,21 @@ function problemsOf(result: Result, text: string, request: Request): string[] {
   return [];
 }
 
+/** In a `u` regex a surrogate pair is one code point, so this matches lone surrogates only. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/gu;
+
+/**
+ * `value` with half a surrogate pair in any string (a reviewer's `"\ud800"` escape, a cut in the
+ * wrong place) replaced by U+FFFD: the client's parser refuses a result that holds one anywhere, and
+ * the receipt's canonical JSON cannot hold one, so one comment's text would cost the whole review.
+ */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(LONE_SURROGATE, "\uFFFD");
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, wellFormed(inner)]));
+}
+
 /** The result with its receipt, when the worker signs, as JSON text with a final newline. */
 async function render(
   result: Result,
@@ -145,7 +160,7 @@ export async function renderResult(
   const output = over
     ? withoutProposals(reviewed, over.limit, over.problem.replace(/^commits: /, ""))
     : reviewed;
-  const first = await render(assemble(request, sandbox, output, say), sign);
+  const first = await render(wellFormed(assemble(request, sandbox, output, say)) as Result, sign);
   const problems = problemsOf(first.result, first.text, request);
   if (problems.length === 0) return first.text;
   const failed = assemble(request, sandbox, {

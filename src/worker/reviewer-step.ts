@@ -95,7 +95,8 @@ function formatLimits(ctx: Pick<StepContext, "maxComments" | "maxPatchBytes">): 
 
 async function readSummary(io: ReviewerIo): Promise<string | undefined> {
   const text = (await readBounded(io.summaryFile, MAX_SUMMARY_CHARS * 4)).toString("utf8").trim();
-  return text === "" ? undefined : text.slice(0, MAX_SUMMARY_CHARS);
+  // Never half a surrogate pair: the client refuses a result that holds one anywhere.
+  return text === "" ? undefined : text.slice(0, MAX_SUMMARY_CHARS).replace(/[\uD800-\uDBFF]$/, "");
 }
 
 /** The `comments` format: the comments file and the output file, as JSON Lines. */

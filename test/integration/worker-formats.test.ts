@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS, type Limits } from "../../src/protocol/limits.js";
+import { parseStrictJson } from "../../src/protocol/strict-json.js";
 import type { ReviewerCommand } from "../../src/worker/reviewer-specs.js";
 import {
   envelope,
@@ -182,6 +183,30 @@ describe("reviewers with report formats", () => {
     expect(result.comments).toEqual([JSON.parse(comment)]);
     expect(result.summary).toContain("\n\necho: All read.");
     expect(stderr).toContain("thinking");
+  });
+
+  it("cuts a long summary on a whole character: half an emoji would get the result refused", async () => {
+    // 4095 characters, then an emoji of two UTF-16 units across the 4096 kept.
+    const command = `head -c 4095 /dev/zero | tr '\\0' a > "$REVIEW_REMOTE_SUMMARY"; printf '\\360\\237\\230\\200 done' >> "$REVIEW_REMOTE_SUMMARY"`;
+    const run = await runWorkerOn(envelope(target.request(), target.bundle), {
+      reviewerCommands: [{ command, format: "comments" }],
+    });
+    expect(run.code, run.stderr).toBe(0);
+    // The client's parser, which refuses a lone surrogate anywhere in the document.
+    const result = parseStrictJson(Buffer.from(run.stdout)) as { status: string; summary: string };
+    expect(result.status).toBe("ok");
+    expect(result.summary).toMatch(/: a{4095}$/);
+  });
+
+  it("sends a comment whose text holds half a surrogate pair with U+FFFD in its place", async () => {
+    const comment = '{"path":"src/a.js","line":2,"severity":"warning","message":"bad \\ud800 here"}';
+    const command = `printf '%s\\n' '${comment}' > "$REVIEW_REMOTE_COMMENTS"`;
+    const run = await runWorkerOn(envelope(target.request(), target.bundle), {
+      reviewerCommands: [{ command, format: "comments" }],
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseStrictJson(Buffer.from(run.stdout)) as { comments: { message: string }[] };
+    expect(result.comments.map((kept) => kept.message)).toEqual(["bad \ufffd here"]);
   });
 
   it("cuts a report over the limits and says how many were left out once, on stderr and in the summary", async () => {
