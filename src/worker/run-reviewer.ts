@@ -136,6 +136,7 @@ export function reviewerEnv(
 function describeFailure(
   outcome: { exitCode: number | null; signal: NodeJS.Signals | null; error?: Error },
   limits: ResourceLimits,
+  sandboxed: boolean,
 ): string {
   if (outcome.error) return `the reviewer could not be started: ${outcome.error.message}`;
   // SIGXFSZ is signal 25; a shell reports a child killed by it as exit 128 + 25.
@@ -143,6 +144,13 @@ function describeFailure(
     return `the reviewer was stopped by the file size limit (${limits.fileSizeBytes} bytes per file)`;
   }
   if (outcome.signal) return `the reviewer was killed by ${outcome.signal}`;
+  // The shell's code for a command it could not find: in a sandbox, most often a tool the host has
+  // somewhere the sandbox does not show (`sh: 1: biome: not found` is on a remote: line above).
+  if (outcome.exitCode === 127) {
+    return sandboxed
+      ? "the reviewer exited with code 127: a command was not found in the sandbox, which sees /usr, node and --tools DIR (DIR/bin and DIR/node_modules/.bin first on PATH)"
+      : "the reviewer exited with code 127: a command was not found on PATH";
+  }
   return `the reviewer exited with code ${outcome.exitCode}`;
 }
 
@@ -189,7 +197,11 @@ export async function runReviewer(run: ReviewerRun): Promise<ReviewerOutcome> {
     };
   }
   if (outcome.exitCode === 0) return { ok: true, exitCode: 0, stdout: outcome.stdout };
-  const failed = { ok: false as const, error: describeFailure(outcome, run.limits), stdout: outcome.stdout };
+  const failed = {
+    ok: false as const,
+    error: describeFailure(outcome, run.limits, run.sandbox.kind !== "none"),
+    stdout: outcome.stdout,
+  };
   // 126 and 127: the shell could not run the program; above 128: killed by a signal.
   const code = outcome.exitCode;
   return code === null || code >= 126 || outcome.error ? failed : { ...failed, exitCode: code };

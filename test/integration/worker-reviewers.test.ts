@@ -324,7 +324,8 @@ describe("worker sandbox", () => {
         });
         expect(parseResult(outsideTools.stdout)).toMatchObject({
           status: "failed",
-          error: "the reviewer exited with code 127",
+          error:
+            "the reviewer exited with code 127: a command was not found in the sandbox, which sees /usr, node and --tools DIR (DIR/bin and DIR/node_modules/.bin first on PATH)",
         });
       } finally {
         rmSync(tools, { recursive: true, force: true });
