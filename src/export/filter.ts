@@ -31,15 +31,19 @@ export function nameExclusion(path: string, exclude: readonly string[]): string 
   return undefined;
 }
 
+/** The reasons that only say a path was not asked for (`-- <pathspec>`, the policy's include). */
+export const OUTSIDE_PATHSPECS = "outside the pathspecs";
+export const NOT_INCLUDED = "not in policy include";
+
 /** The reason the user's rules (secret names, policy, pathspecs) keep `entry` back, if any. */
 function ruleExclusion(entry: TreeEntry, rules: FilterRules): string | undefined {
   if (entry.mode === Mode.gitlink) return "gitlink (submodule)";
   const named = nameExclusion(entry.path, rules.exclude);
   if (named !== undefined) return named;
   if (rules.include.length > 0 && matchGlobList(rules.include, entry.path) === undefined) {
-    return "not in policy include";
+    return NOT_INCLUDED;
   }
-  if (rules.selected && !rules.selected.has(entry.path)) return "outside the pathspecs";
+  if (rules.selected && !rules.selected.has(entry.path)) return OUTSIDE_PATHSPECS;
   return undefined;
 }
 

@@ -1,9 +1,13 @@
 // What `export` shows: the listing of `--list` (what would leave, what stays and why, what the scan
 // would say), or the stored bundle; as text or as one JSON document.
 import type { ExportListing, StoredBundle } from "../export/bundle.js";
+import { NOT_INCLUDED, OUTSIDE_PATHSPECS } from "../export/filter.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 import { formatAllowed, formatFinding } from "./finding.js";
 import { formatSize, type Output, paint, plural } from "./output.js";
+
+/** The reasons that say only that a path was not asked for. */
+const UNSELECTED = new Set([OUTSIDE_PATHSPECS, NOT_INCLUDED]);
 
 export function printListing(listing: ExportListing, json: boolean, output: Output): void {
   if (json) {
@@ -37,9 +41,17 @@ export function printListing(listing: ExportListing, json: boolean, output: Outp
   }
   if (listing.excluded.length > 0) {
     output.out(`Would keep back ${plural(listing.excluded.length, "path")}:`);
-    const width = Math.min(48, Math.max(...listing.excluded.map((e) => e.path.length)));
-    for (const entry of listing.excluded) {
+    // What a pathspec or the policy's include leaves out is the rest of the tree, asked for: counted,
+    // not listed (`-- src` in babel would print 27k lines over the secret names that matter).
+    const unselected = listing.excluded.filter((entry) => UNSELECTED.has(entry.reason));
+    const listed = listing.excluded.filter((entry) => !UNSELECTED.has(entry.reason));
+    const width = Math.min(48, Math.max(0, ...listed.map((e) => e.path.length)));
+    for (const entry of listed) {
       output.out(`  ${escapeForDisplay(entry.path).padEnd(width)}  ${escapeForDisplay(entry.reason)}`);
+    }
+    for (const reason of UNSELECTED) {
+      const count = unselected.filter((entry) => entry.reason === reason).length;
+      if (count > 0) output.out(`  ${plural(count, "path")} ${reason} (--json lists them)`);
     }
   }
   if (listing.allowed.length > 0) {

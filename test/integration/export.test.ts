@@ -288,6 +288,29 @@ describe("export", () => {
     expect(list.excluded).toContainEqual({ path: "fixtures/big.json", reason: "not in policy include" });
   });
 
+  it("counts what a pathspec or the include leaves out in the text listing; --json names each", () => {
+    const repo = newRepo();
+    for (const name of ["a", "b", "c"]) repo.write(`lib/${name}.ts`, `${name}\n`);
+    repo.write("docs/d.md", "d\n");
+    repo.write("src/a.ts", "a\n");
+    repo.write("src/.env", "TOKEN=abc\n");
+    repo.write(".review-remote.json", JSON.stringify({ include: ["src/", "lib/", ".review-remote.json"] }));
+    repo.commit();
+    const text = repo.run(["export", "--list", "--", "src"]);
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout.slice(text.stdout.indexOf("Would keep back"))).toBe(
+      "Would keep back 6 paths:\n" +
+        "  src/.env  secret name: dotenv (dotenv file)\n" +
+        "  4 paths outside the pathspecs (--json lists them)\n" +
+        "  1 path not in policy include (--json lists them)\n",
+    );
+    expect(
+      listJson(repo, ["--", "src"])
+        .excluded.map((entry) => entry.path)
+        .sort(),
+    ).toEqual([".review-remote.json", "docs/d.md", "lib/a.ts", "lib/b.ts", "lib/c.ts", "src/.env"]);
+  });
+
   it("rejects an invalid policy file with one path: message line per problem", () => {
     const repo = basicRepo();
     repo.write(".review-remote.json", JSON.stringify({ exclude: "x", bogus: 1, secrets: { allow: [{}] } }));
