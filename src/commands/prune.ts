@@ -68,16 +68,20 @@ export async function runPrune(
       : stopped
         ? { pruned: [] }
         : await pruneReviewFiles(store, answers);
+    // A review whose answer stopped part way is among those pruned: its record says what went.
+    const notTried = answers.length - reviews.pruned.length;
     const left = stopped
-      ? messages.pruneStopped(plan.candidates.length - bundles.pruned.length, "bundle")
-      : messages.pruneStopped(answers.length - reviews.pruned.length, "review's answer");
+      ? [messages.pruneStopped(plan.candidates.length - bundles.pruned.length, "bundle")]
+      : notTried > 0
+        ? [messages.pruneStopped(notTried, "review's answer")]
+        : [];
     return { branches, bundles, reviews, open: plan.open, left, error: stopped ?? reviews.error };
   });
   printPrune(outcome.branches, outcome.bundles.pruned, outcome.reviews.pruned, outcome.open, args, output);
   const { error } = outcome;
   if (error) {
     throw new ReviewRemoteError(error.message, {
-      details: [outcome.left],
+      details: outcome.left,
       hints: [...error.hints, messages.hintPruneAgain],
       cause: error,
     });

@@ -7,7 +7,7 @@
 import { ReviewRemoteError } from "../errors.js";
 import type { AuditEntry } from "../store/audit.js";
 import type { StorePaths } from "../store/layout.js";
-import { appendPruned, listStoredBundles, removeBundle, reuseEntries } from "../store/pruned.js";
+import { appendPruned, listStoredBundles, removeBundle, reuseEntries, settleMoved } from "../store/pruned.js";
 import { type ReviewRecord, ReviewState, readReviewFile } from "../store/records.js";
 import { readRunning } from "../store/running.js";
 
@@ -96,24 +96,27 @@ export interface BundlesPruned {
 }
 
 /**
- * Removes the candidates one by one: the pruned.jsonl line, then the reuse entries, then the file.
- * The first failure stops it; what was removed before stays removed and recorded, the rest untouched.
+ * Removes the candidates one by one (see removeBundle): pruned.jsonl names a bundle only once it is
+ * out of the store. The first failure stops it; what was removed before stays removed and recorded,
+ * the rest untouched.
  */
 export async function pruneBundles(
   store: StorePaths,
   candidates: readonly BundlePrune[],
 ): Promise<BundlesPruned> {
+  await settleMoved(store);
   const entries = await reuseEntries(store);
   const pruned: BundlePrune[] = [];
   for (const candidate of candidates) {
     try {
-      await appendPruned(store, {
-        time: new Date().toISOString(),
-        bundleSha256: candidate.sha256,
-        bytes: candidate.bytes,
-        reviews: candidate.reviews,
-      });
-      await removeBundle(store, candidate.sha256, entries.get(candidate.sha256) ?? []);
+      await removeBundle(store, candidate.sha256, entries.get(candidate.sha256) ?? [], () =>
+        appendPruned(store, {
+          time: new Date().toISOString(),
+          bundleSha256: candidate.sha256,
+          bytes: candidate.bytes,
+          reviews: candidate.reviews,
+        }),
+      );
     } catch (error) {
       if (!(error instanceof ReviewRemoteError)) throw error;
       return { pruned, error };

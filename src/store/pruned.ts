@@ -2,7 +2,7 @@
 // and the reviews that had sent it), so that `audit --verify`, `verify` and `show` tell a pruned
 // bundle from one that went missing. Its manifest (`bundles/<sha256>.manifest.json`) stays: what
 // was sent is still known, and a receipt can still be checked against it.
-import { lstat, readdir, readFile, rm, unlink } from "node:fs/promises";
+import { lstat, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { bundlePath } from "./bundles.js";
 import { cacheDir, REUSE_RECORD_NAME } from "./cache.js";
@@ -80,18 +80,51 @@ export async function reuseEntries(store: StorePaths): Promise<Map<string, strin
 }
 
 /**
- * Removes a bundle: first its reuse entries (an export then builds it again, never reusing a missing
- * file), then the file; its manifest stays. The caller has recorded the removal in pruned.jsonl.
+ * Removes a bundle, its manifest aside: the file is moved out of the store (`<name>.pruning`: the
+ * step that fails when it cannot be removed), `record` writes its pruned.jsonl line, then its reuse
+ * entries go (an export then builds it again; one left behind names a missing file, which the reuse
+ * finds and builds again too) and the moved file. A bundle that cannot be moved is left as it was,
+ * unrecorded; one that cannot be recorded is moved back. What a killed prune left moved is settled
+ * by the next (settleMoved).
  */
 export async function removeBundle(
   store: StorePaths,
   sha256: string,
   entries: readonly string[],
+  record: () => Promise<void>,
 ): Promise<void> {
+  const path = bundlePath(store, sha256);
+  const moved = `${path}${MOVED}`;
   try {
-    for (const entry of entries) await rm(entry, { force: true });
-    await unlink(bundlePath(store, sha256));
+    await rename(path, moved);
   } catch (error) {
     throw storeError(store.bundles, error);
+  }
+  try {
+    await record();
+  } catch (error) {
+    await rename(moved, path).catch(() => undefined);
+    throw error;
+  }
+  for (const entry of entries) await rm(entry, { force: true }).catch(() => undefined);
+  await unlink(moved).catch(() => undefined);
+}
+
+const MOVED = ".pruning";
+
+/**
+ * Bundles a killed prune moved out (`<sha256>.tar.gz.pruning`): removed when pruned.jsonl records
+ * their removal, else put back, never pruned.
+ */
+export async function settleMoved(store: StorePaths): Promise<void> {
+  const names = await readdir(store.bundles).catch(() => [] as string[]);
+  const moved = names.filter((name) => /^[0-9a-f]{64}\.tar\.gz\.pruning$/.test(name));
+  if (moved.length === 0) return;
+  const recorded = await readPruned(store);
+  for (const name of moved) {
+    const path = join(store.bundles, name);
+    const sha256 = name.slice(0, 64);
+    if (recorded.has(sha256)) await unlink(path).catch(() => undefined);
+    else await rename(path, bundlePath(store, sha256)).catch(() => undefined);
   }
 }

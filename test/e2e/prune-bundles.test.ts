@@ -1,6 +1,6 @@
 // `prune` removes the stored bundles no open review needs once they are older than the expiry, as
 // `git gc --prune=<date>` does objects: driven as a user drives it, on real repos and real reviews.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
   chmodSync,
@@ -18,7 +18,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { formatSize } from "../../src/report/output.js";
 import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
 import { stopped } from "../helpers/processes.js";
-import { BIN, createTrailingSpaceRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
+import {
+  BIN,
+  createTrailingSpaceRepo,
+  repoState,
+  repoTracker,
+  runUnchanged,
+  type TestRepo,
+} from "../helpers/repo.js";
 
 const repos = repoTracker();
 let started: ChildProcess | undefined;
@@ -83,6 +90,25 @@ function exportOnly(repo: TestRepo, rev: string): string {
   const sha = /([0-9a-f]{64})\.tar\.gz/.exec(result.stdout)?.[1];
   if (!sha) throw new Error(`no bundle path in: ${result.stdout}`);
   return sha;
+}
+
+/** `prune --expire=now` run where `path` is a mount point (of itself): it cannot be removed or moved. */
+function pruneOverMountPoint(repo: TestRepo, path: string) {
+  const script = 'mount --bind "$1" "$1" && exec git review-remote prune --expire=now';
+  const run = spawnSync("unshare", ["-m", "sh", "-c", script, "sh", path], {
+    cwd: repo.dir,
+    env: repo.env,
+    encoding: "utf8",
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** The sha256s pruned.jsonl names, in order. */
+function prunedLines(repo: TestRepo): string[] {
+  return readFileSync(join(storeDir(repo), "pruned.jsonl"), "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((line) => (JSON.parse(line) as { bundleSha256: string }).bundleSha256);
 }
 
 /** A review's stored answer files prune removes once it is done with (name → bytes). */
@@ -418,6 +444,52 @@ describe("prune: stored bundles", () => {
     expect(tampered.stderr).toContain(`${dropped.bundle}.tar.gz: content hashes to`);
     const pruned = repo.run(["prune", "--expire=now"]);
     expect(pruned.stdout).toContain(`Removed bundle ${dropped.bundle.slice(0, 16)}`);
+    expect(repo.run(["audit", "--verify"]).status).toBe(0);
+  });
+
+  it("a prune that cannot remove a bundle or an answer file stops there: what it records is what went", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    const dropped = review(repo);
+    expect(repo.run(["drop", dropped.id]).status).toBe(0);
+    const exported = exportOnly(repo, "HEAD~1");
+    // Removed in the order of their names: the second cannot be, a mount point (EBUSY, even to root).
+    const [first, second] = [dropped.bundle, exported].sort() as [string, string];
+    const sizes = bundles(repo);
+    const answer = answerFiles(repo, dropped.id);
+    const before = repoState(repo);
+    const busy = pruneOverMountPoint(repo, join(storeDir(repo), "bundles", `${second}.tar.gz`));
+    expect(busy.status, busy.stderr).toBe(1);
+    expect(busy.stdout).toContain(`Removed bundle ${first.slice(0, 16)}`);
+    expect(busy.stderr).toContain("EBUSY");
+    expect(busy.stderr).toContain("prune stopped: 1 more bundle was left as they were");
+    expect(prunedLines(repo)).toEqual([first]);
+    expect([...bundles(repo)]).toEqual([[second, sizes.get(second)]]);
+    expect(readdirSync(join(storeDir(repo), "bundles")).filter((name) => name.endsWith(".pruning"))).toEqual(
+      [],
+    );
+    expect(answerFiles(repo, dropped.id)).toEqual(answer);
+    expect(repo.run(["audit", "--verify"]).status).toBe(0);
+    expect(repoState(repo)).toEqual(before);
+
+    // An answer file that cannot be removed: the record names only the one removed before it.
+    const stuck = pruneOverMountPoint(repo, join(storeDir(repo), "reviews", dropped.id, "changes.json"));
+    expect(stuck.status, stuck.stderr).toBe(1);
+    expect(stuck.stdout).toContain(`Removed bundle ${second.slice(0, 16)}`);
+    expect(stuck.stdout).toContain(`Removed result.json of review ${dropped.id}`);
+    expect(stuck.stderr).toContain("EBUSY");
+    expect(prunedLines(repo)).toEqual([first, second]);
+    expect(Object.keys(answerFiles(repo, dropped.id))).toEqual(["changes.json", "request.json"]);
+    const record = () => JSON.parse(repo.run(["show", "--json", dropped.id]).stdout).review;
+    expect(record().pruned).toMatchObject({ files: ["result.json"], bytes: answer["result.json"] });
+    expect(repoState(repo)).toEqual(before);
+
+    const finished = repo.run(["prune", "--expire=now"]);
+    expect(finished.status, finished.stderr).toBe(0);
+    expect(answerFiles(repo, dropped.id)).toEqual({});
+    expect(record().pruned).toMatchObject({
+      files: ["result.json", "changes.json", "request.json"],
+      bytes: sum(answer),
+    });
     expect(repo.run(["audit", "--verify"]).status).toBe(0);
   });
 
