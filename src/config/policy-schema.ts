@@ -57,12 +57,20 @@ const SecretAllowSchema = z
     },
   );
 
+/**
+ * The most globs the policy may forbid: with the built-in ones they stay within the request's
+ * MAX_FORBIDDEN_PATHS, which a worker refuses to go past (a unit test keeps the sum under it).
+ */
+export const MAX_POLICY_FORBIDDEN_PATHS = 512;
+
 const PositiveInt = z.number().int().positive();
 
 const PolicySchema = z.strictObject({
   exclude: GlobList.optional(),
   include: GlobList.optional(),
-  forbiddenPaths: GlobList.optional(),
+  forbiddenPaths: GlobList.max(MAX_POLICY_FORBIDDEN_PATHS, {
+    message: `must not list more than ${MAX_POLICY_FORBIDDEN_PATHS} globs`,
+  }).optional(),
   secrets: z
     .strictObject({
       allow: z.array(SecretAllowSchema).optional(),

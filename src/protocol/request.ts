@@ -5,7 +5,7 @@ import { z } from "zod";
 import { ProtocolError } from "./errors.js";
 import { describeIssue, formatIssues } from "./issues.js";
 import type { Limits } from "./limits.js";
-import { MAX_QUESTION_BYTES, questionProblem } from "./request-check.js";
+import { MAX_FORBIDDEN_PATHS, MAX_QUESTION_BYTES, questionProblem } from "./request-check.js";
 import { assembleRequest, computeRequestId, REQUEST_SCHEMA } from "./request-line.js";
 
 export const Sha256HexSchema = z
@@ -78,7 +78,10 @@ const RequestShape = {
     .refine((actions) => new Set(actions).size === actions.length, {
       error: "must not list an action twice",
     }),
-  forbiddenPaths: z.array(z.string().min(1)).describe("globs of paths the worker may not change"),
+  forbiddenPaths: z
+    .array(z.string().min(1))
+    .max(MAX_FORBIDDEN_PATHS, { error: `must not list more than ${MAX_FORBIDDEN_PATHS} items` })
+    .describe("globs of paths the worker may not change"),
   limits: LimitsSchema,
 };
 

@@ -523,6 +523,17 @@ describe("a question no reviewer's environment can carry", () => {
   });
 });
 
+describe("a policy that forbids more globs than a worker takes", () => {
+  it("is a configuration error before anything is exported", () => {
+    const repo = committedRepo();
+    const globs = Array.from({ length: 513 }, (_, i) => `generated/${i}/**`);
+    repo.write(".review-remote.json", JSON.stringify({ forbiddenPaths: globs }));
+    const result = runUnchanged(repo, [], 2);
+    expect(result.stderr).toContain("forbiddenPaths: must not list more than 512 globs");
+    expect(existsSync(join(repo.dir, ".git", "review-remote"))).toBe(false);
+  });
+});
+
 /** An AWS access key id the scanner finds, built from parts so this file holds none itself. */
 const fakeKey = (last: string) => ["AK", "IA", "IOSFODNN7EXAMPL", last].join("");
 

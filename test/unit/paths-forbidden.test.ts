@@ -1,7 +1,9 @@
 // validate: forbidden paths (defaults, policy, secret names) in every disguise.
 import { describe, expect, it } from "vitest";
+import { MAX_POLICY_FORBIDDEN_PATHS } from "../../src/config/policy-schema.js";
 import { DEFAULT_FORBIDDEN_PATHS, forbiddenPathReason } from "../../src/paths/forbidden.js";
 import { FORBIDDEN_FAMILIES } from "../../src/paths/forbidden-families.js";
+import { MAX_FORBIDDEN_PATHS } from "../../src/protocol/request-check.js";
 import { ALLOWED_EXAMPLES, FORBIDDEN_EXAMPLES } from "../helpers/forbidden-examples.js";
 
 const noSecrets = () => undefined;
@@ -22,6 +24,12 @@ describe("validate: forbiddenPathReason", () => {
       }
     });
   }
+
+  it("leaves room in a request for the most globs a policy may add", () => {
+    expect(DEFAULT_FORBIDDEN_PATHS.length + MAX_POLICY_FORBIDDEN_PATHS).toBeLessThanOrEqual(
+      MAX_FORBIDDEN_PATHS,
+    );
+  });
 
   it("matches every pattern with at least one example", () => {
     const examples = Object.values(FORBIDDEN_EXAMPLES).flat();

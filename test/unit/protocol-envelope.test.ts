@@ -183,7 +183,7 @@ describe("readEnvelope", () => {
     expect(existsSync(bundlePath)).toBe(false);
   });
 
-  it("refuses a question no reviewer's environment can carry before reading any bundle byte", async () => {
+  it("refuses a question no reviewer's environment can carry, or globs past the cap, before reading the bundle", async () => {
     const bundle = pseudoRandom(1000);
     for (const [question, problem] of [
       ["why\u0000this", "question: must not hold a NUL character"],
@@ -197,6 +197,14 @@ describe("readEnvelope", () => {
       expect(error.details).toEqual([problem]);
       expect(existsSync(bundlePath)).toBe(false);
     }
+    const globs = {
+      ...requestFor(bundle),
+      forbiddenPaths: Array.from({ length: 1025 }, (_, i) => `d${i}/**`),
+    };
+    const many = Buffer.from(`${canonicalJson({ ...globs, id: computeRequestId(globs) })}\n`);
+    const error = await failureOf(readEnvelope(streamOf(many, bundle), { bundlePath }));
+    expect(error.details).toEqual(["forbiddenPaths: must not list more than 1024 items"]);
+    expect(existsSync(bundlePath)).toBe(false);
     // At the limit it is a question like any other.
     const longest = requestFor(bundle, "q".repeat(MAX_QUESTION_BYTES));
     await readEnvelope(streamOf(envelopeHeader(longest), bundle), { bundlePath });

@@ -4,7 +4,12 @@ import { describe, expect, it } from "vitest";
 import { fitPatch } from "../../src/protocol/changed-lines.js";
 import { DEFAULT_LIMITS } from "../../src/protocol/limits.js";
 import { createRequest, RequestSchema } from "../../src/protocol/request.js";
-import { checkRequestLine, MAX_QUESTION_BYTES, requestProblems } from "../../src/protocol/request-check.js";
+import {
+  checkRequestLine,
+  MAX_FORBIDDEN_PATHS,
+  MAX_QUESTION_BYTES,
+  requestProblems,
+} from "../../src/protocol/request-check.js";
 
 const OID = "0123456789abcdef0123456789abcdef01234567";
 
@@ -48,6 +53,8 @@ const VALUES: unknown[] = [
   "x\u0000",
   "q".repeat(MAX_QUESTION_BYTES),
   "\u00e9".repeat(MAX_QUESTION_BYTES / 2 + 1),
+  Array.from({ length: MAX_FORBIDDEN_PATHS }, () => "x"),
+  Array.from({ length: MAX_FORBIDDEN_PATHS + 1 }, () => "x"),
   [],
   [""],
   ["x"],
