@@ -181,6 +181,10 @@ export const messages = {
   hintHookShare: (hook: string) =>
     `or share it (every clone then needs git-review-remote to push): git add ${hook} && git commit`,
   hookNotOurs: (path: string) => `${path} exists and is not ours; leaving it as it is`,
+  hooksPathShared: (file: string) =>
+    `core.hooksPath is set in ${file}, not in this repository: the hook runs on every push of every repository that uses it`,
+  hintPrePushOffHere:
+    "in a repository it should leave alone: git config review-remote.prePush off (or give that repository a core.hooksPath of its own)",
   workTreeWithoutHook: (tree: string) =>
     `core.hooksPath is relative: the linked work tree ${tree} runs the pre-push of its own checkout, which does not run the review`,
   hintInstallHookThere: (tree: string) => `install it there too: git -C ${tree} review-remote install-hook`,

@@ -222,7 +222,10 @@ with "preserveUnused": ["pre-push"] in its configuration. In a hooks directory
 the repository tracks, a hint says the hook is untracked there, and how to keep
 it to this clone (.git/info/exclude) or share it (git add). With a relative
 core.hooksPath, it warns of each linked work tree whose own copy runs no review
-(git -C <that tree> review-remote install-hook installs it there).`,
+(git -C <that tree> review-remote install-hook installs it there). With a
+core.hooksPath from the global or system configuration, it warns that every
+repository using it runs the hook (git config review-remote.prePush off in one
+leaves it alone).`,
   hook: `usage: git review-remote hook pre-push <remote> <url>
 
 Run by the pre-push hook with git's ref updates on stdin. Refuses a push that

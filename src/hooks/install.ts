@@ -102,6 +102,8 @@ export async function installHook(
   untrackedInTracked?: UntrackedHook | undefined;
   /** Linked work trees that run their own copy of a relative core.hooksPath with no review in it. */
   workTreesWithout?: string[];
+  /** The global or system configuration file whose core.hooksPath every repository of the user runs. */
+  sharedBy?: string | undefined;
 }> {
   // Only git's line end is cut: a core.hooksPath may end in a space, which is part of the name.
   const reported = (
@@ -153,7 +155,23 @@ export async function installHook(
     removedBySimpleGitHooks: repo.top ? await removedBySimpleGitHooks(repo.top) : false,
     untrackedInTracked: await untrackedInTrackedDir(repo, dir, path),
     workTreesWithout: await workTreesWithoutHook(repo),
+    sharedBy: await sharedHooksConfig(repo),
   };
+}
+
+/**
+ * The file that sets core.hooksPath when it is the user's or the system's configuration: a hook
+ * written there runs on every push of every repository that does not set its own.
+ */
+async function sharedHooksConfig(repo: Repo): Promise<string | undefined> {
+  const shown = await git(["config", "--show-scope", "--show-origin", "--get", "core.hooksPath"], {
+    cwd: repo.cwd,
+    env: repo.env,
+    allowFailure: true,
+  });
+  const [scope, origin] = shown.stdout.split("\t");
+  if (shown.exitCode !== 0 || (scope !== "global" && scope !== "system")) return undefined;
+  return origin?.replace(/^file:/, "");
 }
 
 /** Whether `path`, in the work tree, is a file the index tracks. */

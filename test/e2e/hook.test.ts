@@ -403,6 +403,23 @@ describe("pre-push hook and review branches", () => {
     expect(repo.run(["install-hook"]).stderr).toBe("");
   });
 
+  it("in a global core.hooksPath, warns that every repository runs it and says how one opts out", () => {
+    const repo = pushableRepo();
+    const shared = join(repo.home, "all-hooks");
+    mkdirSync(shared);
+    repo.git("config", "--global", "core.hooksPath", shared);
+    const installed = repo.run(["install-hook"]);
+    expect(installed.status, installed.stderr).toBe(0);
+    expect(installed.stdout).toBe(`Installed the pre-push hook in ${shared}/pre-push\n`);
+    expect(installed.stderr).toBe(
+      `warning: core.hooksPath is set in ${repo.home}/.gitconfig, not in this repository: the hook runs on every push of every repository that uses it\n` +
+        "hint: in a repository it should leave alone: git config review-remote.prePush off (or give that repository a core.hooksPath of its own)\n",
+    );
+    // The repository's own core.hooksPath is its own business: no warning.
+    repo.git("config", "core.hooksPath", ".githooks");
+    expect(repo.run(["install-hook"]).stderr).toBe("");
+  });
+
   it("with a relative core.hooksPath, names the linked work trees whose own copy has no hook", () => {
     const repo = pushableRepo();
     repo.git("config", "core.hooksPath", ".githooks");
