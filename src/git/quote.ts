@@ -42,6 +42,15 @@ export function quoteLikeGit(path: string, quotePath: boolean): string {
   return `"${out}"`;
 }
 
+/**
+ * A path a merge conflicts on, as every merge reports it (`conflict: <path> (<why>)`): quoted as git
+ * quotes it by default (core.quotePath unset), so that any byte a terminal could misread, a
+ * non-ASCII one included, is escaped, whatever the user's setting. The path is the proposals'.
+ */
+export function conflictDetail(path: string, why?: string): string {
+  return `conflict: ${quoteLikeGit(path, true)}${why === undefined ? "" : ` (${why})`}`;
+}
+
 /** core.quotePath as git reads it (true when unset). */
 export async function readQuotePath(run: GitRun): Promise<boolean> {
   const value = await git(["config", "--type=bool", "core.quotePath"], { ...run, allowFailure: true });

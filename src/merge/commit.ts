@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { InterruptedError, MergeConflictError, ReviewRemoteError } from "../errors.js";
 import { type GitRun, isAncestor, readHead, treeOf } from "../git/commits.js";
 import { OBJECT_ID, privateObjectEnv } from "../git/objects.js";
+import { conflictDetail } from "../git/quote.js";
 import { git } from "../git/run.js";
 import { checkoutTreeMerge, writeTree } from "../git/trees.js";
 import { workTrees } from "../git/worktrees.js";
@@ -47,12 +48,13 @@ async function verifyCleanWorkTree(run: GitRun): Promise<void> {
 async function previewMerge(repo: Repo, run: GitRun, head: string, tip: string): Promise<string[]> {
   const scratch = await createTempDir(MERGE_PREFIX);
   const env = privateObjectEnv(run.env, { objects: scratch, alternates: [join(repo.commonDir, "objects")] });
-  const preview = await git(["merge-tree", "--write-tree", "--name-only", "--no-messages", head, tip], {
+  // -z: the names as they are, quoted here as the work-tree merge quotes its own.
+  const preview = await git(["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", head, tip], {
     ...run,
     env,
     allowFailure: true,
   }).finally(() => rm(scratch, { recursive: true, force: true }));
-  const [tree = "", ...files] = preview.stdout.split("\n");
+  const [tree = "", ...files] = preview.stdout.split("\0");
   if (preview.exitCode === 0) return [];
   if (preview.exitCode === 1 && OBJECT_ID.test(tree) && preview.stderr.trim() === "") {
     return files.filter(Boolean);
@@ -160,7 +162,7 @@ export async function mergeCommitSnapshot(
   const conflicts = await previewMerge(repo, run, head, tip);
   if (conflicts.length > 0) {
     throw new MergeConflictError(messages.conflictWithHead(record.id), {
-      details: conflicts.map((file) => `conflict: ${file}`),
+      details: conflicts.map((file) => conflictDetail(file)),
       hints: [messages.hintInspectRange(`HEAD...${record.branch}`), messages.hintMergeByHand(record.branch)],
     });
   }

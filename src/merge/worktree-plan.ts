@@ -3,6 +3,7 @@
 import { lstat, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { GitError, MergeConflictError, ReviewRemoteError } from "../errors.js";
+import { conflictDetail } from "../git/quote.js";
 import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type GitOptions, git, gitBuffer } from "../git/run.js";
 import { messages } from "../messages.js";
@@ -219,9 +220,7 @@ export async function planWorktreeMerge(
     (verdict): verdict is Conflict => verdict !== undefined && "conflict" in verdict,
   );
   if (conflicts.length > 0) {
-    const details = conflicts.map(
-      ({ change, conflict }) => `conflict: ${quoteForDisplay(change.path)} (${conflict})`,
-    );
+    const details = conflicts.map(({ change, conflict }) => conflictDetail(change.path, conflict));
     const inspect = messages.hintInspectRange(`${record.snapshot.commit} ${record.branch}`);
     // Made of another linked work tree's uncommitted changes, which this one does not hold: there
     // it merges as planned.

@@ -140,12 +140,37 @@ describe("merge of a work-tree review", () => {
     const conflict = repo.run(["merge", id]);
     expect(conflict.status).toBe(5);
     expect(conflict.stderr).toContain(`review ${id} conflict with your work tree; nothing was changed`);
-    expect(conflict.stderr).toContain('conflict: "src/app.ts"');
+    expect(conflict.stderr).toContain("conflict: src/app.ts");
     expect(conflict.stderr).not.toContain("src/other.ts");
     expect(conflict.stderr).toContain("hint: inspect them with: git diff ");
     expect(worktree(repo, paths)).toEqual(files);
     expect(repoState(repo)).toEqual(before);
     expect(repo.run(["list", "--json"]).stdout).not.toContain('"state": "merged"');
+  });
+
+  it("names a conflicting path as git quotes it, merging a commit or the work tree alike", () => {
+    // Non-ASCII: git's default core.quotePath escapes it; so does every merge message.
+    const odd = "src/\u00e9.ts";
+    const quoted = 'conflict: "src/\\303\\251.ts"';
+    const repo = newRepo();
+    repo.write(odd, lines());
+    repo.commit("base");
+    const file = join(repo.home, "proposal.diff");
+    writeFileSync(file, changeLine9(odd, "l9 proposed"));
+    configureWorker(repo, "fixture", shellWords("node", RESULT_WORKER, "--diff", file));
+    const reviewed = repo.run(["--all", "--worker", "fixture", "--json"]);
+    expect(reviewed.status, reviewed.stderr).toBe(0);
+    repo.write(odd, lines({ 9: "l9 mine" }));
+    repo.commit("mine");
+    const commit = runUnchanged(repo, ["merge", JSON.parse(reviewed.stdout).id], 5);
+    expect(commit.stderr).toContain(`\n  ${quoted}\n`);
+
+    repo.git("reset", "-q", "--hard", "HEAD~1");
+    repo.write(odd, lines({ 2: "l2 local" }));
+    const id = reviewWorktree(repo, changeLine9(odd, "l9 proposed"));
+    repo.write(odd, lines({ 2: "l2 local", 9: "l9 mine too" }));
+    const worktree = runUnchanged(repo, ["merge", id], 5);
+    expect(worktree.stderr).toContain(`\n  ${quoted} (changed both in the work tree and by the proposals)\n`);
   });
 
   it("from another linked work tree: merges there when it applies, else names the one it was made in", () => {
@@ -172,7 +197,7 @@ describe("merge of a work-tree review", () => {
     expect(refused.status).toBe(5);
     expect(refused.stderr).toBe(
       `git-review-remote: review ${id} is of the uncommitted changes in ${repo.dir}, which this work tree (${other}) does not hold, and its proposals conflict here; nothing was changed\n` +
-        '  conflict: "src/app.ts" (changed both in the work tree and by the proposals)\n' +
+        "  conflict: src/app.ts (changed both in the work tree and by the proposals)\n" +
         `hint: merge it where it was made: git -C ${repo.dir} review-remote merge ${id}\n` +
         `hint: inspect them with: git diff ${JSON.parse(repo.run(["list", "--json"]).stdout)[0].snapshot.commit} review/${id}\n`,
     );
@@ -258,8 +283,8 @@ describe("merge of a work-tree review", () => {
     repo.write("src/new.ts", "mine\n");
     repo.write("src/old.ts", "export const old = 2;\n");
     const conflict = runUnchanged(repo, ["merge", id], 5);
-    expect(conflict.stderr).toContain('conflict: "src/new.ts"');
-    expect(conflict.stderr).toContain('conflict: "src/old.ts"');
+    expect(conflict.stderr).toContain("conflict: src/new.ts");
+    expect(conflict.stderr).toContain("conflict: src/old.ts");
   });
 
   it("prints an undo command that, run from a subdirectory, restores every file it changed", () => {
