@@ -213,6 +213,8 @@ export const messages = {
   hintMoreTimeInHook:
     "give the worker more time: git config review-remote.timeout <seconds> (the policy's limits.timeoutSeconds caps it)",
   interruptedWorkerStopped: "interrupted; the worker was stopped and nothing was imported",
+  resultFileTooLarge: (file: string, max: number) =>
+    `${file} holds more than ${max} bytes, the review's limits.maxResultBytes; nothing was imported`,
   resultTooLarge: (worker: string, bytes: number) =>
     `rejected the result of worker '${worker}': it sent more than ${bytes} bytes (limits.maxResultBytes); nothing was imported`,
   workerNotStarted: (reason: string) => `cannot start the worker: ${reason}`,

@@ -1,9 +1,9 @@
 // `git review-remote import <result.json> --request <id>`: a result fetched out of band goes through
 // exactly the same validation and import as one read from a worker's stdout.
-import { readFile } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { resolve } from "node:path";
 import { readSettings } from "../config/settings.js";
-import { type ReviewRemoteError, UsageError } from "../errors.js";
+import { InvalidResultError, type ReviewRemoteError, UsageError } from "../errors.js";
 import { messages } from "../messages.js";
 import type { FailLevel } from "../pipeline/fail-level.js";
 import { acceptOutOfBand } from "../pipeline/out-of-band.js";
@@ -15,6 +15,39 @@ import { storePaths } from "../store/layout.js";
 import { recoverStore } from "../store/recover.js";
 import { findingsAtFailLevel } from "./findings.js";
 
+/**
+ * The result file's bytes, refused once more than the review's maxResultBytes have come: the size
+ * gate a worker's stdout passes while it is read, so a huge file (or an endless pipe) is never held.
+ */
+async function readBoundedResult(path: string, shown: string, maxBytes: number): Promise<Buffer> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, "r");
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new UsageError(messages.cannotRead(shown, code ?? message));
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const chunk = Buffer.alloc(Math.min(maxBytes + 1 - total, 1024 * 1024));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) throw new InvalidResultError(messages.resultFileTooLarge(shown, maxBytes));
+    }
+  } catch (error) {
+    if (error instanceof InvalidResultError) throw error;
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new UsageError(messages.cannotRead(shown, code ?? message));
+  } finally {
+    await handle.close();
+  }
+  return Buffer.concat(chunks, total);
+}
+
 export async function runImport(
   args: { file: string; request: string | undefined; json: boolean; failLevel: FailLevel | undefined },
   output: Output,
@@ -25,10 +58,8 @@ export async function runImport(
   const repo = await resolveWorkTreeRepo();
   const settings = await readSettings(repo);
   printRecovered(await recoverStore(storePaths(repo)), output, repo.top);
-  const readResult = () =>
-    readFile(resolve(repo.cwd, args.file)).catch((error: NodeJS.ErrnoException) => {
-      throw new UsageError(messages.cannotRead(args.file, error.code ?? error.message));
-    });
+  const readResult = (maxBytes: number) =>
+    readBoundedResult(resolve(repo.cwd, args.file), args.file, maxBytes);
   const report = await acceptOutOfBand(repo, settings, args.request, readResult);
   if (report.importFilter && !args.json) output.out(describeImportFilter(report.importFilter));
   printReview(report, args.json, output);

@@ -50,7 +50,7 @@ export async function acceptOutOfBand(
   repo: Repo,
   settings: Settings,
   reviewId: string,
-  readResult: () => Promise<Buffer>,
+  readResult: (maxBytes: number) => Promise<Buffer>,
 ): Promise<OutOfBandReport> {
   const store = storePaths(repo);
   return withStoreLock(store, `import ${reviewId}`, () =>
@@ -63,7 +63,7 @@ async function acceptLocked(
   store: StorePaths,
   settings: Settings,
   reviewId: string,
-  readResult: () => Promise<Buffer>,
+  readResult: (maxBytes: number) => Promise<Buffer>,
 ): Promise<OutOfBandReport> {
   const record = await findRecord(store, reviewId);
   // Its own process may still get the answer: two imports of one review would race.
@@ -94,7 +94,12 @@ async function acceptLocked(
     signal: new AbortController().signal,
     scope: proposalScope(changes, mode),
   };
-  const outcome = await acceptResult(context, record.worker, { ...record }, await readResult());
+  const outcome = await acceptResult(
+    context,
+    record.worker,
+    { ...record },
+    await readResult(request.limits.maxResultBytes),
+  );
   const focused = await focusOutcome(store, outcome, mode);
   const filter = record.range ? { mode, asked: record.filterMode !== undefined } : undefined;
   return {

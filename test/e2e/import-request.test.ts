@@ -91,6 +91,19 @@ describe("import --request", () => {
     expect(repo.git("diff", "--name-only", "HEAD", `review/${id}`).trim()).toBe("docs/v2/notes.md");
   });
 
+  it("refuses a result file over the review's maxResultBytes before reading the rest of it", () => {
+    const repo = repoWithPolicy({ limits: { maxResultBytes: 4096 } });
+    const id = failedReview(repo);
+    const benign = readFileSync(BENIGN, "utf8");
+    const stderr = refusedImport(repo, id, `${benign.trimEnd()}${" ".repeat(8192)}\n`, 4);
+    expect(stderr).toMatch(
+      /result-[0-9a-f]+\.json holds more than 4096 bytes, the review's limits\.maxResultBytes; nothing was imported/,
+    );
+    expect(repo.git("for-each-ref", "refs/heads/review/")).toBe("");
+    // The same result within the limit imports.
+    expect(importBenign(repo, id).status).toBe(0);
+  });
+
   it("keeps the limits the review was sent with when the policy raises them", () => {
     const repo = repoWithPolicy({ limits: { maxCommits: 1 } });
     const id = failedReview(repo);
