@@ -140,7 +140,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (first === "--help") return await openManual(output, USAGE);
     if (first === "-h" || first === "help") {
-      output.out(USAGE);
+      // `help merge`, as `git help merge`: that command's -h text.
+      const [topic, ...extra] = first === "help" ? others : [];
+      if (topic === undefined) output.out(USAGE);
+      else if (extra.length > 0 || !(Object.hasOwn(COMMANDS, topic) || topic === "review"))
+        throw new UsageError(messages.unknownHelpTopic(others.join(" ")), { hints: [messages.hintHelp] });
+      else output.out(commandUsage(topic));
       return 0;
     }
     // A first word that is no command is a revision (or an option) for the review pipeline.

@@ -332,6 +332,7 @@ export const messages = {
     `bundle ${sha256} was pruned from the store on ${time} (git review-remote prune); its audit line and manifest stay`,
   bundlesPruned: (count: number) =>
     `${count} sent ${count === 1 ? "bundle was" : "bundles were"} pruned (git review-remote prune): not in the store, as recorded`,
+  unknownHelpTopic: (topic: string) => `no help on '${topic}': help takes one command's name`,
   badShowFormat: (format: string) => `--format must be text, json or sarif, not '${format}'`,
   bundlesFailedVerification: (count: number) =>
     `${count} ${count === 1 ? "bundle" : "bundles"} failed verification`,

@@ -29,9 +29,9 @@ Commands:
                 what the pre-push hook runs
   worker        the worker side: envelope on stdin, result on stdout
 
-Run 'git review-remote <command> -h' for a command's options, and
-'git review-remote --help' or '<command> --help' for the manual. Reviews need a
-work tree: a bare repository is refused.`;
+Run 'git review-remote <command> -h' (or 'help <command>') for a command's
+options, and 'git review-remote --help' or '<command> --help' for the manual.
+Reviews need a work tree: a bare repository is refused.`;
 
 const REVIEW = `usage: git review-remote [<rev> | <base>..<head>] [<options>] [-- <pathspec>...]
 

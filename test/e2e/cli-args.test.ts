@@ -42,6 +42,22 @@ describe("a mistyped command", () => {
   });
 });
 
+describe("help <command>", () => {
+  it("prints that command's -h text, as git help names one; an unknown one is a usage error", () => {
+    const repo = committedRepo();
+    const help = repo.run(["help", "merge"]);
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toBe(repo.run(["merge", "-h"]).stdout);
+    expect(help.stdout).toMatch(/^usage: git review-remote merge /);
+    expect(repo.run(["help"]).stdout).toBe(repo.run(["-h"]).stdout);
+    const unknown = runUnchanged(repo, ["help", "mrege"], 2);
+    expect(unknown.stderr).toBe(
+      "git-review-remote: no help on 'mrege': help takes one command's name\nhint: see 'git review-remote -h'\n",
+    );
+    expect(unknown.stdout).toBe("");
+  });
+});
+
 describe("extra arguments", () => {
   const cases: [string, string[]][] = [
     ["review", ["HEAD", "HEAD~1"]],
