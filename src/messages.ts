@@ -283,6 +283,12 @@ export const messages = {
   mergeFailedHalfway: (reason: string) =>
     `git merge failed: ${reason}; the index or the work tree may hold part of the merge`,
   hintUndoMerge: (undo: string) => `to restore them: ${undo}`,
+  /**
+   * How to get a deleted review branch back, in the one wording drop, merge and prune print; `unkept`:
+   * nothing else keeps its commits (a dropped review, a work-tree merge's proposals).
+   */
+  restoreBranch: (branch: string, tip: string, unkept: boolean) =>
+    `${unkept ? "the commits stay reachable until git gc; " : ""}to restore it: git branch ${branch} ${tip}`,
   nothingToMerge: (id: string, state: string) => `review ${id} has no proposals to merge (${state})`,
   unexpectedChange: (status: string, path: string) => `unexpected change ${status} to ${path}`,
   changedDuringMerge: (path: string) => `${path} changed while the merge ran; nothing was changed`,

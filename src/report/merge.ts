@@ -3,7 +3,7 @@
 import { BranchFate } from "../merge/branch.js";
 import type { Dropped } from "../merge/drop.js";
 import { MergeKind, type MergeOutcome } from "../merge/outcome.js";
-import type { PruneOutcome } from "../merge/prune.js";
+import { type PruneOutcome, PruneReason } from "../merge/prune.js";
 import type { BundlePrune } from "../merge/prune-bundles.js";
 import type { ReviewFilesPrune } from "../merge/prune-reviews.js";
 import { messages } from "../messages.js";
@@ -46,9 +46,7 @@ export function printDrop({ record, branchDeleted }: Dropped, output: Output): v
       : `Dropped review ${record.id}.`,
   );
   if (branchDeleted && record.tip)
-    output.err(
-      `hint: the commits stay reachable until git gc; to restore: git branch ${record.branch} ${record.tip}`,
-    );
+    output.err(`hint: ${messages.restoreBranch(record.branch ?? "", record.tip, true)}`);
 }
 
 /** After a merge: the review's branch is gone (the commits are in HEAD), or kept and why. */
@@ -64,8 +62,8 @@ export function printMergedBranch(record: ReviewRecord, fate: BranchFate, output
   }
   output.out(`Deleted branch ${record.branch}; the record stays (git review-remote show ${record.id}).`);
   // A work-tree merge leaves the proposals uncommitted: their commits are then kept by nothing.
-  const until = record.snapshot.kind === "worktree" ? "the commits stay until git gc; " : "";
-  output.err(`hint: ${until}to restore it: git branch ${record.branch} ${record.tip}`);
+  const unkept = record.snapshot.kind === "worktree";
+  output.err(`hint: ${messages.restoreBranch(record.branch, record.tip ?? "", unkept)}`);
 }
 
 function pruneWhy(outcome: PruneOutcome): string {
@@ -121,7 +119,8 @@ export function printPrune(
     } else if (args.dryRun) {
       output.out(`Would delete branch ${branch} (${pruneWhy(outcome)})`);
     } else {
-      output.out(`Deleted branch ${branch} (${pruneWhy(outcome)}); to restore: git branch ${branch} ${tip}`);
+      const restore = messages.restoreBranch(branch ?? "", tip ?? "", outcome.reason !== PruneReason.merged);
+      output.out(`Deleted branch ${branch} (${pruneWhy(outcome)}); ${restore}`);
     }
   }
   for (const bundle of bundles) {

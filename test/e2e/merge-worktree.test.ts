@@ -107,7 +107,7 @@ describe("merge of a work-tree review", () => {
     expect(merged.stderr).toMatch(new RegExp(`^hint: to undo: git review-remote merge --abort ${id}$`, "m"));
     expect(merged.stderr).toMatch(
       new RegExp(
-        `^hint: the commits stay until git gc; to restore it: git branch review/${id} [0-9a-f]{40}$`,
+        `^hint: the commits stay reachable until git gc; to restore it: git branch review/${id} [0-9a-f]{40}$`,
         "m",
       ),
     );

@@ -154,7 +154,9 @@ describe("drop", () => {
     const first = repo.run(["drop", id]);
     expect(first.status, first.stderr).toBe(0);
     expect(first.stdout).toBe(`Dropped review ${id}: deleted branch review/${id}.\n`);
-    expect(first.stderr).toContain(`to restore: git branch review/${id} `);
+    expect(first.stderr).toContain(
+      `hint: the commits stay reachable until git gc; to restore it: git branch review/${id} `,
+    );
     const again = runUnchanged(repo, ["drop", id], 0);
     expect(again.stdout).toBe(`Dropped review ${id}.\n`);
     expect(again.stderr).toBe("");

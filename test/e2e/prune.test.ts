@@ -56,8 +56,8 @@ describe("merge and prune", () => {
     expect(pruned.status, pruned.stderr).toBe(0);
     expect(pruned.stdout).toBe(
       [
-        `Deleted branch ${merged.branch} (merged); to restore: git branch ${merged.branch} ${merged.tip}`,
-        `Deleted branch ${dropped.branch} (dropped); to restore: git branch ${dropped.branch} ${dropped.tip}`,
+        `Deleted branch ${merged.branch} (merged); to restore it: git branch ${merged.branch} ${merged.tip}`,
+        `Deleted branch ${dropped.branch} (dropped); the commits stay reachable until git gc; to restore it: git branch ${dropped.branch} ${dropped.tip}`,
         "",
       ].join("\n"),
     );
