@@ -147,13 +147,16 @@ async function checkInScope(
 const errorsIn = (comments: readonly ReviewComment[]) =>
   comments.filter((comment) => comment.severity === "error").length;
 
-/** The record's counts: every comment, and of a focused review those its mode hides, counted apart. */
+/**
+ * The record's counts: every comment, and of a focused review those its mode hides, counted apart
+ * (none too: a focused record without the count is one written before it was kept).
+ */
 function countComments(comments: readonly ReviewComment[], scope: AcceptContext["scope"]) {
-  const hidden = scope ? filterComments(comments, scope.changes, scope.mode).hidden : [];
+  const hidden = scope ? filterComments(comments, scope.changes, scope.mode).hidden : undefined;
   return {
     comments: comments.length,
     errors: errorsIn(comments),
-    outsideComments: hidden.length > 0 ? { comments: hidden.length, errors: errorsIn(hidden) } : undefined,
+    outsideComments: hidden && { comments: hidden.length, errors: errorsIn(hidden) },
   };
 }
 

@@ -27,7 +27,9 @@ function describeListCounts(record: ReviewRecord): string {
   const comments = record.comments - (outside?.comments ?? 0);
   const errors = record.errors - (outside?.errors ?? 0);
   const counts = `${plural(comments, "comment")} (${plural(errors, "error")}), ${plural(record.commits, "proposed commit")}`;
-  return outside ? `${counts}; ${plural(outside.comments, "comment")} outside the change hidden` : counts;
+  return outside?.comments
+    ? `${counts}; ${plural(outside.comments, "comment")} outside the change hidden`
+    : counts;
 }
 
 export function printRecords(

@@ -55,7 +55,8 @@ export interface ReviewRecord {
   errors: number;
   /**
    * Of `comments` and `errors`, those a focused review's filter mode (as asked) hides: outside the
-   * change. Absent when none are, or in records written before they were counted.
+   * change. Absent for a whole-tree review, and in focused records written before they were counted
+   * (then `list` counts them from the stored result, as `show` does), or before none were kept.
    */
   outsideComments?: { comments: number; errors: number } | undefined;
   problems?: string[];

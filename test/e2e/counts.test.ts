@@ -149,6 +149,35 @@ describe("the pre-push hook's line", () => {
   });
 });
 
+describe("list", () => {
+  it("counts the comments in the change of a record an older version wrote, as show does", () => {
+    const repo = manyCommentsRepo();
+    // A change to line 2 alone: every comment (all on line 1) is outside it.
+    repo.write("src/app.ts", "export const a = 2;\nexport const b = 1;\n");
+    repo.commit("a second line");
+    const run = repo.run(["--json"]);
+    expect(run.status, run.stderr).toBe(0);
+    const { id } = JSON.parse(run.stdout) as { id: string };
+    const focused = new RegExp(
+      `^${id} .* 0 comments \\(0 errors\\), 1 proposed commit; 3 comments outside the change hidden$`,
+      "m",
+    );
+    expect(repo.run(["list"]).stdout).toMatch(focused);
+    // As an older version wrote it: no count of the comments outside the change, no filter mode.
+    const state = join(repo.dir, ".git", "review-remote", "reviews", id, "state.json");
+    const { outsideComments, filterMode, ...older } = JSON.parse(readFileSync(state, "utf8"));
+    expect([outsideComments, filterMode]).toEqual([{ comments: 3, errors: 1 }, "added"]);
+    writeFileSync(state, JSON.stringify(older));
+    expect(repo.run(["list"]).stdout).toMatch(focused);
+    expect(repo.run(["show", id]).stdout).toContain("\nresult   0 comments, 1 proposed commit\n");
+    // The configured mode stands in for the one it did not keep.
+    repo.git("config", "review-remote.filterMode", "nofilter");
+    expect(repo.run(["list"]).stdout).toMatch(
+      new RegExp(`^${id} .* 3 comments \\(1 error\\), 1 proposed commit$`, "m"),
+    );
+  });
+});
+
 describe("the bundle a review sent", () => {
   it("is counted in audit with the words and numbers export gives it", () => {
     const repo = repos.add(createTestRepo());
