@@ -105,9 +105,9 @@ content scan finds a credential.
 
 List the reviews in the store: id, state, worker, snapshot, what was reviewed
 (<base>..<head> or the whole tree), branch ("-" once merged, dropped or
-pruned), counts. The state is sent (waiting for its worker), failed, rejected,
-imported (proposals on its branch), empty (no proposals: comments at most),
-merged or dropped.`,
+pruned), counts (for a failed review, what went wrong). The state is sent
+(waiting for its worker), failed, rejected, imported (proposals on its branch),
+empty (no proposals: comments at most), merged or dropped.`,
   show: `usage: git review-remote show <id> [--format=text|json|sarif] [--json]
                               [--filter-mode <mode>] [--all-comments]
 

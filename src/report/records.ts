@@ -18,11 +18,19 @@ export function describeCounts(record: Pick<ReviewRecord, "commits">, comments: 
   return `${plural(comments, "comment")}, ${plural(record.commits, "proposed commit")}`;
 }
 
+/** The characters of a failed review's problem that `list` shows; `show` has it whole. */
+const MAX_LISTED_PROBLEM = 100;
+
 /**
  * The review's words, with the errors among its comments: those in the change, as the review showed
  * them, then how many the filter hid outside it.
  */
 function describeListCounts(record: ReviewRecord): string {
+  // A review that failed has nothing to count: its first problem says what happened (as `show` does).
+  const [problem] = record.problems ?? [];
+  if (record.state === "failed" && problem !== undefined) {
+    return problem.length > MAX_LISTED_PROBLEM ? `${problem.slice(0, MAX_LISTED_PROBLEM - 1)}…` : problem;
+  }
   const outside = record.outsideComments;
   const comments = record.comments - (outside?.comments ?? 0);
   const errors = record.errors - (outside?.errors ?? 0);

@@ -72,6 +72,22 @@ function newFileResult(path: string): string {
   return JSON.stringify(result);
 }
 
+describe("a review whose worker failed", () => {
+  it("is listed with what went wrong, as show says it, not with counts of nothing", () => {
+    const repo = repoWithPolicy({});
+    const id = failedReview(repo);
+    const problem = /^problem {2}(.+)$/m.exec(repo.run(["show", id]).stdout)?.[1];
+    expect(problem).toMatch(/^worker 'down' /);
+    const line = repo
+      .run(["list"])
+      .stdout.split("\n")
+      .find((each) => each.startsWith(id));
+    expect(line).toMatch(/^[0-9a-f]{12} {2}failed {4}down {8}/);
+    expect(line?.endsWith(`  ${problem}`)).toBe(true);
+    expect(line).not.toContain("0 comments");
+  });
+});
+
 describe("import --request", () => {
   it("keeps the forbidden paths the review was sent with when the policy is loosened", () => {
     const repo = repoWithPolicy({ forbiddenPaths: ["docs/**"] });
