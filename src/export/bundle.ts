@@ -14,6 +14,7 @@ import type { Repo } from "../repo.js";
 import { formatFinding, formatFindingGroup, groupFindings, testDirsAllow } from "../report/finding.js";
 import { isAllowedByPathAlone } from "../secrets/allow.js";
 import { type Finding, isAboutName } from "../secrets/finding.js";
+import { forgetJudgedPaths } from "../secrets/names.js";
 import { type ContentScanner, createContentScanner } from "../secrets/scanner.js";
 import { storeBundle } from "../store/bundles.js";
 import { keyPathspecs } from "../store/cache.js";
@@ -297,6 +298,7 @@ export async function listExport(repo: Repo, options: ExportOptions): Promise<Ex
     return await completeListing(repo, scratch, options, filtered, { ...archived, allowed }, early);
   } finally {
     await scratch.dispose();
+    forgetJudgedPaths();
   }
 }
 
@@ -389,6 +391,7 @@ async function exportBundle(repo: Repo, options: ExportOptions, own?: Scratch): 
     if (ahead) await abandon(ahead);
     if (tmp) await rm(tmp, { force: true });
     if (!own) await scratch.dispose();
+    forgetJudgedPaths();
   }
 }
 

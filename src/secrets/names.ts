@@ -231,9 +231,15 @@ const BACKUP_SUFFIX = /(?:~|\.(?:bak|backup|old|orig|save|tmp|copy|sw[a-p]))+$/i
 
 /**
  * Verdicts on whole paths judged so far (null: no rule). An export judges each path twice, as a tree
- * entry when it filters and as a tar entry when it reads the archive: the second is a lookup.
+ * entry when it filters and as a tar entry when it reads the archive: the second is a lookup. The
+ * export forgets them when it ends (forgetJudgedPaths): its keys hold on to the tree's listing.
  */
 const judged = new Map<string, NameRule | null>();
+
+/** Forgets the verdicts on whole paths; any later judgment is made again, the same. */
+export function forgetJudgedPaths(): void {
+  judged.clear();
+}
 
 /** The rule that keeps `path` out, or undefined. `path` is relative to the top, `/`-separated. */
 export function matchSecretName(path: string): NameRule | undefined {
