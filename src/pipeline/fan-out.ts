@@ -10,6 +10,7 @@ import { ExportRefusedError, ReviewRemoteError, UsageError } from "../errors.js"
 import { createBundle } from "../export/bundle.js";
 import { createScratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
+import type { ChangedLines } from "../protocol/changed-lines.js";
 import type { Limits } from "../protocol/limits.js";
 import type { Repo } from "../repo.js";
 import { writeRefusal } from "../store/cache.js";
@@ -60,6 +61,8 @@ export interface FanOutOptions {
 export async function exportAndFanOut(fan: FanOutOptions): Promise<{
   outcomes: ReviewOutcome[];
   failures: WorkerFailure[];
+  /** The change the export sent (a focused review's), which the filter stage splits comments by. */
+  changes: ChangedLines | undefined;
 }> {
   const { repo, settings, policy, options, events, early } = fan;
   // A missing allowed-signers file is the user's setup: say so before anything leaves. (The receipt
@@ -135,7 +138,7 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
     const settled = await Promise.allSettled(
       fan.pending.map((worker) => reviewOnWorker(context, worker, fan.keys.get(worker), early.get(worker))),
     );
-    return collect(settled, fan.pending);
+    return { ...collect(settled, fan.pending), changes };
   } finally {
     await scratch?.dispose();
   }

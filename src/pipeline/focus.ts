@@ -43,13 +43,16 @@ export function proposalScope(
   return { paths, keepAll: mode === FilterMode.nofilter, changes, mode };
 }
 
-/** The outcome with only the comments `mode` shows; the hidden ones are counted beside them. */
-export async function focusOutcome(
-  store: StorePaths,
+/**
+ * The outcome with only the comments `mode` shows; the hidden ones are counted beside them. `changes`:
+ * the change of the run (every outcome of one run, answered or cached, is of the same target), read
+ * once by the caller, or undefined for a whole-tree review.
+ */
+export function focusOutcome(
   outcome: ReviewOutcome,
+  changes: ChangedLines | undefined,
   mode: FilterMode,
-): Promise<ReviewOutcome> {
-  const changes = outcome.record.range ? await readChanges(store, outcome.record.id) : undefined;
-  const filtered = filterComments(outcome.comments, changes, mode);
+): ReviewOutcome {
+  const filtered = filterComments(outcome.comments, outcome.record.range ? changes : undefined, mode);
   return { ...outcome, comments: filtered.shown, filter: { mode: filtered.mode, hidden: filtered.hidden } };
 }

@@ -100,7 +100,7 @@ async function acceptLocked(
     { ...record },
     await readResult(request.limits.maxResultBytes),
   );
-  const focused = await focusOutcome(store, outcome, mode);
+  const focused = focusOutcome(outcome, changes, mode);
   const filter = record.range ? { mode, asked: record.filterMode !== undefined } : undefined;
   return {
     outcomes: [focused],

@@ -7,6 +7,7 @@ import { type ReceiptPolicy, receiptPolicyFor } from "../config/receipt-policy.j
 import { DEFAULT_QUESTION, type Settings } from "../config/settings.js";
 import { ExportRefusedError, UsageError } from "../errors.js";
 import { messages } from "../messages.js";
+import type { ChangedLines } from "../protocol/changed-lines.js";
 import { resolveLimits } from "../protocol/limits.js";
 import { questionProblem } from "../protocol/request-check.js";
 import type { Repo } from "../repo.js";
@@ -16,20 +17,27 @@ import { readCacheVersion } from "../version.js";
 import { answerFromCache, cacheKeys } from "./cache.js";
 import { markIdenticalProposals } from "./compare.js";
 import { chooseFilterMode, FilterMode } from "./filter.js";
-import { focusOutcome } from "./focus.js";
+import { focusOutcome, readChanges } from "./focus.js";
 import type { PipelineEvents, PipelineOptions, PipelineReport } from "./outcome.js";
 import { resolveTarget } from "./target.js";
 import type { StartedWorker } from "./transport.js";
 import { isBuiltinWorker, localWorkerArgs, resolveWorker, type Worker } from "./workers.js";
 
-/** The filter stage on every outcome, cached or fresh; then identical proposals of a fan-out marked. */
+/**
+ * The filter stage on every outcome, cached or fresh, by the run's one change: the one the export
+ * sent, else (every answer from the store) the first focused record's, read once. Then identical
+ * proposals of a fan-out marked.
+ */
 async function focusReport(
   repo: Repo,
   store: StorePaths,
   report: PipelineReport,
   mode: FilterMode,
+  exported?: ChangedLines,
 ): Promise<PipelineReport> {
-  report.outcomes = await Promise.all(report.outcomes.map((outcome) => focusOutcome(store, outcome, mode)));
+  const focused = report.outcomes.find((outcome) => outcome.record.range);
+  const changes = exported ?? (focused && (await readChanges(store, focused.record.id)));
+  report.outcomes = report.outcomes.map((outcome) => focusOutcome(outcome, changes, mode));
   await markIdenticalProposals(repo, report.outcomes);
   return report;
 }
@@ -169,5 +177,5 @@ async function reviewOnWorkers(
   });
   report.outcomes.push(...sent.outcomes);
   report.failures.push(...sent.failures);
-  return focusReport(repo, store, report, mode);
+  return focusReport(repo, store, report, mode, sent.changes);
 }

@@ -1,7 +1,7 @@
 // One review, one set of counts: the worker's stderr, the review's lines, `show` and the summary say
 // the same numbers with the same words, and the client states the counts it validated once.
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -175,6 +175,30 @@ describe("list", () => {
     expect(repo.run(["list"]).stdout).toMatch(
       new RegExp(`^${id} .* 3 comments \\(1 error\\), 1 proposed commit$`, "m"),
     );
+  });
+});
+
+describe("a fan-out answered partly from the store", () => {
+  it("filters every answer by the change this run sent, a stored one whose record kept none too", () => {
+    const repo = manyCommentsRepo();
+    useReviewerWorker(repo, "more", MANY);
+    // A change to line 2 alone: every comment (all on line 1) is outside it.
+    repo.write("src/app.ts", "export const a = 2;\nexport const b = 1;\n");
+    repo.commit("a second line");
+    const first = repo.run(["--worker", "many", "--json"]);
+    expect(first.status, first.stderr).toBe(0);
+    const { id } = JSON.parse(first.stdout) as { id: string };
+    // As a record an older version wrote: no change kept beside it.
+    rmSync(join(repo.dir, ".git", "review-remote", "reviews", id, "changes.json"));
+    const both = repo.run(["--worker", "many", "--worker", "more"]);
+    expect(both.status, both.stderr).toBe(0);
+    const counts = [
+      ...both.stdout.matchAll(/^Review ([0-9a-f]{12}) by (many|more)(?: \[sandbox: [^\]]+\])?: (.*)$/gm),
+    ].map((line) => [line[2], line[3]]);
+    expect(counts.sort()).toEqual([
+      ["many", "0 comments, 1 proposed commit (cached: the worker was not contacted)"],
+      ["more", "0 comments, 1 proposed commit"],
+    ]);
   });
 });
 
