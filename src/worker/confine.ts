@@ -159,8 +159,9 @@ function watchSocketPeer(onGone: () => void, onFailed: () => void): void {
  *   goes on waiting for it. An ancestor may also leave on purpose, handing the worker on (a wrapper
  *   that starts it in a session of its own and exits, a runtime's process handed to its shim): so
  *   on a change the pipe's readers decide, as /proc shows them; while another process holds its
- *   read end the worker goes on, and looks again each second. One it cannot see (another user's)
- *   and none it can: gone, as before;
+ *   read end the worker goes on, and looks again each second; so it does while a process it
+ *   cannot look into (another user's: a relay run as root) may hold it, as not seeing a reader is
+ *   no sign that the client is gone (the request's deadline bounds the wait). None at all: gone;
  * - a file (`nohup git review-remote worker < bundle > result &`): its reader is whoever started
  *   it, and it watches its own parent alone.
  */
@@ -172,7 +173,9 @@ function hangUpWithClient(): void {
     let handedOn = false;
     const timer = setInterval(() => {
       if (!handedOn && !hasAncestryChanged(ancestry)) return;
-      if (stdout.kind === "pipe" && hasOtherPipeReader(stdout) === true) {
+      // A reader it cannot rule out (another user's process it cannot look into) may be the
+      // client's relay: it goes on, and looks again; the request's deadline bounds the wait.
+      if (stdout.kind === "pipe" && hasOtherPipeReader(stdout) !== false) {
         handedOn = true;
         return;
       }

@@ -2,7 +2,8 @@
 // the command runs through `sh -c`, and a shell that stays its parent (dash does not exec the last
 // command) would keep the worker from ever seeing its client gone.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { configureWorker, FIXTURES, shellWords } from "../helpers/fixtures.js";
@@ -135,5 +136,40 @@ describe.each([
     // In a session of its own, the worker is out of the reach of the client's guard: it sees the
     // other end of its stdout closed, and stops its reviewer and removes its workspace.
     await killAndExpectNothingLeft(client, closed, workspaces);
+  });
+});
+
+// The worker under another uid than its relay's (a runtime's relay as root, the worker as nobody):
+// /proc hides the relay's fds from it, so after the hand-off it cannot see who reads its answer.
+describe("a handed-on worker that cannot see its stdout's reader (another user's)", () => {
+  it("reviews on: not seeing the reader is no sign that the client is gone", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("a.txt", "a\n");
+    repo.commit();
+    // Its own scratch space and home, which the unprivileged uid can write.
+    const scratch = mkdtempSync(join(tmpdir(), "rr-nobody-"));
+    try {
+      chmodSync(scratch, 0o1777);
+      const comment = JSON.stringify({ severity: "info", message: "looked" });
+      const reviewer = `sleep 4; printf '%s\\n' '${comment}' >> "$REVIEW_REMOTE_COMMENTS"`;
+      const nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"];
+      const worker = shellWords(
+        ...nobody,
+        "sh",
+        HANDOFF,
+        process.execPath,
+        BIN,
+        "worker",
+        "--reviewer-command",
+        reviewer,
+      );
+      const env = `HOME=${shellWords(scratch)} REVIEW_REMOTE_WORKER_TMPDIR=${shellWords(scratch)}`;
+      configureWorker(repo, "box", `${env} ${worker} | cat`);
+      const review = repo.run(["--worker", "box", "--json"]);
+      expect(review.status, review.stderr).toBe(0);
+      expect(JSON.parse(review.stdout).comments).toEqual([expect.objectContaining({ message: "looked" })]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });
