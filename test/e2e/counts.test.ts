@@ -39,6 +39,12 @@ function manyCommentsRepo(): TestRepo {
   return changeUnderLimit((repo) => useReviewerWorker(repo, "many", MANY));
 }
 
+/** Commits a change to line 2 alone: every comment of the many-comments reviewer (all on line 1) is outside it. */
+function commitOutsideComments(repo: TestRepo): void {
+  repo.write("src/app.ts", "export const a = 2;\nexport const b = 1;\n");
+  repo.commit("a second line");
+}
+
 describe("a reviewer over the comments' limit", () => {
   it("is counted once: the same sentence on stderr, under the review's line and in show", () => {
     const repo = manyCommentsRepo();
@@ -124,9 +130,7 @@ describe("the pre-push hook's line", () => {
       });
     expect(push({ REVIEW_REMOTE_SKIP: "1" }).status).toBe(0);
     expect(repo.run(["install-hook"]).status).toBe(0);
-    // A change to line 2 alone: every comment (all on line 1) is outside it.
-    repo.write("src/app.ts", "export const a = 2;\nexport const b = 1;\n");
-    repo.commit("a second line");
+    commitOutsideComments(repo);
     const pushed = push();
     expect(pushed.status, pushed.stderr).toBe(0);
     const line = pushed.stderr.match(
@@ -152,9 +156,7 @@ describe("the pre-push hook's line", () => {
 describe("list", () => {
   it("counts the comments in the change of a record an older version wrote, as show does", () => {
     const repo = manyCommentsRepo();
-    // A change to line 2 alone: every comment (all on line 1) is outside it.
-    repo.write("src/app.ts", "export const a = 2;\nexport const b = 1;\n");
-    repo.commit("a second line");
+    commitOutsideComments(repo);
     const run = repo.run(["--json"]);
     expect(run.status, run.stderr).toBe(0);
     const { id } = JSON.parse(run.stdout) as { id: string };
@@ -182,9 +184,7 @@ describe("a fan-out answered partly from the store", () => {
   it("filters every answer by the change this run sent, a stored one whose record kept none too", () => {
     const repo = manyCommentsRepo();
     useReviewerWorker(repo, "more", MANY);
-    // A change to line 2 alone: every comment (all on line 1) is outside it.
-    repo.write("src/app.ts", "export const a = 2;\nexport const b = 1;\n");
-    repo.commit("a second line");
+    commitOutsideComments(repo);
     const first = repo.run(["--worker", "many", "--json"]);
     expect(first.status, first.stderr).toBe(0);
     const { id } = JSON.parse(first.stdout) as { id: string };
