@@ -49,8 +49,9 @@ context); the review focuses on the change:
 
     --all               review the whole tree of <rev> (default HEAD), not a change
     --worktree          review the uncommitted changes (tracked, and untracked
-                        files that are not ignored) against HEAD, refused when
-                        none would leave; with --all, the whole work tree
+                        files that are not ignored; not a repository inside the
+                        work tree) against HEAD, refused when none would leave;
+                        with --all, the whole work tree
     -m, --question <text>
                         what to ask the reviewer (not empty, at most 64 KiB,
                         no NUL)
@@ -92,7 +93,8 @@ Secret files are kept back by name, and the export stops (exit 6) when the
 content scan finds a credential.
 
     --worktree        snapshot the work tree (tracked changes and untracked,
-                      not ignored files) instead of a commit; no <rev> with it
+                      not ignored files; not a repository inside it) instead
+                      of a commit; no <rev> with it
     --list            show what would leave and what stays, and why, and what
                       an allow lets through; store nothing; exit 6 when the
                       content scan would stop it

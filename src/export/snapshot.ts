@@ -70,6 +70,19 @@ async function keepSecretsOut(
   return kept;
 }
 
+const NESTED_REPOSITORY = "nested repository (untracked, with its own history)";
+
+/** The untracked, not-ignored repositories in the work tree: git lists each as one `dir/`. */
+async function untrackedRepositories(run: {
+  cwd: string;
+  env: Record<string, string | undefined>;
+}): Promise<string[]> {
+  const listed = await git(["ls-files", "-z", "--others", "--exclude-standard", "--", ":/"], run);
+  return splitNul(listed.stdout)
+    .filter((path) => path.endsWith("/"))
+    .map((path) => path.slice(0, -1));
+}
+
 /**
  * Snapshot tracked changes and untracked, not-ignored files through a private index and the
  * scratch object dir: the user's index, work tree and object store are never written. `keptOut`
@@ -86,8 +99,15 @@ export async function snapshotWorktree(
   const run = { cwd: top, env };
   const parent = await readHead({ cwd: repo.cwd, env: repo.env });
   if (!(await copyIndex(join(repo.gitDir, "index"), index))) await readTree(run, parent);
-  await git(["add", "--all", "--", ":/"], run);
-  const keptOut = await keepSecretsOut(run, parent, exclude);
+  // An untracked repository inside the work tree (a scratch `git init`, a clone in a subdirectory)
+  // has its own history: `git add` would make it a gitlink, with a warning, or fail outright when it
+  // has no commit yet. It stays out, and the listing says so.
+  const nested = await untrackedRepositories(run);
+  await git(["add", "--all", "--", ":/", ...nested.map((dir) => `:(top,exclude,literal)${dir}/`)], run);
+  const keptOut = [
+    ...nested.map((path) => ({ path, reason: NESTED_REPOSITORY })),
+    ...(await keepSecretsOut(run, parent, exclude)),
+  ];
   const tree = await writeTree(run);
   const commit = await commitTree(run, tree, parent ? [parent] : [], "git-review-remote work-tree snapshot");
   return { snapshot: { kind: SnapshotKind.worktree, commit, parent }, keptOut };

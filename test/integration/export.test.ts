@@ -363,6 +363,32 @@ describe("export", () => {
     expect(exportJson(repo, ["--worktree"]).sha256).toBe(result.sha256);
   });
 
+  it("keeps back the untracked repositories inside the work tree, with or without a commit", () => {
+    const repo = basicRepo();
+    // A scratch `git init` with nothing committed (git add fails on it), and a clone with history.
+    repo.git("init", "-q", "scratch");
+    repo.write("scratch/notes.txt", "notes\n");
+    repo.git("init", "-q", "deps/lib");
+    repo.write("deps/lib/b.txt", "inner\n");
+    const inner = { env: repo.env, cwd: join(repo.dir, "deps/lib") };
+    execFileSync("git", ["add", "b.txt"], inner);
+    execFileSync("git", ["-c", "user.name=A", "-c", "user.email=a@example.com", "commit", "-qm", "b"], inner);
+    repo.write("src/new.ts", "export const n = 1;\n");
+    const before = repoState(repo);
+    const list = listJson(repo, ["--worktree"]);
+    expect(repoState(repo)).toEqual(before);
+    const reason = "nested repository (untracked, with its own history)";
+    expect(list.excluded).toEqual([
+      { path: ".env", reason: expect.stringMatching(/^secret name: /) },
+      { path: "deps/lib", reason },
+      { path: "scratch", reason },
+    ]);
+    expect(list.files.map((file) => file.path)).toEqual(["README.md", "src/app.ts", "src/new.ts"]);
+    const exported = repo.run(["export", "--worktree"]);
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(exported.stderr).not.toMatch(/warning|embedded/);
+  });
+
   it("works from a subdirectory, a linked worktree and with a relative --git-dir", () => {
     const repo = basicRepo();
     const sha = exportJson(repo).sha256;
