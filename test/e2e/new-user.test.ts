@@ -657,14 +657,18 @@ describe("the commit that removes a secret", () => {
   });
 });
 
+/** `git push <args>` in the repository, as a user runs it: the pre-push hook's words on stderr. */
+function gitPush(repo: TestRepo, ...args: string[]) {
+  return spawnSync("git", ["push", ...args], { cwd: repo.dir, env: repo.env, encoding: "utf8" });
+}
+
 describe("a push git knows no base for", () => {
   it("says the whole tree was reviewed and how to give later pushes a base; a known base says nothing", () => {
     const repo = committedRepo();
     const remote = repos.add(createTestRepo({ bare: true, name: "fork.git" }));
     repo.git("remote", "add", "fork", remote.dir);
     expect(repo.run(["install-hook"]).status).toBe(0);
-    const push = (...args: string[]) =>
-      spawnSync("git", ["push", ...args], { cwd: repo.dir, env: repo.env, encoding: "utf8" });
+    const push = (...args: string[]) => gitPush(repo, ...args);
     const first = push("fork", "main");
     expect(first.status, first.stderr).toBe(0);
     expect(first.stderr).toMatch(
@@ -694,11 +698,7 @@ describe("a push git knows no base for", () => {
     repo.write("src/topic.ts", "export const t = 1;   \n");
     repo.commit("topic");
     expect(repo.run(["install-hook"]).status).toBe(0);
-    const pushed = spawnSync("git", ["push", "fork", "main"], {
-      cwd: repo.dir,
-      env: repo.env,
-      encoding: "utf8",
-    });
+    const pushed = gitPush(repo, "fork", "main");
     expect(pushed.status, pushed.stderr).toBe(0);
     expect(pushed.stderr).not.toContain("whole tree");
     const [review] = JSON.parse(repo.run(["list", "--json"]).stdout);
