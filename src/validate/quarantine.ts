@@ -3,7 +3,6 @@
 // The repo's object store, refs, index and work tree are never written, whatever the outcome.
 import { mkdir, rm } from "node:fs/promises";
 import { basename, isAbsolute, join } from "node:path";
-import { treeOf } from "../git/commits.js";
 import { OBJECT_ID, privateObjectEnv } from "../git/objects.js";
 import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type Env, type GitOptions, git } from "../git/run.js";
@@ -112,13 +111,15 @@ interface Outcome {
 }
 
 async function applyCommits(run: GitOptions, options: QuarantineOptions): Promise<Outcome> {
-  // git reads the base into the index while the first patch's text is gated here; both are awaited
+  // git reads the base into the index while the first patch's text is gated here; it is awaited
   // before anything is returned, so nothing still writes in the quarantine once it is discarded.
-  const base = Promise.all([readTree(run, options.base), treeOf(run, options.base)]);
+  const base = readTree(run, options.base);
   const [first] = options.commits;
   const firstGate = first ? settle(() => gatePatch(first.patch, options)) : undefined;
-  let [, tree] = await base;
-  const baseTree = tree;
+  await base;
+  // The base's tree as a tree-ish (the first diff's old side, its listing): no git call names it.
+  const baseTree = `${options.base}^{tree}`;
+  let tree = baseTree;
   // Listed once, and only if some proposal adds a path: only a new name can collide.
   let baseEntries: Promise<Set<string>> | undefined;
   const loadBaseEntries = () => {
