@@ -1,6 +1,7 @@
 // Files GitHub's linguist counts generated with no attribute saying so (its generated.rb and
 // vendor.yml): lock files and installed dependencies by name, and by content source maps, minified
-// or source-mapped JavaScript and CSS, and Go code marked generated. Their bytes belong to the tool
+// or source-mapped JavaScript and CSS, and Go code marked generated; and, of any kind, a file with
+// a line longer than anyone types. Their bytes belong to the tool
 // that wrote them, which writes them again: a source map has no final newline by design (axios
 // commits 2.5 MB of them in dist/), and a lock file over the size hygiene reports is no case for
 // Git LFS. `-linguist-generated` on a path says it is the project's own after all.
@@ -23,8 +24,25 @@ export function isGeneratedName(path: string): boolean {
   return GENERATED_NAME.test(path);
 }
 
+/**
+ * A line no one types: over this many characters, the file is a tool's export (requests' logo is an
+ * SVG of one 883 KB line, and its final newline would be a 1.7 MB patch).
+ */
+const MACHINE_LINE_LENGTH = 16 * 1024;
+
+function hasMachineLine(text: string): boolean {
+  for (let start = 0; start < text.length; ) {
+    const newline = text.indexOf("\n", start);
+    const end = newline === -1 ? text.length : newline;
+    if (end - start > MACHINE_LINE_LENGTH) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 /** True when `text`, the content of `path`, says a tool wrote it (its name aside). */
 export function isGeneratedText(path: string, text: string): boolean {
+  if (hasMachineLine(text)) return true;
   const extension = /\.[^./]*$/.exec(path)?.[0].toLowerCase();
   if (extension === ".map") return SOURCE_MAP_START.test(text);
   if (extension === ".go") return text.split("\n", 40).some((line) => GO_GENERATED.test(line));
