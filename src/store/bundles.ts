@@ -22,6 +22,30 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
+/** Files per part of a manifest's text: a part of ~100 KB, where the whole is MBs for a large tree. */
+const MANIFEST_PART_FILES = 1000;
+
+/**
+ * The text of `JSON.stringify({ sha256, files }, null, 1)` and a newline, in parts: a large tree's
+ * manifest, made whole, was one string of MBs (and its bytes again to write it) at the moment the
+ * export's peak memory is reached.
+ */
+export function* manifestText(sha256: string, files: readonly ManifestFile[]): Generator<string> {
+  if (files.length === 0) {
+    yield `${JSON.stringify({ sha256, files }, null, 1)}\n`;
+    return;
+  }
+  yield `{\n "sha256": ${JSON.stringify(sha256)},\n "files": [\n`;
+  for (let start = 0; start < files.length; start += MANIFEST_PART_FILES) {
+    const part = files.slice(start, start + MANIFEST_PART_FILES).map(
+      // An element of the array two levels down: each of its lines indented two more spaces.
+      (file) => `  ${JSON.stringify(file, null, 1).replaceAll("\n", "\n  ")}`,
+    );
+    yield `${start > 0 ? ",\n" : ""}${part.join(",\n")}`;
+  }
+  yield "\n ]\n}\n";
+}
+
 /** Move the finished temp file to its content address, read-only, next to its manifest. */
 export async function storeBundle(
   store: StorePaths,
@@ -32,8 +56,8 @@ export async function storeBundle(
   const path = bundlePath(store, sha256);
   try {
     await ensureDir(store.bundles);
-    const manifest = `${JSON.stringify({ sha256, files }, null, 1)}\n`;
-    if (!(await exists(manifestPath(path)))) await writeFileAtomic(manifestPath(path), manifest, 0o444);
+    if (!(await exists(manifestPath(path))))
+      await writeFileAtomic(manifestPath(path), manifestText(sha256, files), 0o444);
     if (await exists(path)) {
       await rm(tmp, { force: true });
       await freshenBundle(path);

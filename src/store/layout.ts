@@ -77,14 +77,22 @@ export function tempName(path: string): string {
   return `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
 }
 
-/** Write `data` to `path` so that readers see the old file or the whole new one, never a part. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+/**
+ * Write `data` to `path` so that readers see the old file or the whole new one, never a part. Text
+ * given as parts (an iterable of strings) is written part by part: a large file is never one string.
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array | Iterable<string>,
+  mode = 0o644,
+): Promise<void> {
   await ensureDir(dirname(path));
   const tmp = tempName(path);
   try {
     const handle = await open(tmp, "wx", mode);
     try {
-      await handle.writeFile(data);
+      if (typeof data === "string" || data instanceof Uint8Array) await handle.writeFile(data);
+      else for (const part of data) await handle.write(part);
       await handle.sync();
     } finally {
       await handle.close();
