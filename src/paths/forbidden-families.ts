@@ -120,6 +120,7 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
       ".pnpmfile.cjs",
       ".pnpmfile.mjs",
       "pnpmfile.js",
+      "pnpm-workspace.yaml",
       ".pypirc",
       "**/.bundle/**",
     ],

@@ -100,6 +100,7 @@ export const FORBIDDEN_EXAMPLES: Record<string, readonly string[]> = {
     ".pnpmfile.mjs",
     "pnpmfile.js",
     "apps/web/.pnpmfile.cjs",
+    "pnpm-workspace.yaml",
     ".pypirc",
     ".bundle/config",
   ],

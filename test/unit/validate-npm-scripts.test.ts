@@ -115,6 +115,17 @@ describe("validate: changedGuardedFields", () => {
     expect(changedGuardedFields(pkg({}), pkg({}, { volta: { node: "20.1.0" } }))).toHaveLength(1);
   });
 
+  it("refuses a change to pnpm's and Yarn's install settings, which pick what may run install scripts", () => {
+    expect(
+      changedGuardedFields(pkg({}), pkg({}, { pnpm: { onlyBuiltDependencies: ["esbuild", "evil"] } })),
+    ).toEqual([
+      'adds the field "pnpm" (it configures what pnpm installs, and which dependencies may run install scripts)',
+    ]);
+    expect(
+      changedGuardedFields(pkg({}), pkg({}, { dependenciesMeta: { evil: { built: true } } })),
+    ).toHaveLength(1);
+  });
+
   it("refuses turning on Renovate's automerge in the package.json it also reads", () => {
     const before = pkg({}, { renovate: { extends: ["config:recommended"] } });
     const after = pkg({}, { renovate: { extends: ["config:recommended"], automerge: true } });
