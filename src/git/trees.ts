@@ -1,7 +1,10 @@
 // Named operations on trees and private indexes: list a tree, read one into an index, edit the
 // index, write it back as a tree. Callers point GIT_INDEX_FILE at an index of their own.
+
+import { StringDecoder } from "node:string_decoder";
+import { GitError } from "../errors.js";
 import type { GitRun } from "./commits.js";
-import { git, splitNul } from "./run.js";
+import { git, spawnGit, splitNul } from "./run.js";
 
 /** Tree entry modes (gitformat-index(5)); raw diffs use the same. */
 export const Mode = {
@@ -33,13 +36,12 @@ function word(text: string, from: number, to: number): string {
 
 /**
  * `ls-tree -r -z` output: records `<mode> SP <type> SP <oid> TAB <path>`, each ending in NUL. Read
- * in place, without a string per record: a large tree's listing is tens of thousands of them.
+ * in place, without a string per record: a large tree's listing is tens of thousands of them. Only
+ * whole records are read; returns where the first one not ended in `output` starts.
  */
-function parseLsTree(output: string): TreeEntry[] {
-  const entries: TreeEntry[] = [];
-  for (let start = 0; start < output.length; ) {
-    let end = output.indexOf("\0", start);
-    if (end === -1) end = output.length;
+function parseLsTree(output: string, entries: TreeEntry[]): number {
+  let start = 0;
+  for (let end = output.indexOf("\0"); end !== -1; end = output.indexOf("\0", start)) {
     const space = output.indexOf(" ", start);
     const second = output.indexOf(" ", space + 1);
     const tab = output.indexOf("\t", second + 1);
@@ -51,16 +53,36 @@ function parseLsTree(output: string): TreeEntry[] {
     });
     start = end + 1;
   }
-  return entries;
+  return start;
 }
 
 /**
  * Every file of a tree-ish. -r: files, not subtrees; -z: raw paths, no quoting. (No -l: sizes would
- * cost a read of every blob.)
+ * cost a read of every blob.) Read as git writes it, a pipe's read at a time: a large tree's listing
+ * is MBs, that were held as chunks, then joined, then as one string, at once.
  */
 export async function listTree(run: GitRun, treeish: string): Promise<TreeEntry[]> {
-  const { stdout } = await git(["ls-tree", "-r", "-z", "--full-tree", treeish], run);
-  return parseLsTree(stdout);
+  const args = ["ls-tree", "-r", "-z", "--full-tree", treeish];
+  const child = spawnGit(args, run);
+  const entries: TreeEntry[] = [];
+  const decoder = new StringDecoder("utf8");
+  let rest = "";
+  try {
+    for await (const chunk of child.stdout) {
+      const text = rest + decoder.write(chunk as Buffer);
+      rest = text.slice(parseLsTree(text, entries));
+    }
+  } catch (error) {
+    child.kill();
+    await child.exited.catch(() => undefined);
+    throw error;
+  }
+  rest += decoder.end();
+  const { exitCode, stderr } = await child.exited;
+  if (exitCode !== 0) throw new GitError(args, exitCode, stderr);
+  // -z ends every record in NUL: anything after the last one is a record cut short.
+  if (rest !== "") throw new GitError(args, exitCode, "ls-tree output ends inside a record");
+  return entries;
 }
 
 /** The file paths of a tree-ish only. */
