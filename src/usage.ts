@@ -275,8 +275,9 @@ by hand on a terminal, it says that it waits for that input).
                                never proposed, what it changes is undone
     --setup-network            give the setup command the network
     --cache-dir <dir>          keep what setup added under <dir>/<sha256 of the
-                               lockfile>; the next review of that lockfile
-                               restores it instead of running setup
+                               lockfile and the install config beside it>;
+                               the next review of those restores it instead
+                               of running setup
     --sandbox <mode>           require: fail without a working sandbox;
                                auto (default): fall back with a warning; off.
                                As root, the sandbox runs as the system user

@@ -36,6 +36,36 @@ const LOCKFILES = [
   "go.sum",
 ];
 const MAX_LOCKFILE_BYTES = 64 * 1024 * 1024;
+/**
+ * The package managers' configuration at the top of the tree, which the request brings: it can
+ * point the install elsewhere or run a program of the tree (`.npmrc`'s `git=`, a pnpmfile), so what
+ * setup added under one is no answer for another tree with the same lockfile. Hashed into the key.
+ */
+const INSTALL_CONFIGS = [
+  ".npmrc",
+  ".yarnrc",
+  ".yarnrc.yml",
+  "pnpm-workspace.yaml",
+  ".pnpmfile.cjs",
+  ".pnpmfile.mjs",
+  "bunfig.toml",
+  ".cargo/config.toml",
+  ".cargo/config",
+  ".bundle/config",
+];
+
+/** The bytes of the regular file `name` at the top of `tree` (never through a symlink), or undefined. */
+function readTopFile(tree: string, name: string): Buffer | undefined {
+  const path = join(tree, name);
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (!stat?.isFile() || stat.size > MAX_LOCKFILE_BYTES) return undefined;
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 export interface SetupContext extends ReviewerPhase {
   setup: SetupOptions;
@@ -49,18 +79,20 @@ export type SetupOutcome =
   /** `excluded`: what setup added that git would otherwise stage (ignored entries need nothing). */
   { ok: true; excluded: string[]; account: string } | { ok: false; error: string; account: string };
 
-/** `sha256` of the first lockfile at the top of the tree (a regular file), or undefined. */
+/**
+ * The cache key: the sha256 of the first lockfile at the top of the tree (a regular file) and of the
+ * install configuration beside it (the lockfile's own sha256 when there is none), or undefined.
+ */
 function lockfileKey(tree: string): { name: string; sha256: string } | undefined {
   for (const name of LOCKFILES) {
-    const path = join(tree, name);
-    const stat = lstatSync(path, { throwIfNoEntry: false });
-    if (!stat?.isFile() || stat.size > MAX_LOCKFILE_BYTES) continue;
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    try {
-      return { name, sha256: createHash("sha256").update(readFileSync(fd)).digest("hex") };
-    } finally {
-      closeSync(fd);
+    const lockfile = readTopFile(tree, name);
+    if (lockfile === undefined) continue;
+    const hash = createHash("sha256").update(lockfile);
+    for (const config of INSTALL_CONFIGS) {
+      const bytes = readTopFile(tree, config);
+      if (bytes !== undefined) hash.update(`\0${config}\0${bytes.length}\0`).update(bytes);
     }
+    return { name, sha256: hash.digest("hex") };
   }
   return undefined;
 }

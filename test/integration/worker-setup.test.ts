@@ -1,6 +1,7 @@
 // The host's setup command: it prepares the tree before the reviewers, what it adds is never proposed,
 // its edits to tracked files are undone, it has no network unless the host says so, and a cache keyed
-// by the lockfile's sha256 replaces it on the next review of that lockfile.
+// by the lockfile's sha256 (with the tree's install configuration) replaces it on the next review of
+// that lockfile.
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -16,6 +17,15 @@ useWorkspaceRoot({ emptyAfterEach: true });
 const LOCKFILE = '{ "lockfileVersion": 3 }\n';
 const target = useBundledRepo((repo) => {
   repo.write("package-lock.json", LOCKFILE);
+  repo.write("src/a.js", "a\n");
+  repo.write(".gitignore", "build/\n");
+  return repo.commit("base");
+});
+const NPMRC = "git=./tools/fake-git.sh\n";
+/** The same lockfile beside an .npmrc: the install it makes is not the other tree's. */
+const configured = useBundledRepo((repo) => {
+  repo.write("package-lock.json", LOCKFILE);
+  repo.write(".npmrc", NPMRC);
   repo.write("src/a.js", "a\n");
   repo.write(".gitignore", "build/\n");
   return repo.commit("base");
@@ -117,5 +127,18 @@ describe("the setup command", () => {
     expect(second.result.commits[0]?.patch).toContain("+B\n");
     expect(readFileSync(join(cacheDir, key, "deps", "lib", "v"), "utf8")).toBe("B\n");
     expect(existsSync(join(cacheDir, key, "src"))).toBe(false);
+    // The same lockfile under an install configuration of the tree's own has an entry of its own.
+    const run = await runWorkerOn(envelope(configured.request(), configured.bundle), {
+      reviewerCommands: [{ command: USE_DEPS, format: "comments" }],
+      setup: { command: INSTALL, network: false, cacheDir },
+    });
+    const third = parseResult(run.stdout);
+    expect(third.status, third.error).toBe("ok");
+    const own = createHash("sha256")
+      .update(LOCKFILE)
+      .update(`\0.npmrc\0${NPMRC.length}\0${NPMRC}`)
+      .digest("hex");
+    expect(third.summary).toContain(`kept in the cache for package-lock.json ${own.slice(0, 12)}`);
+    expect(third.commits[0]?.patch).toContain("+A\n");
   });
 });
