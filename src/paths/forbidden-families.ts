@@ -164,8 +164,9 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
   },
   {
     // Configuration that is a module, which the tool imports and so runs: editor extensions load these
-    // when the folder is opened (ESLint, Prettier, Stylelint, Tailwind CSS, Vitest and Jest find the
-    // nearest copy for each file they show), and lint-staged and commitlint run on every commit from
+    // when the folder is opened (ESLint, Prettier, Stylelint, Tailwind CSS, Vitest, Jest, Playwright
+    // and Svelte find the nearest copy for each file they show; Babel's is loaded by the ESLint and
+    // Jest that use it), and lint-staged and commitlint run on every commit from
     // the hooks. Their data forms (JSON, YAML) are read, not run, and stay proposable, but
     // lint-staged's holds the commands a commit runs, so every form of it is refused.
     family: "tools the editor or a commit runs",
@@ -191,6 +192,12 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
       "vitest.workspace.*",
       "jest.config.*js",
       "jest.config.*ts",
+      "playwright.config.*js",
+      "playwright.config.*ts",
+      "svelte.config.*js",
+      "babel.config.*js",
+      "babel.config.*ts",
+      ".babelrc.*js",
       ".lintstagedrc*",
       "lint-staged.config.*",
       "commitlint.config.*js",
