@@ -121,6 +121,7 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
       ".pnpmfile.mjs",
       "pnpmfile.js",
       "pnpm-workspace.yaml",
+      "bunfig.toml",
       ".pypirc",
       "**/.bundle/**",
     ],

@@ -43,8 +43,9 @@ const TOOLCHAIN_REASON = "it picks the package manager or runtime that is downlo
  * `.nvmrc` or `.tool-versions` do (design §9): Corepack's `packageManager` (a version, or a URL to
  * any script) and its `devEngines.packageManager`, Volta's `volta`; Renovate's configuration,
  * which the bot still reads from a `package.json` as from `renovate.json` (a merge bot's file); and
- * the install settings pnpm and Yarn read there as from their own config files (`pnpm`:
- * `onlyBuiltDependencies`, `patchedDependencies`, `packageExtensions`...; `dependenciesMeta`).
+ * the install settings pnpm, Yarn and Bun read there as from their own config files (`pnpm`:
+ * `onlyBuiltDependencies`, `patchedDependencies`, `packageExtensions`...; `dependenciesMeta`;
+ * `trustedDependencies`).
  */
 const GUARDED_FIELDS: ReadonlyMap<string, string> = new Map([
   ["packageManager", TOOLCHAIN_REASON],
@@ -53,6 +54,7 @@ const GUARDED_FIELDS: ReadonlyMap<string, string> = new Map([
   ["renovate", "it configures the Renovate bot, which may merge changes by itself"],
   ["pnpm", "it configures what pnpm installs, and which dependencies may run install scripts"],
   ["dependenciesMeta", "it says which dependencies may run install scripts"],
+  ["trustedDependencies", "it says which dependencies may run install scripts"],
 ]);
 
 type ParsedScripts = { ok: true; scripts: Record<string, unknown> } | { ok: false };

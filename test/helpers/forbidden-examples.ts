@@ -101,6 +101,7 @@ export const FORBIDDEN_EXAMPLES: Record<string, readonly string[]> = {
     "pnpmfile.js",
     "apps/web/.pnpmfile.cjs",
     "pnpm-workspace.yaml",
+    "bunfig.toml",
     ".pypirc",
     ".bundle/config",
   ],

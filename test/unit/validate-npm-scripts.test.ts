@@ -115,7 +115,7 @@ describe("validate: changedGuardedFields", () => {
     expect(changedGuardedFields(pkg({}), pkg({}, { volta: { node: "20.1.0" } }))).toHaveLength(1);
   });
 
-  it("refuses a change to pnpm's and Yarn's install settings, which pick what may run install scripts", () => {
+  it("refuses a change to pnpm's, Yarn's and Bun's install settings, which pick what may run install scripts", () => {
     expect(
       changedGuardedFields(pkg({}), pkg({}, { pnpm: { onlyBuiltDependencies: ["esbuild", "evil"] } })),
     ).toEqual([
@@ -124,6 +124,7 @@ describe("validate: changedGuardedFields", () => {
     expect(
       changedGuardedFields(pkg({}), pkg({}, { dependenciesMeta: { evil: { built: true } } })),
     ).toHaveLength(1);
+    expect(changedGuardedFields(pkg({}), pkg({}, { trustedDependencies: ["evil"] }))).toHaveLength(1);
   });
 
   it("refuses turning on Renovate's automerge in the package.json it also reads", () => {
