@@ -71,8 +71,10 @@ export function quarantineEnv(dir: string, objectsDir: string, repoEnv: Env): En
 
 async function createQuarantine(): Promise<string> {
   const dir = await createTempDir(QUARANTINE_PREFIX);
-  await mkdir(join(dir, "objects"));
-  await Promise.all([mkdir(join(dir, "objects", "info")), mkdir(join(dir, "objects", "pack"))]);
+  // One round of the thread pool (each makes `objects` if the other has not yet): beside the result's
+  // fsync, each round waits on the file system's journal.
+  const made = (name: string) => mkdir(join(dir, "objects", name), { recursive: true });
+  await Promise.all([made("info"), made("pack")]);
   return dir;
 }
 
