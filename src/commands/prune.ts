@@ -67,7 +67,7 @@ export async function runPrune(
       ? { pruned: answers }
       : stopped
         ? { pruned: [] }
-        : await pruneReviewFiles(store, answers);
+        : await pruneReviewFiles(store, answers, (await readSettings(repo)).filterMode);
     // A review whose answer stopped part way is among those pruned: its record says what went.
     const notTried = answers.length - reviews.pruned.length;
     const left = stopped

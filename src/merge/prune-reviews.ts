@@ -5,10 +5,13 @@
 // proposals are in git by now, merged or on their undo ref, or thrown away), `changes.json` (the
 // change's lines its comments were filtered by) and, but for a signed review (its receipt is
 // checked against it), `request.json` (the question and the change's patch). The record then says
-// what went, and when.
+// what went, and when; an older focused record, which did not count its comments outside the change,
+// has them counted first, while the answer is there (list counts from the record).
 import { lstat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { ReviewRemoteError } from "../errors.js";
+import type { FilterMode } from "../pipeline/filter.js";
+import { withOutsideCounted } from "../pipeline/focus.js";
 import { type StorePaths, storeError } from "../store/layout.js";
 import { readReceiptFiles } from "../store/receipts.js";
 import { type ReviewRecord, ReviewState, readRecord, reviewDir, writeRecord } from "../store/records.js";
@@ -66,9 +69,13 @@ export interface ReviewFilesPruned {
 export async function pruneReviewFiles(
   store: StorePaths,
   plans: readonly ReviewFilesPrune[],
+  mode: FilterMode | undefined,
 ): Promise<ReviewFilesPruned> {
   const pruned: ReviewFilesPrune[] = [];
   for (const plan of plans) {
+    // An older record's comments outside its change are counted while its answer is there to count.
+    const stored = await readRecord(store, plan.id);
+    const record = stored && (await withOutsideCounted(store, stored, mode));
     const removed: string[] = [];
     let bytes = 0;
     let failure: unknown;
@@ -87,7 +94,7 @@ export async function pruneReviewFiles(
     if (removed.length > 0) {
       const done = { ...plan, files: removed, bytes };
       try {
-        await recordPruned(store, done);
+        if (record) await recordPruned(store, record, done);
       } catch (error) {
         failure ??= error;
       }
@@ -98,9 +105,7 @@ export async function pruneReviewFiles(
   return { pruned };
 }
 
-async function recordPruned(store: StorePaths, done: ReviewFilesPrune): Promise<void> {
-  const record = await readRecord(store, done.id);
-  if (record === undefined) return;
+async function recordPruned(store: StorePaths, record: ReviewRecord, done: ReviewFilesPrune): Promise<void> {
   const files = [...new Set([...(record.pruned?.files ?? []), ...done.files])];
   const bytes = (record.pruned?.bytes ?? 0) + done.bytes;
   await writeRecord(store, { ...record, pruned: { time: new Date().toISOString(), files, bytes } }, false);

@@ -3,10 +3,11 @@
 
 import type { RangeInfo } from "../export/range.js";
 import { type ChangedLines, changedLinesOf } from "../protocol/changed-lines.js";
+import type { ReviewComment } from "../protocol/result.js";
 import type { StorePaths } from "../store/layout.js";
-import { readReviewFile, writeReviewFile } from "../store/records.js";
+import { type ReviewRecord, readReviewFile, writeReviewFile } from "../store/records.js";
 import type { ProposalScope } from "./context.js";
-import { FilterMode, filterComments } from "./filter.js";
+import { chooseFilterMode, FilterMode, filterComments } from "./filter.js";
 import type { ReviewOutcome } from "./outcome.js";
 
 const CHANGES_FILE = "changes.json";
@@ -55,4 +56,37 @@ export function focusOutcome(
 ): ReviewOutcome {
   const filtered = filterComments(outcome.comments, outcome.record.range ? changes : undefined, mode);
   return { ...outcome, comments: filtered.shown, filter: { mode: filtered.mode, hidden: filtered.hidden } };
+}
+
+/**
+ * A focused review's record written before the comments outside its change were counted (it counts
+ * them all): counted now from its stored result and change, by the mode it was asked for (else the
+ * configured one), as `show` filters them. Unchanged when the answer is no longer stored (prune
+ * counts them before it removes it).
+ */
+export async function withOutsideCounted(
+  store: StorePaths,
+  record: ReviewRecord,
+  mode: FilterMode | undefined,
+): Promise<ReviewRecord> {
+  if (record.range === null || record.outsideComments !== undefined || record.comments === 0) return record;
+  const [text, changes] = await Promise.all([
+    readReviewFile(store, record.id, "result.json"),
+    readChanges(store, record.id),
+  ]);
+  if (text === undefined || changes === undefined) return record;
+  let comments: ReviewComment[];
+  try {
+    comments = (JSON.parse(text) as { comments?: ReviewComment[] }).comments ?? [];
+  } catch {
+    return record;
+  }
+  if (!Array.isArray(comments)) return record;
+  const { hidden } = filterComments(
+    comments,
+    changes,
+    chooseFilterMode(undefined, record.filterMode ?? mode),
+  );
+  const errors = hidden.filter((comment) => comment.severity === "error").length;
+  return { ...record, outsideComments: { comments: hidden.length, errors } };
 }

@@ -180,6 +180,33 @@ describe("list", () => {
   });
 });
 
+describe("prune", () => {
+  it("counts an older record's comments outside the change before it removes the answer", () => {
+    const repo = manyCommentsRepo();
+    commitOutsideComments(repo);
+    const run = repo.run(["--json"]);
+    expect(run.status, run.stderr).toBe(0);
+    const { id } = JSON.parse(run.stdout) as { id: string };
+    expect(repo.run(["drop", id]).status).toBe(0);
+    const state = join(repo.dir, ".git", "review-remote", "reviews", id, "state.json");
+    const {
+      outsideComments: _counted,
+      filterMode: _mode,
+      ...older
+    } = JSON.parse(readFileSync(state, "utf8"));
+    writeFileSync(state, JSON.stringify(older));
+    const pruned = repo.run(["prune", "--expire=now"]);
+    expect(pruned.status, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toContain(`Removed result.json, changes.json, request.json of review ${id}`);
+    expect(repo.run(["list"]).stdout).toMatch(
+      new RegExp(
+        `^${id} .* 0 comments \\(0 errors\\), 1 proposed commit; 3 comments outside the change hidden$`,
+        "m",
+      ),
+    );
+  });
+});
+
 describe("a fan-out answered partly from the store", () => {
   it("filters every answer by the change this run sent, a stored one whose record kept none too", () => {
     const repo = manyCommentsRepo();
