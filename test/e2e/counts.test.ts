@@ -153,24 +153,37 @@ describe("the pre-push hook's line", () => {
   });
 });
 
+/** A focused review whose three comments are all outside its change; returns its id. */
+function reviewOutsideComments(repo: TestRepo): string {
+  commitOutsideComments(repo);
+  const run = repo.run(["--json"]);
+  expect(run.status, run.stderr).toBe(0);
+  return (JSON.parse(run.stdout) as { id: string }).id;
+}
+
+/** Rewrites a review's record as an older version wrote it: no count outside the change, no mode; returns what it had. */
+function makeOlder(repo: TestRepo, id: string): { outsideComments: unknown; filterMode: unknown } {
+  const state = join(repo.dir, ".git", "review-remote", "reviews", id, "state.json");
+  const { outsideComments, filterMode, ...older } = JSON.parse(readFileSync(state, "utf8"));
+  writeFileSync(state, JSON.stringify(older));
+  return { outsideComments, filterMode };
+}
+
+/** `list`'s line of a review whose three comments are all outside its change. */
+function focusedLine(id: string): RegExp {
+  return new RegExp(
+    `^${id} .* 0 comments \\(0 errors\\), 1 proposed commit; 3 comments outside the change hidden$`,
+    "m",
+  );
+}
+
 describe("list", () => {
   it("counts the comments in the change of a record an older version wrote, as show does", () => {
     const repo = manyCommentsRepo();
-    commitOutsideComments(repo);
-    const run = repo.run(["--json"]);
-    expect(run.status, run.stderr).toBe(0);
-    const { id } = JSON.parse(run.stdout) as { id: string };
-    const focused = new RegExp(
-      `^${id} .* 0 comments \\(0 errors\\), 1 proposed commit; 3 comments outside the change hidden$`,
-      "m",
-    );
-    expect(repo.run(["list"]).stdout).toMatch(focused);
-    // As an older version wrote it: no count of the comments outside the change, no filter mode.
-    const state = join(repo.dir, ".git", "review-remote", "reviews", id, "state.json");
-    const { outsideComments, filterMode, ...older } = JSON.parse(readFileSync(state, "utf8"));
-    expect([outsideComments, filterMode]).toEqual([{ comments: 3, errors: 1 }, "added"]);
-    writeFileSync(state, JSON.stringify(older));
-    expect(repo.run(["list"]).stdout).toMatch(focused);
+    const id = reviewOutsideComments(repo);
+    expect(repo.run(["list"]).stdout).toMatch(focusedLine(id));
+    expect(makeOlder(repo, id)).toEqual({ outsideComments: { comments: 3, errors: 1 }, filterMode: "added" });
+    expect(repo.run(["list"]).stdout).toMatch(focusedLine(id));
     expect(repo.run(["show", id]).stdout).toContain("\nresult   0 comments, 1 proposed commit\n");
     // The configured mode stands in for the one it did not keep.
     repo.git("config", "review-remote.filterMode", "nofilter");
@@ -183,27 +196,13 @@ describe("list", () => {
 describe("prune", () => {
   it("counts an older record's comments outside the change before it removes the answer", () => {
     const repo = manyCommentsRepo();
-    commitOutsideComments(repo);
-    const run = repo.run(["--json"]);
-    expect(run.status, run.stderr).toBe(0);
-    const { id } = JSON.parse(run.stdout) as { id: string };
+    const id = reviewOutsideComments(repo);
     expect(repo.run(["drop", id]).status).toBe(0);
-    const state = join(repo.dir, ".git", "review-remote", "reviews", id, "state.json");
-    const {
-      outsideComments: _counted,
-      filterMode: _mode,
-      ...older
-    } = JSON.parse(readFileSync(state, "utf8"));
-    writeFileSync(state, JSON.stringify(older));
+    makeOlder(repo, id);
     const pruned = repo.run(["prune", "--expire=now"]);
     expect(pruned.status, pruned.stderr).toBe(0);
     expect(pruned.stdout).toContain(`Removed result.json, changes.json, request.json of review ${id}`);
-    expect(repo.run(["list"]).stdout).toMatch(
-      new RegExp(
-        `^${id} .* 0 comments \\(0 errors\\), 1 proposed commit; 3 comments outside the change hidden$`,
-        "m",
-      ),
-    );
+    expect(repo.run(["list"]).stdout).toMatch(focusedLine(id));
   });
 });
 
