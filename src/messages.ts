@@ -75,6 +75,8 @@ export const messages = {
     `or, for a false positive, add {"fingerprint": "${new Set(fingerprints).size === 1 ? fingerprints[0] : "<fp>"}"} to secrets.allow there${onALine ? ', or "review-remote:allow" on the line' : ""}`,
   noMergeBase: (spec: string) => `${spec}: the two commits share no history, so there is no fork point`,
   hintRange: "name a range as <base>..<head>, e.g. git review-remote main..HEAD",
+  hintUncommittedNotReviewed:
+    "the uncommitted changes to tracked files were not reviewed (a review is of commits): git review-remote --worktree reviews them",
   worktreeUnchanged:
     "nothing to review: the work tree has no uncommitted change that would leave (git review-remote export --list --worktree shows what stays)",
   hintWorktreeUnchanged:

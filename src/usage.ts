@@ -40,7 +40,8 @@ as branch review/<id>. The bundle holds the whole tree (the reviewer needs the
 context); the review focuses on the change:
   (no revision)     what HEAD is about to share: the commits ahead of its
                     upstream, else the last commit (HEAD^..HEAD), else (a
-                    root commit) the whole tree
+                    root commit) the whole tree; uncommitted edits are not
+                    in it (a hint says so: --worktree reviews them)
   <rev>             that commit's change against its first parent
   <base>..<head>    the changes between <base> and <head> (refused when both
                     name one commit: it changes nothing)

@@ -1,11 +1,12 @@
 // `git review-remote [<rev>|<base>..<head>]`: the pipeline (src/pipeline/), then its report.
 import { readSettings } from "../config/settings.js";
 import { InterruptedError, type ReviewRemoteError } from "../errors.js";
+import { git } from "../git/run.js";
 import { messages } from "../messages.js";
 import type { FailLevel } from "../pipeline/fail-level.js";
 import type { PipelineOptions } from "../pipeline/outcome.js";
 import { runPipeline } from "../pipeline/pipeline.js";
-import { resolveWorkTreeRepo } from "../repo.js";
+import { type Repo, resolveWorkTreeRepo } from "../repo.js";
 import { createPipelineEvents } from "../report/events.js";
 import { type Output, useColor } from "../report/output.js";
 import { printRecovered } from "../report/recovery.js";
@@ -19,6 +20,19 @@ import { recoverStore } from "../store/recover.js";
 function asInterrupt(signal: AbortSignal, error: unknown): unknown {
   if (!signal.aborted || error instanceof InterruptedError) return error;
   return new InterruptedError(messages.interruptedNothingImported, { cause: error });
+}
+
+/**
+ * Whether tracked files differ from HEAD (staged or not): a review with no revision is of the commits
+ * HEAD is about to share, and whoever just edited a file may think it was looked at.
+ */
+async function hasUncommitted(repo: Repo): Promise<boolean> {
+  const diff = await git(["diff", "--quiet", "HEAD", "--"], {
+    cwd: repo.cwd,
+    env: repo.env,
+    allowFailure: true,
+  });
+  return diff.exitCode === 1;
 }
 
 export async function runReviewCommand(
@@ -58,6 +72,8 @@ export async function runReviewCommand(
   }
   const [{ printReview }, { findingsAtFailLevel }] = await load();
   printReview(report, options.json, output);
+  if (!options.json && !options.worktree && options.target === undefined && (await hasUncommitted(repo)))
+    output.err(`hint: ${messages.hintUncommittedNotReviewed}`);
   const failures = report.failures.map((failure) => failure.error);
   const findings = findingsAtFailLevel(report, options.failLevel, settings, output);
   return findings ? [...failures, findings] : failures;

@@ -657,6 +657,26 @@ describe("the commit that removes a secret", () => {
   });
 });
 
+describe("a review with uncommitted edits in the work tree", () => {
+  it("says they were not reviewed and how to review them; a clean tree or --worktree says nothing", () => {
+    const repo = committedRepo();
+    const hint =
+      "hint: the uncommitted changes to tracked files were not reviewed (a review is of commits): git review-remote --worktree reviews them\n";
+    const clean = repo.run([]);
+    expect(clean.status, clean.stderr).toBe(0);
+    expect(clean.stderr).not.toContain("uncommitted");
+    repo.write("src/app.ts", "export const a = 2;\n");
+    const dirty = repo.run([]);
+    expect(dirty.status, dirty.stderr).toBe(0);
+    expect(dirty.stdout).toMatch(/^Reviewing the change of commit /);
+    expect(dirty.stderr.endsWith(hint)).toBe(true);
+    const worktree = repo.run(["--worktree"]);
+    expect(worktree.status, worktree.stderr).toBe(0);
+    expect(worktree.stderr).not.toContain("uncommitted");
+    expect(repo.run(["HEAD"]).stderr).not.toContain("uncommitted");
+  });
+});
+
 /** `git push <args>` in the repository, as a user runs it: the pre-push hook's words on stderr. */
 function gitPush(repo: TestRepo, ...args: string[]) {
   return spawnSync("git", ["push", ...args], { cwd: repo.dir, env: repo.env, encoding: "utf8" });
