@@ -101,7 +101,8 @@ content scan finds a credential.
                       content scan would stop it
     --json            print one JSON document on stdout
     -o, --output <file>
-                      also write the bundle to <file>
+                      also write the bundle to <file>, and print that
+                      name in place of the stored bundle's path
     -q, --quiet       print only the result
     -- <pathspec>...  export only the matching paths`,
   list: `usage: git review-remote list [--json]

@@ -57,8 +57,10 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
     if (args.json && error instanceof SecretsFoundError) printRefusedExport(error.findings, output);
     throw error;
   });
+  let written: { given: string; path: string } | undefined;
   if (args.output) {
     const target = resolve(repo.cwd, args.output);
+    written = { given: args.output, path: target };
     // A stream, not copyFile: that copies the stored bundle's read-only mode, and the next export
     // to the same file then fails with EACCES. The copy is the user's file, made as any other.
     // `-o` naming the stored bundle itself (or a link to it) has nothing to copy: opening it to
@@ -73,7 +75,7 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
       );
     }
   }
-  printBundle(bundle, args.json, output);
+  printBundle(bundle, args.json, output, written);
 }
 
 /** Whether `target` exists and is the file at `path` (the same inode, by any name). */

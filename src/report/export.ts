@@ -81,17 +81,35 @@ export function printRefusedExport(findings: readonly unknown[], output: Output)
   output.json({ findings });
 }
 
-export function printBundle(bundle: StoredBundle, json: boolean, output: Output): void {
+/**
+ * The bundle stored, and where `-o` wrote it too: stdout says what was written where (the stored
+ * bundle, or the file `-o` named, as it was given), stderr what it holds and where the store keeps it.
+ */
+export function printBundle(
+  bundle: StoredBundle,
+  json: boolean,
+  output: Output,
+  written?: { given: string; path: string },
+): void {
   if (json) {
     const { sha256, bytes, path, files, excluded, snapshot } = bundle;
-    output.json({ sha256, bytes, path, files: files.length, excluded, snapshot });
+    output.json({
+      sha256,
+      bytes,
+      path,
+      ...(written ? { output: written.path } : {}),
+      files: files.length,
+      excluded,
+      snapshot,
+    });
     return;
   }
   output.out(bundle.sha256);
-  output.out(bundle.path);
+  output.out(written ? written.given : bundle.path);
   if (!output.quiet) {
+    const where = written ? ` to ${written.given} (stored as ${bundle.path})` : "";
     output.err(
-      `Exported ${plural(bundle.files.length, "file")} (${formatSize(bundle.bytes)} compressed); ` +
+      `Exported ${plural(bundle.files.length, "file")} (${formatSize(bundle.bytes)} compressed)${where}; ` +
         `${plural(bundle.excluded.length, "path")} kept back (git review-remote export --list shows why).`,
     );
   }

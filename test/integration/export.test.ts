@@ -460,6 +460,27 @@ describe("export", () => {
     expect(readFileSync(target)).toEqual(readFileSync(again.path));
   });
 
+  it("says what -o wrote where: the file it was given, and the stored bundle beside it", () => {
+    const repo = basicRepo();
+    repo.write("sub/.keep", "");
+    const text = repo.run(["export", "-o", "out.tar.gz"], { cwd: join(repo.dir, "sub") });
+    expect(text.status, text.stderr).toBe(0);
+    const [sha256, written, ...rest] = text.stdout.split("\n");
+    expect(rest).toEqual([""]);
+    const stored = join(repo.dir, ".git", "review-remote", "bundles", `${sha256}.tar.gz`);
+    // It printed the stored bundle's path, and nothing said where the copy went.
+    expect(written).toBe("out.tar.gz");
+    expect(readFileSync(join(repo.dir, "sub", "out.tar.gz"))).toEqual(readFileSync(stored));
+    expect(text.stderr).toContain(`compressed) to out.tar.gz (stored as ${stored}); `);
+    const json = exportJson(repo, ["-o", "out.tar.gz"], join(repo.dir, "sub"));
+    expect(json).toMatchObject({ sha256, path: stored, output: join(repo.dir, "sub", "out.tar.gz") });
+    // Without -o: the stored bundle, and no `output`.
+    const plain = repo.run(["export"]);
+    expect(plain.stdout).toBe(`${sha256}\n${stored}\n`);
+    expect(plain.stderr).not.toContain(" to ");
+    expect(exportJson(repo)).not.toHaveProperty("output");
+  });
+
   it("lists a path a range keeps back on its base's side alone: a .env the change deletes", () => {
     const repo = basicRepo();
     repo.write(".env.local", "TOKEN=def\n");
