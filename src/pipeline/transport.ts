@@ -260,7 +260,10 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
       setTimeout(() => killGroup(child.pid, "SIGKILL"), killGraceMs(options.timeoutSeconds)).unref();
     };
     const emitLine = (raw: string) => {
-      const line = sanitizeLine(raw);
+      // Blanks at the end of a line show nothing and only trail after `remote: ` (a reviewer's lines
+      // of indentation between diagnostics): a blank line is an empty one, which git's sideband
+      // shows as `remote: ` and its line break.
+      const line = sanitizeLine(raw).trimEnd();
       if (options.onStderrLine(line)) return;
       lastLines.push(line);
       if (lastLines.length > KEPT_STDERR_LINES) lastLines.shift();

@@ -371,6 +371,25 @@ describe("review pipeline", () => {
     expect(["\u0007", "\u001b", "\r"].some((c) => result.stderr.includes(c))).toBe(false);
   });
 
+  it("shows a blank stderr line as git shows an empty sideband line: remote: and one space", () => {
+    const repo = baseRepo();
+    // Biome separates its diagnostics with lines of indentation only, some of them in colour.
+    configureWorker(
+      repo,
+      "blank",
+      "cat >/dev/null; printf 'first\\n\\n  \\n\\033[0m  \\033[0m\\r\\n\\t\\nlast words   \\n' >&2; exit 7",
+    );
+    const shown = runUnchanged(repo, ["--worker", "blank"], 3);
+    // git's sideband.c writes "remote: " and the line break for an empty line, nothing after.
+    expect(shown.stderr).toContain(
+      "remote: first\nremote: \nremote: \nremote: \nremote: \nremote: last words\n",
+    );
+    const quiet = runUnchanged(repo, ["--worker", "blank", "-q"], 3);
+    expect(quiet.stderr).toContain(
+      "  remote: first\n  remote: \n  remote: \n  remote: \n  remote: \n  remote: last words\n",
+    );
+  });
+
   it("gives a quiet run's failure the worker's last lines under the error, since none were shown", () => {
     const repo = baseRepo();
     configureWorker(repo, "noisy", shellWords(join(WORKERS, "noisy-worker.sh")));
