@@ -28,6 +28,8 @@ function fixed(text: string, facts: Partial<FileFacts> = {}): string {
 }
 
 const lines = (...spans: LineSpan[]) => spans;
+/** A text's UTF-8 bytes as hygiene reads a file: one char per byte. */
+const utf8 = (text: string) => Buffer.from(text).toString("latin1");
 
 describe("git's whitespace rules", () => {
   it("reads core.whitespace lists from git's default, in order", () => {
@@ -121,6 +123,48 @@ describe("which fixes one file may get", () => {
       ].join("\n"),
     );
     expect(fixed("var s = `open  \n", { path: "a.go" })).toBe("var s = `open  \n");
+  });
+
+  it("keeps trailing spaces inside Rust strings, raw or not, past comments, chars and lifetimes", () => {
+    // As ripgrep's tests compare raw strings with its output byte for byte.
+    const rust = [
+      "fn f<'a>(x: &'a str) {  ",
+      "    let q = '\"';  ",
+      "    let e = '\\'';  ",
+      '    /* a " in /* a nested */ comment  ',
+      '    still " in it */ let r#type = 1;  ',
+      '    let expected = r#"line with "quotes"  ',
+      "  two trailing  ",
+      '"#;  ',
+      '    let plain = "a \\" b  ',
+      '   c";  ',
+      '    let b = br"x  ',
+      '";  ',
+      `    let c = '${utf8("é")}'; let d = '${utf8("🦀")}';  `,
+      "}",
+      "",
+    ].join("\n");
+    expect(fixed(rust, { path: "crates/core/main.rs" })).toBe(
+      [
+        "fn f<'a>(x: &'a str) {",
+        "    let q = '\"';",
+        "    let e = '\\'';",
+        '    /* a " in /* a nested */ comment',
+        '    still " in it */ let r#type = 1;',
+        '    let expected = r#"line with "quotes"  ',
+        "  two trailing  ",
+        '"#;',
+        '    let plain = "a \\" b  ',
+        '   c";',
+        '    let b = br"x  ',
+        '";',
+        `    let c = '${utf8("é")}'; let d = '${utf8("🦀")}';`,
+        "}",
+        "",
+      ].join("\n"),
+    );
+    expect(fixed('let s = r"open  \n', { path: "a.rs" })).toBe('let s = r"open  \n');
+    expect(fixed("/* open  \n", { path: "a.rs" })).toBe("/* open  \n");
   });
 });
 

@@ -1,12 +1,19 @@
 // Which fixes hygiene may make in one file, from everything the tree and the request say: the lines
 // the change added (a focused review never touches another line), git's whitespace rules (the
 // `whitespace` attribute over core.whitespace), the .editorconfig properties, Markdown hard breaks
-// and JavaScript template literals.
+// and string literals whose trailing spaces are content (JavaScript templates, Go raw strings, Rust).
 import type { LineSpan } from "../../protocol/changed-lines.js";
 import type { EditorSettings } from "./editorconfig.js";
 import { isMarkdownBreak, isMarkdownPath } from "./hygiene-scope.js";
 import type { FixRules } from "./hygiene-text.js";
-import { goRawStringLines, isGoPath, isScriptPath, templateLiteralLines } from "./template-literals.js";
+import {
+  goRawStringLines,
+  isGoPath,
+  isRustPath,
+  isScriptPath,
+  rustStringLines,
+  templateLiteralLines,
+} from "./template-literals.js";
 import { type WhitespaceRule, whitespaceRuleFor } from "./whitespace-rules.js";
 
 export interface FileFacts {
@@ -67,7 +74,9 @@ export function fixRulesFor(file: FileFacts): FixRules {
         ? templateLiteralLines(file.text)
         : isGoPath(file.path)
           ? goRawStringLines(file.text)
-          : new Set<number>();
+          : isRustPath(file.path)
+            ? rustStringLines(file.text)
+            : new Set<number>();
     }
     return templates === undefined || templates.has(line);
   };

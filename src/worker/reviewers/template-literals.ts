@@ -174,3 +174,95 @@ export function goRawStringLines(text: string): Set<number> | undefined {
   }
   return mode === "code" || mode === "line" ? lines : undefined;
 }
+
+const RUST_EXTENSION = /\.rs$/i;
+
+export function isRustPath(path: string): boolean {
+  return RUST_EXTENSION.test(path);
+}
+
+const IDENTIFIER_CHAR = /[A-Za-z0-9_]/;
+
+/**
+ * The `#`s of a raw string that starts at `i` (`r"`, `r#"`, `br##"`, `cr"`), or -1: an `r` that
+ * begins a word (or follows a `b`/`c` prefix that does), then hashes, then the quote. A raw
+ * identifier (`r#type`) has no quote after its hash.
+ */
+function rustRawHashes(text: string, i: number): number {
+  let start = i;
+  if (text[start] === "b" || text[start] === "c") start++;
+  if (text[start] !== "r" || (i > 0 && IDENTIFIER_CHAR.test(text[i - 1] as string))) return -1;
+  let end = start + 1;
+  while (text[end] === "#") end++;
+  return text[end] === '"' ? end - start - 1 : -1;
+}
+
+/**
+ * The end of a character literal that starts at the `'` at `i`, or `i` for a lifetime or a label
+ * (`'a`, `'static`): an escape, or one character (up to 4 bytes of UTF-8) and the closing quote.
+ */
+function rustCharEnd(text: string, i: number): number {
+  if (text[i + 1] === "\\") {
+    const close = text.indexOf("'", i + 3);
+    const newline = text.indexOf("\n", i);
+    return close !== -1 && (newline === -1 || close < newline) ? close : i;
+  }
+  for (let end = i + 2; end <= i + 5 && end < text.length; end++) {
+    if (text[end] === "'") return end;
+    if ((text.charCodeAt(end) & 0xc0) !== 0x80) break;
+  }
+  return i;
+}
+
+/**
+ * The same for Rust's string literals, whose line breaks and trailing spaces are all content: raw
+ * strings (`r#"..."#`, ripgrep's expected outputs), and plain and byte strings, which span lines
+ * too. Past comments (block comments nest), character literals and lifetimes; undefined when the
+ * file ends inside a string or a comment.
+ */
+export function rustStringLines(text: string): Set<number> | undefined {
+  const lines = new Set<number>();
+  let mode: "code" | "line" | "block" | "string" | "raw" = "code";
+  let depth = 0;
+  let hashes = 0;
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    const next = text[i + 1];
+    if (c === "\n") {
+      if (mode === "string" || mode === "raw") lines.add(line);
+      else if (mode === "line") mode = "code";
+      line++;
+    } else if (mode === "code") {
+      const raw = rustRawHashes(text, i);
+      if (raw >= 0) {
+        mode = "raw";
+        hashes = raw;
+        i = text.indexOf('"', i);
+      } else if (c === "/" && next === "/") mode = "line";
+      else if (c === "/" && next === "*") {
+        mode = "block";
+        depth = 1;
+        i++;
+      } else if (c === '"') mode = "string";
+      else if (c === "'") i = rustCharEnd(text, i);
+    } else if (mode === "block") {
+      if (c === "/" && next === "*") {
+        depth++;
+        i++;
+      } else if (c === "*" && next === "/") {
+        depth--;
+        i++;
+        if (depth === 0) mode = "code";
+      }
+    } else if (mode === "string") {
+      // An escape pair; a `\` ending a line leaves the line break to the branch above.
+      if (c === "\\" && next !== "\n") i++;
+      else if (c === '"') mode = "code";
+    } else if (mode === "raw" && c === '"' && text.startsWith("#".repeat(hashes), i + 1)) {
+      mode = "code";
+      i += hashes;
+    }
+  }
+  return mode === "code" || mode === "line" ? lines : undefined;
+}
