@@ -118,7 +118,8 @@ empty (no proposals: comments at most), merged or dropped.`,
 Show a review's counts (as validated: "result 3 comments, 1 proposed commit",
 the comments in the change, or all with --all-comments),
 the worker's summary, its receipt ("Good signature from worker ..." or
-"unsigned"), comments and the stat of each proposed commit.
+"unsigned"), comments and the stat of each proposed commit, every path
+as git prints paths (quoted when core.quotePath says, as the stat is).
 Comments outside the change are counted, not shown (by the mode the review
 was asked for, or --filter-mode); --all-comments shows them too, marked. Fixes outside the change
 left out of the branch are counted. --format=json carries both lists

@@ -2,6 +2,7 @@
 // and each proposal's stat; or JSON / SARIF, which carry every comment and say which are outside.
 import { readSettings } from "../config/settings.js";
 import { UsageError } from "../errors.js";
+import { readQuotePath } from "../git/quote.js";
 import { git } from "../git/run.js";
 import { messages } from "../messages.js";
 import { chooseFilterMode, type FilterMode, filterComments } from "../pipeline/filter.js";
@@ -67,8 +68,9 @@ export async function runShow(
   const mode = chooseFilterMode(args.filterMode, record.filterMode ?? settings.filterMode);
   const comments = filterComments(result?.comments ?? [], changes, mode);
   const bundlePruned = (await prunedBundle(store, record.bundleSha256))?.time;
+  const quotePath = format === ShowFormat.text && (await readQuotePath({ cwd: repo.cwd, env: repo.env }));
   printShow(
-    { record, result, proposals, comments, allComments: args.allComments, bundlePruned },
+    { record, result, proposals, comments, allComments: args.allComments, quotePath, bundlePruned },
     format,
     output,
   );

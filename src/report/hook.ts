@@ -74,7 +74,9 @@ function describeReview(review: TargetReview, stop: HookStop): { outcome: string
   const failures = report.failures.map((failure) =>
     review.timedOut ? stoppedText(stop) : describeFailure(failure),
   );
-  const lines = report.outcomes.flatMap((outcome) => outcome.comments.map(formatComment));
+  const lines = report.outcomes.flatMap((outcome) =>
+    outcome.comments.map((comment) => formatComment(comment)),
+  );
   // A worker's last lines were not shown as they came (the hook is quiet): they follow, with the hints.
   if (!review.timedOut) {
     for (const { error } of report.failures)

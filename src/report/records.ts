@@ -82,6 +82,8 @@ export interface ShownReview {
   /** The result's comments split by the change; the text shows the hidden ones only when asked. */
   comments: FilteredComments;
   allComments: boolean;
+  /** core.quotePath: every path the text prints is printed as git prints it, as the stat is. */
+  quotePath: boolean;
   /** When prune removed the bundle it sent (its manifest stays); undefined while it is stored. */
   bundlePruned?: string | undefined;
 }
@@ -91,9 +93,11 @@ function printComments(shown: ShownReview, output: Output): void {
   const outside = shown.allComments ? hidden : [];
   // The count of those hidden stands under the heading too, not as the summary's last line.
   if (inChange.length + hidden.length > 0) output.out("\nComments:");
-  for (const comment of inChange) output.out(`  ${formatComment(comment)}`);
+  for (const comment of inChange) output.out(`  ${formatComment(comment, shown.quotePath)}`);
   for (const comment of outside)
-    output.out(`  ${formatComment(comment)} ${paint(output, "dim", "(outside the change)")}`);
+    output.out(
+      `  ${formatComment(comment, shown.quotePath)} ${paint(output, "dim", "(outside the change)")}`,
+    );
   if (!shown.allComments && hidden.length > 0)
     output.out(`  ${paint(output, "dim", describeHidden(shown.record.id, mode, hidden.length))}`);
 }

@@ -17,7 +17,10 @@ export async function writeNote(
   comments: readonly ReviewComment[],
 ): Promise<void> {
   if (comments.length === 0) return;
-  const text = [`review ${record.id} by ${record.worker.name}:`, ...comments.map(formatComment)].join("\n");
+  const text = [
+    `review ${record.id} by ${record.worker.name}:`,
+    ...comments.map((comment) => formatComment(comment)),
+  ].join("\n");
   const env = ownIdentityEnv(repo.env, { ...TOOL_AUTHOR, ...TOOL_COMMITTER });
   // Two reviews finishing together race for the notes ref: the loser retries.
   for (let attempt = 0; attempt < 5; attempt++) {

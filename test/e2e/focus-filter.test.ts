@@ -2,7 +2,14 @@
 // by another mode, `show` and `show --all-comments`, and the JSON and SARIF that carry them all.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configureWorker, FIXTURES, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
+import {
+  configureWorker,
+  FIXTURES,
+  okResult,
+  RESULT_WORKER,
+  shellWords,
+  useResultWorker,
+} from "../helpers/fixtures.js";
 import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const COMMENTS = join(FIXTURES, "focus", "comments.json");
@@ -99,6 +106,42 @@ describe("--filter-mode", () => {
 });
 
 describe("show", () => {
+  it("prints every path as git does, core.quotePath deciding: comments and each proposal's stat", () => {
+    const repo = repos.add(createTestRepo());
+    const names = ["caf\u00e9.ts", "tab\there.ts", "new\nline.ts"];
+    for (const name of names) repo.write(name, "one\n");
+    repo.commit("base");
+    for (const name of names) repo.write(name, "two\n");
+    repo.commit("change");
+    repo.write(names[0] as string, "three\n");
+    const patch = repo.git("diff");
+    repo.git("checkout", "--", ".");
+    const comments = names.map((path) => ({ path, line: 1, severity: "warning", message: "Look here." }));
+    useResultWorker(repo, okResult("Paths.", comments, [{ message: "Three", patch }]));
+    const id = JSON.parse(repo.run(["--json"]).stdout).id as string;
+    const quoted = repo.run(["show", id]);
+    expect(quoted.status, quoted.stderr).toBe(0);
+    // The stat said "caf\303\251.ts" and the comment café.ts; a tab was \u{9}.
+    expect(quoted.stdout).toContain(
+      [
+        '  "caf\\303\\251.ts":1 warning Look here.',
+        '  "tab\\there.ts":1 warning Look here.',
+        '  "new\\nline.ts":1 warning Look here.',
+      ].join("\n"),
+    );
+    expect(quoted.stdout).toMatch(/^ "caf\\303\\251\.ts" \| 2 \+-$/m);
+    repo.git("config", "core.quotePath", "false");
+    const plain = repo.run(["show", id]);
+    expect(plain.stdout).toContain(
+      [
+        "  caf\u00e9.ts:1 warning Look here.",
+        '  "tab\\there.ts":1 warning Look here.',
+        '  "new\\nline.ts":1 warning Look here.',
+      ].join("\n"),
+    );
+    expect(plain.stdout).toMatch(/^ caf\u00e9\.ts \| 2 \+-$/m);
+  });
+
   it("hides what is outside the change unless --all-comments; JSON and SARIF carry both, marked", () => {
     const repo = changedRepo();
     const id = JSON.parse(repo.run(["--json"]).stdout).id as string;
