@@ -53,6 +53,12 @@ export class WorkerError extends ReviewRemoteError {
 /** The worker's result failed validation; nothing was imported. */
 export class InvalidResultError extends ReviewRemoteError {
   override readonly exitCode = ExitCode.invalidResult;
+  /**
+   * A rejection is remembered for its request (design §10), but not one that says more of the way
+   * to the worker than of the worker: text a login script printed beside the result goes away when
+   * the host is fixed, and the next review asks again.
+   */
+  remember = true;
 }
 
 export class MergeConflictError extends ReviewRemoteError {

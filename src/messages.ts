@@ -148,6 +148,8 @@ export const messages = {
     `request.json is not the request this review sent: its digest is not the recorded ${requestId.slice(0, 12)}; it was changed after it was stored`,
   hintRefusalRemembered:
     "answered from the store: this snapshot and policy were refused before (git review-remote --no-cache scans again)",
+  hintStrayStdout: (text: string, line: number) =>
+    `the worker's stdout holds more than its result: "${text}" (line ${line}); a login script on the worker host (an echo in ~/.bashrc, a motd) or a wrapper printing to stdout does this: the result must be alone there (print the rest to stderr, shown as remote: lines)`,
   hintRejectionRemembered:
     "answered from the store: this worker's result for the same request was rejected before (--no-cache asks again)",
   hintReviewAgain: "run the review again: git review-remote --no-cache",

@@ -9,6 +9,7 @@ import { requestForbiddenPaths } from "../paths/forbidden.js";
 import { overLimitNote } from "../protocol/limits.js";
 import { type Dropped, parseResult } from "../protocol/parse-result.js";
 import type { Result, ReviewComment } from "../protocol/result.js";
+import { parseStrictJson, StrictJsonError } from "../protocol/strict-json.js";
 import { summaryProse } from "../protocol/summary.js";
 import { matchSecretName } from "../secrets/names.js";
 import { writeNote } from "../store/notes.js";
@@ -37,10 +38,17 @@ async function parseAndCheck(context: AcceptContext, worker: Worker, record: Rev
     // Nothing at all on stdout is a command that never ran the worker (`true`, a wrapper script that
     // forgot to exec it), more often than a worker that misbehaved.
     const silent = raw.toString("utf8").trim() === "";
-    throw new InvalidResultError(messages.resultRejected(worker.name), {
+    const stray = silent ? undefined : strayOutputLine(raw);
+    const error = new InvalidResultError(messages.resultRejected(worker.name), {
       details: parsed.problems.map(sanitizeLine),
-      hints: silent ? [messages.hintWorkerPrintedNothing(worker.name)] : [],
+      hints: silent
+        ? [messages.hintWorkerPrintedNothing(worker.name)]
+        : stray
+          ? [messages.hintStrayStdout(sanitizeLine(stray.text), stray.line)]
+          : [],
     });
+    error.remember = !stray;
+    throw error;
   }
   const dropped = [...parsed.dropped, ...droppedByWorker(parsed.result)].map((part) => ({
     ...part,
@@ -57,6 +65,37 @@ async function parseAndCheck(context: AcceptContext, worker: Worker, record: Rev
   }
   if (dropped.length > 0) record.dropped = dropped;
   return { received: parsed.document, result: storedResult(parsed.result) };
+}
+
+/** Over this many characters, a stray line is cut in the hint that quotes it. */
+const STRAY_LINE_CHARS = 80;
+
+/**
+ * The first line of stdout outside the result's JSON document, when the document itself is whole:
+ * a line before it (a motd, an `echo` in the worker host's ~/.bashrc, which a login over ssh runs)
+ * or after it (a wrapper's `echo done`). Undefined when the JSON is broken inside, or is fine.
+ */
+function strayOutputLine(raw: Buffer): { text: string; line: number } | undefined {
+  try {
+    parseStrictJson(raw);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof StrictJsonError) || error.line < 1) return undefined;
+    const lines = raw.toString("utf8").split("\n");
+    const at = lines[error.line - 1] ?? "";
+    // Text before the document: the parser stops at the first character that is not blank.
+    // Text after it: "unexpected data after the JSON value", where that data starts.
+    const before =
+      lines.slice(0, error.line - 1).every((line) => line.trim() === "") &&
+      at.slice(0, error.column - 1).trim() === "";
+    const after = error.reason.startsWith("unexpected data after");
+    if (!before && !after) return undefined;
+    const text = at.slice(after ? error.column - 1 : 0).trim();
+    return {
+      text: text.length > STRAY_LINE_CHARS ? `${text.slice(0, STRAY_LINE_CHARS)}...` : text,
+      line: error.line,
+    };
+  }
 }
 
 /**

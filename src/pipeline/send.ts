@@ -173,7 +173,7 @@ export async function reviewOnWorker(
     }
     // A rejection is deterministic for the request: remembered, not fetched again. A transport
     // failure, a timeout or a worker's own failure may pass: those are asked again.
-    if (error instanceof InvalidResultError && cacheKey)
+    if (error instanceof InvalidResultError && error.remember && cacheKey)
       await rememberRejection(store, record, cacheKey, error);
     throw error;
   } finally {

@@ -1,7 +1,7 @@
 // The ssh transport for real: a throwaway sshd on 127.0.0.1 (started by the global setup), and the
 // worker reached as `ssh ... git-review-remote worker`, configured the way users configure theirs.
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { shellWords } from "../helpers/fixtures.js";
@@ -86,6 +86,50 @@ describe.skipIf(!sshd)("ssh transport", () => {
     );
     const result = runUnchanged(repo, ["--worker", "gone"], 3);
     expect(result.stderr).toMatch(/remote: .*(refused|Connection)/);
+  });
+
+  it("names the line a worker host's login script printed beside the result, and asks again once it is gone", () => {
+    const repo = createTestRepo();
+    repos.add(repo);
+    repo.write("a.txt", "a   \n");
+    repo.commit();
+    // As an `echo` in the worker host's ~/.bashrc, which sshd's shell runs for the command too.
+    const banner = join(repo.dir, ".git", "banner-on");
+    writeFileSync(banner, "");
+    const worker = shellWords(process.execPath, BIN, "worker");
+    const remote = `test -f ${shellWords(banner)} && echo 'Welcome to box, load 0.01'; exec ${worker}`;
+    repo.git(
+      "config",
+      "review-remote.box.command",
+      `ssh -F ${shellWords(sshd?.config as string)} worker ${shellWords(remote)}`,
+    );
+    const rejected = runUnchanged(repo, ["--worker", "box"], 4);
+    expect(rejected.stderr).toContain("result: not valid JSON: unexpected character 'W' (line 1, column 1)");
+    expect(rejected.stderr).toContain(
+      `hint: the worker's stdout holds more than its result: "Welcome to box, load 0.01" (line 1); a login script on the worker host`,
+    );
+    // The host fixed: not answered from the store as a rejection of the same request.
+    rmSync(banner);
+    const fixed = repo.run(["--worker", "box"]);
+    expect(fixed.status, fixed.stderr).toBe(0);
+    expect(fixed.stdout).toContain("1 proposed commit");
+  });
+
+  it("names a line printed after the result", () => {
+    const repo = createTestRepo();
+    repos.add(repo);
+    repo.write("a.txt", "a\n");
+    repo.commit();
+    const remote = `${shellWords(process.execPath, BIN, "worker")}; echo logout`;
+    repo.git(
+      "config",
+      "review-remote.box.command",
+      `ssh -F ${shellWords(sshd?.config as string)} worker ${shellWords(remote)}`,
+    );
+    const rejected = runUnchanged(repo, ["--worker", "box"], 4);
+    expect(rejected.stderr).toContain(
+      `hint: the worker's stdout holds more than its result: "logout" (line 2)`,
+    );
   });
 
   it("stops the remote reviewer when the client is interrupted, though ssh sends the worker no signal", async () => {
