@@ -7,7 +7,7 @@ import { git } from "../git/run.js";
 import { messages } from "../messages.js";
 import { chooseFilterMode, type FilterMode, filterComments } from "../pipeline/filter.js";
 import { readChanges } from "../pipeline/focus.js";
-import { type Result, ResultSchema } from "../protocol/result.js";
+import { type Result, StoredResultSchema } from "../protocol/result.js";
 import { type Repo, resolveRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 import { printShow, ShowFormat } from "../report/records.js";
@@ -20,7 +20,7 @@ import { recoverStore } from "../store/recover.js";
 /** A stored result; one that no longer parses (edited by hand) is shown as missing, not as a crash. */
 function parseStored(text: string): Result | undefined {
   try {
-    const parsed = ResultSchema.safeParse(JSON.parse(text));
+    const parsed = StoredResultSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

@@ -8,7 +8,7 @@ import { ReviewRemoteError } from "../errors.js";
 import type { ManifestFile } from "../export/archive.js";
 import { findCommit } from "../git/commits.js";
 import { messages } from "../messages.js";
-import { type Request, RequestSchema } from "../protocol/request.js";
+import { type Request, StoredRequestSchema } from "../protocol/request.js";
 import type { Repo } from "../repo.js";
 import { readManifest } from "../store/bundles.js";
 import { type StorePaths, storePaths } from "../store/layout.js";
@@ -34,7 +34,7 @@ async function isAwaitingAnswer(store: StorePaths, record: ReviewRecord): Promis
 /** The stored request of a review and the manifest of the bundle it sent. */
 async function readSent(store: StorePaths, id: string): Promise<{ request: Request; files: ManifestFile[] }> {
   try {
-    const request = RequestSchema.parse(
+    const request = StoredRequestSchema.parse(
       JSON.parse((await readReviewFile(store, id, "request.json")) ?? "null"),
     );
     return { request, files: await readManifest(store, request.bundle.sha256) };

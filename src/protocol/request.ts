@@ -88,6 +88,17 @@ const RequestShape = {
 export const RequestSchema = z.strictObject(RequestShape);
 export type Request = z.infer<typeof RequestSchema>;
 
+/**
+ * A request as the store keeps it (request.json), read back to judge its answer (`import`, `verify`):
+ * the shape, not the limits a request sent now must keep. An older version sent it under its own,
+ * and a question or forbidden list it let through was sent all the same.
+ */
+export const StoredRequestSchema: z.ZodType<Request> = z.strictObject({
+  ...RequestShape,
+  question: z.string(),
+  forbiddenPaths: z.array(z.string().min(1)),
+});
+
 /** What a caller supplies to createRequest. */
 export type RequestFields = Omit<Request, "id" | "schema">;
 

@@ -103,6 +103,32 @@ export const ResultSchema = resultObject(ReviewCommentSchema);
  */
 export const ResultEnvelopeSchema = resultObject(z.unknown());
 
+/**
+ * A result as the store keeps it (result.json), read back by `show`: the shape, without the bounds a
+ * worker's answer must keep now. The accept stage stored it once it passed the bounds of its version.
+ */
+export const StoredResultSchema: z.ZodType<Result> = z.strictObject({
+  schema: z.literal(RESULT_SCHEMA),
+  requestId: z.string(),
+  bundleSha256: z.string(),
+  status: z.enum(["ok", "failed"]),
+  summary: z.string(),
+  worker: z.strictObject({ name: z.string(), version: z.string(), sandbox: z.string() }),
+  comments: z.array(
+    z.strictObject({
+      path: z.string().optional(),
+      line: z.int().optional(),
+      endLine: z.int().optional(),
+      severity: SeveritySchema,
+      message: z.string(),
+      rule: z.string().optional(),
+    }),
+  ),
+  commits: z.array(z.strictObject({ message: z.string(), patch: z.string() })),
+  error: z.string().optional(),
+  receipt: z.strictObject({ statement: z.string(), signature: z.string() }).optional(),
+});
+
 export type Result = z.infer<typeof ResultSchema>;
 export type ReviewComment = z.infer<typeof ReviewCommentSchema>;
 export type Severity = z.infer<typeof SeveritySchema>;

@@ -6,7 +6,7 @@ import { receiptPolicyFor } from "../config/receipt-policy.js";
 import type { Settings } from "../config/settings.js";
 import { ConfigError, ReviewRemoteError } from "../errors.js";
 import { messages } from "../messages.js";
-import { RequestSchema } from "../protocol/request.js";
+import { StoredRequestSchema } from "../protocol/request.js";
 import { computeRequestId } from "../protocol/request-line.js";
 import type { Repo } from "../repo.js";
 import { readManifest } from "../store/bundles.js";
@@ -113,7 +113,7 @@ async function checkStoredResult(
   const text = await readReviewFile(store, id, "result.json");
   if (text === undefined) return undefined;
   try {
-    const request = RequestSchema.parse(
+    const request = StoredRequestSchema.parse(
       JSON.parse((await readReviewFile(store, id, "request.json")) ?? "null"),
     );
     const files = await readManifest(store, request.bundle.sha256);

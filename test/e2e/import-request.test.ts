@@ -1,9 +1,18 @@
 // `import <result> --request <id>` judges a result by the request as it was sent, not by the policy
 // file as it is now, and a review whose worker answered takes no second answer.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { computeRequestId } from "../../src/protocol/request-line.js";
 import { configureWorker, createBaseRepo, FIXTURES, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
 import { repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
@@ -279,5 +288,68 @@ describe("import --request", () => {
     const [id] = reviewIds(repo) as [string];
     const stderr = refusedImport(repo, id, readFileSync(BENIGN, "utf8"), 1);
     expect(stderr).toContain(`review ${id} is failed: its worker answered`);
+  });
+});
+
+/**
+ * What an older version stored, hand-written: its request asked past this version's limits (more
+ * forbidden globs, a longer question, a NUL in it), under an id of its own, as that version sent it.
+ */
+function storeOlderRequest(repo: TestRepo, id: string): void {
+  const dir = join(repo.dir, ".git", "review-remote", "reviews", id);
+  const request = JSON.parse(readFileSync(join(dir, "request.json"), "utf8"));
+  request.forbiddenPaths = Array.from({ length: 1100 }, (_, index) => `generated/${index}/**`);
+  request.question = `Is this right?\0${"x".repeat(70 * 1024)}`;
+  request.id = computeRequestId(request);
+  writeFileSync(join(dir, "request.json"), `${JSON.stringify(request, null, 2)}\n`);
+  const record = JSON.parse(readFileSync(join(dir, "state.json"), "utf8"));
+  writeFileSync(
+    join(dir, "state.json"),
+    `${JSON.stringify({ ...record, requestId: request.id }, null, 2)}\n`,
+  );
+}
+
+describe("a review an older version stored, its request past this version's limits", () => {
+  it("still shows, imports, merges, drops and prunes: the limits are for the requests sent now", () => {
+    const repo = repoWithPolicy({});
+    // The benign proposal is outside the last commit's change: kept, to have a branch to merge.
+    repo.git("config", "review-remote.filterMode", "nofilter");
+    const merged = failedReview(repo);
+    const dropped = failedReview(repo);
+    for (const id of [merged, dropped]) storeOlderRequest(repo, id);
+    const shown = repo.run(["show", merged]);
+    expect(shown.status, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`review ${merged} (failed) by down`);
+    // Both imported: the stored request read was refused as past the limits ("has no stored request").
+    for (const id of [merged, dropped]) {
+      const imported = importBenign(repo, id);
+      expect(imported.status, imported.stderr).toBe(0);
+      expect(repo.git("for-each-ref", "--format=%(refname)", `refs/heads/review/${id}`).trim()).toBe(
+        `refs/heads/review/${id}`,
+      );
+    }
+    expect(repo.run(["show", merged]).stdout).toContain("result   1 comment, 1 proposed commit");
+    // Its stored answer read back as stored, not against the bounds a worker's answer keeps now.
+    const answer = join(repo.dir, ".git", "review-remote", "reviews", dropped, "result.json");
+    const stored = JSON.parse(readFileSync(answer, "utf8"));
+    stored.comments[0].message = `Long: ${"y".repeat(70_000)}`;
+    writeFileSync(answer, `${JSON.stringify(stored, null, 2)}\n`);
+    expect(repo.run(["show", dropped, "--all-comments"]).stdout).toContain(
+      `info Long: ${"y".repeat(70_000)}`,
+    );
+    const merge = repo.run(["merge", merged]);
+    expect(merge.status, merge.stderr).toBe(0);
+    expect(readFileSync(join(repo.dir, "src", "app.ts"), "utf8")).toContain(
+      'throw new Error("negative total")',
+    );
+    const drop = repo.run(["drop", dropped]);
+    expect(drop.status, drop.stderr).toBe(0);
+    expect(repo.git("for-each-ref", "refs/heads/review/")).toBe("");
+    const pruned = repo.run(["prune", "--expire=now"]);
+    expect(pruned.status, pruned.stderr).toBe(0);
+    for (const id of [merged, dropped]) {
+      expect(existsSync(join(repo.dir, ".git", "review-remote", "reviews", id, "request.json"))).toBe(false);
+      expect(repo.run(["show", id]).status).toBe(0);
+    }
   });
 });
