@@ -100,6 +100,10 @@ export const messages = {
   emptyWorkerCommand: (name: string) =>
     `review-remote.${name}.command is empty: worker '${name}' has no command to run`,
   unknownWorker: (name: string) => `no worker named '${name}' is configured`,
+  workerCommandAsName: (name: string) =>
+    `'${name}' is a command, not a worker's name: review-remote.worker and --worker name a worker, whose command is review-remote.<name>.command`,
+  hintWorkerCommandAsName: (command: string) =>
+    `name it, then make it the default: git config review-remote.box.command ${command} && git config review-remote.worker box`,
   hintConfigureWorker: (name: string) =>
     `configure it with: git config review-remote.${name}.command 'ssh <host> git-review-remote worker'`,
   requestTooLarge: (bytes: number, max: number, paths: number) =>
@@ -223,6 +227,8 @@ export const messages = {
     `rejected the result of worker '${worker}': it sent more than ${bytes} bytes (limits.maxResultBytes); nothing was imported`,
   workerNotStarted: (reason: string) => `cannot start the worker: ${reason}`,
   workerExited: (worker: string, how: string) => `worker '${worker}' ${how}`,
+  hintInstallGitWorker:
+    "git found no git-review-remote on the PATH the worker's command runs with: install the worker there (npm install -g git-review-remote), or give its full path instead of git review-remote",
   hintCheckWorkerCommand: (worker: string) => `check the command: git config review-remote.${worker}.command`,
   hintImportAwaiting: (id: string) =>
     `a result of this review that reaches you some other way can still be imported: git review-remote import <result.json> --request ${id}`,

@@ -57,7 +57,8 @@ context); the review focuses on the change:
                         what to ask the reviewer (not empty, at most 64 KiB,
                         no NUL)
     --worker <name>     the worker to use (repeat to ask several at once);
-                        default: review-remote.worker, or 'local'; its command
+                        default: review-remote.worker (a name, not a
+                        command), or 'local'; its command
                         (review-remote.<name>.command) gets $REVIEW_REMOTE_ID
     --filter-mode <mode>
                         which comments to show (review-remote.filterMode):

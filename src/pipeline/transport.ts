@@ -51,6 +51,8 @@ function killGraceMs(timeoutSeconds: number): number {
 }
 const KEPT_STDERR_LINES = 10;
 const MAX_STDERR_LINE = 64 * 1024;
+/** What git says when `git review-remote` finds no git-review-remote on its PATH. */
+const NOT_A_GIT_COMMAND = /^git: 'review-remote' is not a git command/;
 
 /** Bytes read from the bundle at a time, into each of two buffers used in turn. */
 const SEND_CHUNK = 256 * 1024;
@@ -253,6 +255,8 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
     const lastLines: string[] = [];
     let partial = "";
     let failure: Error | undefined;
+    /** git said the worker host has no `git review-remote`. */
+    let noGitCommand = false;
 
     const stop = (error: Error) => {
       failure ??= error;
@@ -264,6 +268,7 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
       // of indentation between diagnostics): a blank line is an empty one, which git's sideband
       // shows as `remote: ` and its line break.
       const line = sanitizeLine(raw).trimEnd();
+      if (NOT_A_GIT_COMMAND.test(line)) noGitCommand = true;
       if (options.onStderrLine(line)) return;
       lastLines.push(line);
       if (lastLines.length > KEPT_STDERR_LINES) lastLines.shift();
@@ -318,10 +323,12 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
         return reject(
           new WorkerError(messages.workerExited(options.workerName, how), {
             details: lastLines.map((line) => `remote: ${line}`),
-            // 127: sh (or the remote shell behind ssh) found no such program.
+            // 127: sh (or the remote shell behind ssh) found no such program; git's own words
+            // (exit 1) when `git review-remote worker` found no git-review-remote on its PATH.
             hints: [
               messages.hintCheckWorkerCommand(options.workerName),
               ...(code === 127 ? [messages.hintInstallWorker] : []),
+              ...(noGitCommand ? [messages.hintInstallGitWorker] : []),
             ],
           }),
         );

@@ -37,6 +37,12 @@ export function resolveWorker(name: string, settings: Settings): Worker {
   }
   if (configured !== undefined) return { name, command: configured };
   if (name === LOCAL_WORKER) return { name, command: localWorkerCommand(settings.coreWhitespace) };
+  // `git config review-remote.worker 'ssh box git-review-remote worker'`: a command where a name goes.
+  if (/\s/.test(name.trim())) {
+    throw new ConfigError(messages.workerCommandAsName(name), {
+      hints: [messages.hintWorkerCommandAsName(shellQuote(name.trim()))],
+    });
+  }
   throw new ConfigError(messages.unknownWorker(name), { hints: [messages.hintConfigureWorker(name)] });
 }
 

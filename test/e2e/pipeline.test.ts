@@ -1,7 +1,7 @@
 // The pipeline as users meet it, through `git review-remote` with workers configured in git config.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -453,6 +453,31 @@ describe("review pipeline", () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("git-review-remote: no worker named 'nowhere' is configured");
     expect(result.stderr).toContain("hint: configure it with: git config review-remote.nowhere.command");
+  });
+
+  it("says a worker command given where a worker's name goes is one, with the two lines that fix it", () => {
+    const repo = baseRepo();
+    repo.git("config", "review-remote.worker", "ssh -p 2222 box git review-remote worker");
+    const result = runUnchanged(repo, [], 2);
+    expect(result.stderr).toBe(
+      "git-review-remote: 'ssh -p 2222 box git review-remote worker' is a command, not a worker's name: review-remote.worker and --worker name a worker, whose command is review-remote.<name>.command\n" +
+        "hint: name it, then make it the default: git config review-remote.box.command 'ssh -p 2222 box git review-remote worker' && git config review-remote.worker box\n",
+    );
+  });
+
+  it("says where to install the worker when git on its host has no review-remote command", () => {
+    const repo = baseRepo();
+    // As `ssh box git review-remote worker` on a host without the package: a PATH with git alone.
+    const bin = join(repo.dir, ".git", "git-only");
+    mkdirSync(bin);
+    const git = spawnSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).stdout.trim();
+    symlinkSync(git, join(bin, "git"));
+    repo.git("config", "review-remote.box.command", `PATH=${bin} git review-remote worker`);
+    const result = runUnchanged(repo, ["--worker", "box"], 3);
+    expect(result.stderr).toContain("remote: git: 'review-remote' is not a git command.");
+    expect(result.stderr).toContain(
+      "hint: git found no git-review-remote on the PATH the worker's command runs with: install the worker there",
+    );
   });
 
   it("never takes a worker command from a file in the repository", () => {
