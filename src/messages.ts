@@ -300,6 +300,8 @@ export const messages = {
   restoreBranch: (branch: string, tip: string, unkept: boolean) =>
     `${unkept ? "the commits stay reachable until git gc; " : ""}to restore it: git branch ${branch} ${tip}`,
   nothingToMerge: (id: string, state: string) => `review ${id} has no proposals to merge (${state})`,
+  hintRestoreDropped: (branch: string, tip: string) =>
+    `to merge it after all, restore its branch first: git branch ${branch} ${tip}`,
   unexpectedChange: (status: string, path: string) => `unexpected change ${status} to ${path}`,
   changedDuringMerge: (path: string) => `${path} changed while the merge ran; nothing was changed`,
   hintMergeAgain: "run the merge again",

@@ -2,6 +2,7 @@
 // and each proposal's stat; or JSON / SARIF, which carry every comment and say which are outside.
 import { readSettings } from "../config/settings.js";
 import { UsageError } from "../errors.js";
+import { findCommit } from "../git/commits.js";
 import { readQuotePath } from "../git/quote.js";
 import { git } from "../git/run.js";
 import { messages } from "../messages.js";
@@ -69,8 +70,20 @@ export async function runShow(
   const comments = filterComments(result?.comments ?? [], changes, mode);
   const bundlePruned = (await prunedBundle(store, record.bundleSha256))?.time;
   const quotePath = format === ShowFormat.text && (await readQuotePath({ cwd: repo.cwd, env: repo.env }));
+  const branchGone =
+    record.branch !== undefined &&
+    (await findCommit({ cwd: repo.cwd, env: repo.env }, `refs/heads/${record.branch}`)) === undefined;
   printShow(
-    { record, result, proposals, comments, allComments: args.allComments, quotePath, bundlePruned },
+    {
+      record,
+      result,
+      proposals,
+      comments,
+      allComments: args.allComments,
+      quotePath,
+      bundlePruned,
+      branchGone,
+    },
     format,
     output,
   );

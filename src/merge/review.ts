@@ -1,6 +1,7 @@
 // `merge <id>`, `merge --abort <id>`, `merge --continue <id>` as the store's one writer, with Ctrl-C
 // and SIGTERM held until a consistent point; the record says "merged" once the merge is whole.
 import { GitError, InterruptedError, ReviewRemoteError } from "../errors.js";
+import { findCommit } from "../git/commits.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
 import { readPendingJournal } from "../store/journal.js";
@@ -19,8 +20,17 @@ export type MergeAction = "merge" | "abort" | "continue";
 async function mergeProposals(repo: Repo, store: StorePaths, record: ReviewRecord, hooks: MergeHooks) {
   const pending = await readPendingJournal(store);
   if (pending) throw pendingMergeError(pending, repo.top);
-  if (!record.branch || !record.tip || record.state === ReviewState.dropped) {
+  if (!record.branch || !record.tip)
     throw new ReviewRemoteError(messages.nothingToMerge(record.id, record.state));
+  // A dropped review merges once its branch is back where the review left it, as drop's hint
+  // (`git branch review/<id> <tip>`) puts it: the way back from a drop made by mistake.
+  if (record.state === ReviewState.dropped) {
+    const run = { cwd: repo.cwd, env: repo.env };
+    if ((await findCommit(run, `refs/heads/${record.branch}`)) !== record.tip) {
+      throw new ReviewRemoteError(messages.nothingToMerge(record.id, record.state), {
+        hints: [messages.hintRestoreDropped(record.branch, record.tip)],
+      });
+    }
   }
   return record.snapshot.kind === "worktree"
     ? mergeWorktreeSnapshot(repo, store, record, record.tip, hooks)

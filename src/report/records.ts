@@ -86,6 +86,8 @@ export interface ShownReview {
   quotePath: boolean;
   /** When prune removed the bundle it sent (its manifest stays); undefined while it is stored. */
   bundlePruned?: string | undefined;
+  /** The review's branch is no longer there (merge, drop or prune deleted it); the text says so. */
+  branchGone?: boolean;
 }
 
 function printComments(shown: ShownReview, output: Output): void {
@@ -125,7 +127,13 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
   output.out(`review ${record.id} (${record.state}) by ${record.worker.name}`);
   output.out(`snapshot ${record.snapshot.kind} ${record.snapshot.commit}`);
   output.out(record.range ? `range    ${record.range.base}..${record.range.head}` : "range    whole tree");
-  if (record.branch) output.out(`branch   ${record.branch}`);
+  if (record.branch) {
+    const gone =
+      shown.branchGone && record.tip
+        ? ` (deleted; ${messages.restoreBranch(record.branch, record.tip, false)})`
+        : "";
+    output.out(`branch   ${record.branch}${gone}`);
+  }
   const counted = shown.allComments ? comments.shown.length + comments.hidden.length : comments.shown.length;
   if (result) output.out(`result   ${describeCounts(record, counted)}`);
   const left = describeLeftOut(record);

@@ -148,6 +148,31 @@ describe("drop", () => {
     expect(stateOf(repo, id)).toBe("merged");
   });
 
+  it("of a review, then its branch restored as the hint says, lets it merge after all", () => {
+    const repo = committedRepo();
+    const id = reviewed(repo);
+    const tip = repo.git("rev-parse", `review/${id}`).trim();
+    expect(repo.run(["drop", id]).status).toBe(0);
+    const restore = `git branch review/${id} ${tip}`;
+    expect(repo.run(["show", id]).stdout).toContain(
+      `branch   review/${id} (deleted; to restore it: ${restore})\n`,
+    );
+    const refused = runUnchanged(repo, ["merge", id], 1);
+    expect(refused.stderr).toBe(
+      `git-review-remote: review ${id} has no proposals to merge (dropped)\n` +
+        `hint: to merge it after all, restore its branch first: ${restore}\n`,
+    );
+    repo.git("branch", `review/${id}`, tip);
+    expect(repo.run(["show", id]).stdout).toContain(`branch   review/${id}\n`);
+    const merged = repo.run(["merge", id]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(stateOf(repo, id)).toBe("merged");
+    expect(repo.git("merge-base", "--is-ancestor", tip, "HEAD")).toBe("");
+    expect(repo.run(["show", id]).stdout).toContain(
+      `branch   review/${id} (deleted; to restore it: ${restore})\n`,
+    );
+  });
+
   it("a second time names no branch it did not delete", () => {
     const repo = committedRepo();
     const id = reviewed(repo);
