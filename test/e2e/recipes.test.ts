@@ -238,6 +238,31 @@ describe("linter recipes on a worker with a tools directory", () => {
     expect(repo.git("log", "-1", "--format=%s", `review/${whole}`)).toMatch(/^biome: 11 fixes \(/);
   });
 
+  it("gives the changed files' recipes a file named like an option as a file: --fix, -x.sh", () => {
+    const repo = craftedRepo();
+    repo.write("src/extra.js", "let more = 1;\nexport { more };\n");
+    repo.write("scripts/new.sh", "#!/bin/sh\necho $1\n");
+    // Read as options, `-x.sh` stopped ESLint ("Invalid option '-x'") and ShellCheck ("unrecognized
+    // option"), and `--fix` turned on ESLint's fixing. Both are clean: nothing is proposed to them.
+    repo.write("--fix", "notes\n");
+    repo.write("-x.sh", '#!/bin/sh\necho "$1"\n');
+    repo.commit("a change with files named like options");
+    const flags = (["eslint", "shellcheck"] as const).flatMap((tool) => [
+      "--reviewer-command",
+      CHANGED_FILES_RECIPES[tool],
+      "--reviewer-format",
+      tool === "eslint" ? "rdjson" : "diff",
+    ]);
+    configureWorker(repo, "changed", workerCommand(...flags));
+    const result = review(repo, ["--worker", "changed"]);
+    expect(places(result.comments)).toEqual(["src/extra.js:1 prefer-const"]);
+    expect(Object.keys(proposed(repo, result.branch)).sort()).toEqual(["scripts/new.sh", "src/extra.js"]);
+    expect(repo.git("log", "--format=%s", `HEAD..${result.branch}`).split("\n").filter(Boolean)).toEqual([
+      "shellcheck: 1 file changed (scripts/new.sh)",
+      expect.stringMatching(/^eslint: 1 fix \(prefer-const\)/),
+    ]);
+  });
+
   it("lints only the changed files of a focused review, a deleted one and a README among them", () => {
     const repo = craftedRepo();
     repo.write("src/extra.js", "let more = 1;\nexport { more };\n");

@@ -34,10 +34,13 @@ export function recipeFlags(tool: Tool): string[] {
   return ["--reviewer-command", recipe.command, "--reviewer-format", recipe.format, ...fixes];
 }
 
-/** The README's recipes for the changed files of a focused review, instead of a whole directory. */
+/**
+ * The README's recipes for the changed files of a focused review, instead of a whole directory; `--`
+ * ends the tool's options, so a file named `--fix` or `-x.sh` is a file.
+ */
 export const CHANGED_FILES_RECIPES = {
-  eslint: `xargs -0 eslint --no-warn-ignored -f ${RDJSON} < "$REVIEW_REMOTE_CHANGED"`,
-  shellcheck: `grep -z "\\.sh$" "$REVIEW_REMOTE_CHANGED" | xargs -0 -r shellcheck -f diff`,
+  eslint: `xargs -0 eslint --no-warn-ignored -f ${RDJSON} -- < "$REVIEW_REMOTE_CHANGED"`,
+  shellcheck: `grep -z "\\.sh$" "$REVIEW_REMOTE_CHANGED" | xargs -0 -r shellcheck -f diff --`,
 } as const;
 
 /** The worker command of a recipe: sandbox required, the tools directory, then `flags`. */

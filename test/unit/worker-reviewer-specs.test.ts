@@ -93,10 +93,10 @@ describe("a reviewer's name in its commit and the summary", () => {
     );
     expect(commandLabel("shellcheck -f diff scripts/*.sh")).toBe("shellcheck");
     // The README's recipes that take the changed files: named after the tool, not grep or xargs.
-    expect(commandLabel('grep -z "\\.sh$" "$REVIEW_REMOTE_CHANGED" | xargs -0 -r shellcheck -f diff')).toBe(
-      "shellcheck",
-    );
-    expect(commandLabel('xargs -0 -r prettier --write --ignore-unknown < "$REVIEW_REMOTE_CHANGED"')).toBe(
+    expect(
+      commandLabel('grep -z "\\.sh$" "$REVIEW_REMOTE_CHANGED" | xargs -0 -r shellcheck -f diff --'),
+    ).toBe("shellcheck");
+    expect(commandLabel('xargs -0 -r prettier --write --ignore-unknown -- < "$REVIEW_REMOTE_CHANGED"')).toBe(
       "prettier --write",
     );
     expect(commandLabel("eslint . || true")).toBe("eslint");
