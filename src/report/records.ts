@@ -18,7 +18,7 @@ export function describeCounts(record: Pick<ReviewRecord, "commits">, comments: 
   return `${plural(comments, "comment")}, ${plural(record.commits, "proposed commit")}`;
 }
 
-/** The characters of a failed review's problem that `list` shows; `show` has it whole. */
+/** The characters of a failed or rejected review's problem that `list` shows; `show` has it whole. */
 const MAX_LISTED_PROBLEM = 100;
 
 /**
@@ -26,9 +26,10 @@ const MAX_LISTED_PROBLEM = 100;
  * them, then how many the filter hid outside it.
  */
 function describeListCounts(record: ReviewRecord): string {
-  // A review that failed has nothing to count: its first problem says what happened (as `show` does).
+  // A review that failed, or whose result was rejected, has nothing to count: its first problem says
+  // what happened (as `show` does).
   const [problem] = record.problems ?? [];
-  if (record.state === "failed" && problem !== undefined) {
+  if ((record.state === "failed" || record.state === "rejected") && problem !== undefined) {
     return problem.length > MAX_LISTED_PROBLEM ? `${problem.slice(0, MAX_LISTED_PROBLEM - 1)}…` : problem;
   }
   const outside = record.outsideComments;

@@ -459,6 +459,15 @@ describe("a worker command that prints nothing", () => {
     const result = runUnchanged(repo, ["--worker", "box"], 4);
     expect(result.stderr).not.toContain("printed nothing");
   });
+
+  it("is listed with why it was rejected, not with counts of nothing", () => {
+    const repo = committedRepo();
+    repo.git("config", "review-remote.box.command", "cat >/dev/null");
+    runUnchanged(repo, ["--worker", "box"], 4);
+    const [line] = repo.run(["list"]).stdout.split("\n");
+    expect(line).toMatch(/^[0-9a-f]{12} {2}rejected {2}box {9}/);
+    expect(line?.endsWith("  result: not valid JSON: empty document (line 1, column 1)")).toBe(true);
+  });
 });
 
 describe("--worktree with nothing uncommitted that would leave", () => {
