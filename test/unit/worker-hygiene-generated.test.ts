@@ -11,6 +11,9 @@ describe("generated files, as linguist finds them unasked", () => {
       "Pipfile.lock",
       "composer.lock",
       ".pnp.cjs",
+      ".yarn/releases/yarn-4.18.0.cjs",
+      "packages/app/.yarn/plugins/@yarnpkg/plugin-workspace-tools.cjs",
+      ".yarn/sdks/typescript/lib/tsserver.js",
       "web/node_modules/x/index.js",
       "dist/axios.js.map",
       "static/site.css.map",
@@ -20,7 +23,16 @@ describe("generated files, as linguist finds them unasked", () => {
       "dist/index.min.mjs",
     ])
       expect(isGeneratedName(path), path).toBe(true);
-    for (const path of ["package.json", "src/lock.ts", "docs/map.md", "src/min.js", "Cargo.toml", "roadmap"])
+    for (const path of [
+      "package.json",
+      "src/lock.ts",
+      "docs/map.md",
+      "src/min.js",
+      "Cargo.toml",
+      "roadmap",
+      ".yarnrc.yml",
+      "yarn/releases/notes.md",
+    ])
       expect(isGeneratedName(path), path).toBe(false);
   });
 
