@@ -22,8 +22,8 @@ const RESOLVES_OFF_REGISTRY = "not the registry: the next install fetches it and
  * What kind of source other than the registry `spec` names, or undefined for a registry one (a
  * version, a range, a tag, an `npm:` alias of one, a workspace or catalog reference by version).
  * The forms npm, Yarn and pnpm read: a protocol (`git+ssh:`, `github:`, `https:`, `file:`,
- * `link:`, `portal:`, `patch:`, `exec:`...), a path (`./`, `../`, `/`, `~/`, a backslash) and
- * GitHub's `owner/repo` shorthand.
+ * `link:`, `portal:`, `patch:`, `exec:`...), a path (`./`, `../`, `/`, `~/`, a backslash, a
+ * tarball's name: `pad.tgz`) and GitHub's `owner/repo` shorthand.
  */
 export function nonRegistrySource(spec: string): string | undefined {
   const value = spec.trim();
@@ -48,6 +48,8 @@ export function nonRegistrySource(spec: string): string | undefined {
   }
   if (/^(?:\.|\/|~\/)|\\/.test(value)) return "a local path";
   if (value.includes("/")) return "a git repository";
+  // npm and pnpm read `pad.tgz` (`.tar.gz`, `.tar`) as the tarball of that name beside package.json.
+  if (/\.(?:tgz|tar\.gz|tar)$/i.test(value)) return "a local path";
   return undefined;
 }
 

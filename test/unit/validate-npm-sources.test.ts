@@ -36,6 +36,10 @@ describe("validate: nonRegistrySource", () => {
       "npm:pad@github:evil/pad": "a git repository",
       "workspace:../pad": "a local path",
       " GitHub:evil/pad ": "a git repository",
+      "pad.tgz": "a local path",
+      "pad-1.0.0.TAR.GZ": "a local path",
+      "pad.tar": "a local path",
+      "npm:pad@pad.tgz": "a local path",
     };
     for (const [spec, source] of Object.entries(sources)) expect(nonRegistrySource(spec), spec).toBe(source);
   });
