@@ -127,6 +127,11 @@ export function lockfileKind(path: string): LockKind | undefined {
   return undefined;
 }
 
+/** A relative path that stays in the tree: no `..` component anywhere, no backslash or colon. */
+function isTreePath(path: string): boolean {
+  return !/^\/|\\|:/.test(path) && !path.split("/").includes("..");
+}
+
 /** Each place a lockfile fetches from, by a key naming the entry (a value alone where it has none). */
 function lockSources(kind: LockKind, text: string | undefined): Map<string, string> {
   const sources = new Map<string, string>();
@@ -137,7 +142,7 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
     const add = (key: string, entry: unknown) => {
       if (isObject(entry) && typeof entry.resolved === "string") {
         // A workspace's link names its folder in the tree: code the proposal shows, not fetched.
-        const inTree = entry.link === true && !/^(?:\/|\.\.(?:\/|$))|\\|:/.test(entry.resolved);
+        const inTree = entry.link === true && isTreePath(entry.resolved);
         if (!inTree) sources.set(key, entry.resolved);
       }
     };

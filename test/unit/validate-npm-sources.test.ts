@@ -147,11 +147,13 @@ describe("validate: changedLockfileSources", () => {
       "node_modules/pad": { version: "1.0.0", resolved: "git+ssh://git@github.com/evil/pad.git#0123abc" },
       "node_modules/cdn": { version: "1.0.0", resolved: "https://cdn.example.invalid/cdn/-/cdn-1.0.0.tgz" },
       "node_modules/up": { version: "1.0.0", resolved: "../../outside", link: true },
+      "node_modules/via": { version: "1.0.0", resolved: "packages/../../outside", link: true },
     });
     expect(changedLockfileSources("npm", before, after)).toEqual([
       'changes the source "git+ssh://git@github.com/evil/pad.git#0123abc" for "node_modules/pad" (not the registry: the next install fetches it and runs its install scripts)',
       'adds the source "https://cdn.example.invalid/cdn/-/cdn-1.0.0.tgz" for "node_modules/cdn" (not the registry: the next install fetches it and runs its install scripts)',
       'adds the source "../../outside" for "node_modules/up" (not the registry: the next install fetches it and runs its install scripts)',
+      'adds the source "packages/../../outside" for "node_modules/via" (not the registry: the next install fetches it and runs its install scripts)',
     ]);
     const v1 = JSON.stringify({
       lockfileVersion: 1,
