@@ -16,6 +16,8 @@ const PUBLIC_REGISTRIES = ["https://registry.npmjs.org", "https://registry.yarnp
 /** The problems reported per file at most; the rest are counted. */
 const MAX_PROBLEMS = 10;
 
+const UNREAD_LINE = "a resolution not in the form the package manager writes: it may name any source";
+
 const RESOLVES_OFF_REGISTRY = "not the registry: the next install fetches it and runs its install scripts";
 
 /**
@@ -160,15 +162,26 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
     walk("dependencies > ", document.dependencies);
     return sources;
   }
-  const line =
+  // Only the one-line forms the package managers write are read as sources. Any other line that
+  // names a resolution (a block or quoted key, an anchor, a flow mapping over lines) or holds an
+  // escape that could spell one is a source this cannot read: kept as the line reads (UNREAD).
+  const written =
     kind === "yarn"
       ? // v1 `resolved "https://..."`, berry `resolution: "name@npm:1.0.0"`.
-        /^\s+(?:resolved\s+|resolution:\s*)"?([^"\n]*?)"?\s*$/gm
+        /^\s+(?:resolved\s+|resolution:\s*)"?([^"\n]*?)"?\s*$/
       : // pnpm's `resolution: {integrity: ...}`, or `{tarball: ...}`, `{type: git, repo: ...}`, `{directory: ...}`.
-        /^\s+resolution:\s*(\{[^\n]*\})\s*$/gm;
-  for (const match of text.matchAll(line)) sources.set(match[1] as string, match[1] as string);
+        /^\s+resolution:\s*(\{[^\n]*\})\s*$/;
+  const naming = kind === "yarn" ? /\b(?:resolved|resolution)\b|\\/ : /\b(?:resolution|tarball)\b|\\/;
+  for (const line of text.split("\n")) {
+    const source = written.exec(line)?.[1];
+    if (source !== undefined) sources.set(source, source);
+    else if (naming.test(line)) sources.set(line.trim(), UNREAD);
+  }
   return sources;
 }
+
+/** The source of a lockfile line that names a resolution in a form other than the one written. */
+const UNREAD = "\0unread";
 
 /** The origin of a registry tarball's URL (`<registry>/<name>/-/<file>`), or undefined. */
 function registryOrigin(url: string): string | undefined {
@@ -221,7 +234,12 @@ export function changedLockfileSources(
   const problems: string[] = [];
   for (const [key, source] of lockSources(kind, newText)) {
     const old = before.get(key);
-    if (old === source || fromRegistry(kind, source, registries)) continue;
+    if (old === source) continue;
+    if (source === UNREAD) {
+      problems.push(`adds the line ${quoteForDisplay(key)} (${UNREAD_LINE})`);
+      continue;
+    }
+    if (fromRegistry(kind, source, registries)) continue;
     const entry = key === source ? "" : ` for ${quoteForDisplay(key)}`;
     problems.push(
       `${old === undefined ? "adds" : "changes"} the source ${quoteForDisplay(source)}${entry} (${RESOLVES_OFF_REGISTRY})`,

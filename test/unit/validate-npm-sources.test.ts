@@ -218,4 +218,28 @@ describe("validate: changedLockfileSources", () => {
       expect(changedLockfileSources("pnpm", undefined, pnpm(resolution)), resolution).toHaveLength(1);
     }
   });
+
+  it("refuses a resolution written in any form but the one-line one the package manager writes", () => {
+    const unread = "a resolution not in the form the package manager writes: it may name any source";
+    // YAML reads each of these as the entry's resolution; pnpm and Berry fetch what it names.
+    const pnpm = (entry: string) => `packages:\n\n  pad@1.0.0:\n${entry}\n`;
+    for (const entry of [
+      "    resolution:\n      tarball: https://e.invalid/pad.tgz",
+      '    "resolution": {tarball: https://e.invalid/pad.tgz}',
+      "    resolution: {integrity: sha512-AAAA,\n      tarball: https://e.invalid/pad.tgz}",
+      '    "resol\\u0075tion": {"t\\u0061rball": "https://e.invalid/pad.tgz"}',
+    ]) {
+      expect(changedLockfileSources("pnpm", undefined, pnpm(entry)), entry).toContainEqual(
+        expect.stringContaining(unread),
+      );
+    }
+    const berry = `"pad@npm:^1.0.0":\n  version: 1.0.0\n  "resolution": "pad@https://e.invalid/pad.tgz"\n`;
+    expect(changedLockfileSources("yarn", undefined, berry)).toEqual([
+      `adds the line ${JSON.stringify('"resolution": "pad@https://e.invalid/pad.tgz"')} (${unread})`,
+    ]);
+    const v1 = 'pad@^1.0.0:\n  version "1.0.0"\n  "resolved" "https://e.invalid/pad.tgz"\n';
+    expect(changedLockfileSources("yarn", undefined, v1)).toHaveLength(1);
+    // One the base already had may stay.
+    expect(changedLockfileSources("yarn", berry, `${berry}\n`)).toEqual([]);
+  });
 });
