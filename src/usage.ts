@@ -279,7 +279,8 @@ by hand on a terminal, it says that it waits for that input).
                                never proposed, what it changes is undone
     --setup-network            give the setup command the network
     --cache-dir <dir>          keep what setup added under <dir>/<sha256 of the
-                               lockfile and the install config beside it>;
+                               lockfile and the install config at the top
+                               and in the workspaces below it>;
                                the next review of those restores it instead
                                of running setup
     --sandbox <mode>           require: fail without a working sandbox;

@@ -28,6 +28,8 @@ export interface CommandsReviewer {
 
 export interface CommandsContext extends ReviewerPhase {
   request: Request;
+  /** The tree's paths as the bundle listed them (what setup's cache key reads). */
+  treePaths: Iterable<string>;
   reviewer: CommandsReviewer;
   io: ReviewerIo;
   resourceLimits: ResourceLimits;
@@ -58,7 +60,15 @@ export async function reviewWithCommands(ctx: CommandsContext, baseline: string)
   if (reviewer.setup) {
     const setup = reviewer.setup;
     const outcome = await deadline.run("running the setup command", () =>
-      runSetup({ ...reviewerPhase(ctx), setup, io, tools: reviewer.grants.tools, limits, git }),
+      runSetup({
+        ...reviewerPhase(ctx),
+        setup,
+        treePaths: ctx.treePaths,
+        io,
+        tools: reviewer.grants.tools,
+        limits,
+        git,
+      }),
     );
     if (!outcome.ok) {
       return { head: baseline, comments: [], ran: outcome.account, error: outcome.error };

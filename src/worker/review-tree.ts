@@ -121,7 +121,13 @@ async function runSelectedReviewer(
     };
   }
   const reviewed = await reviewWithCommands(
-    { ...ctx, reviewer: ctx.reviewer, io, resourceLimits: resourceLimitsFor(ctx.listing, ctx.limits) },
+    {
+      ...ctx,
+      reviewer: ctx.reviewer,
+      io,
+      treePaths: { [Symbol.iterator]: () => ctx.listing.nodes.keys() },
+      resourceLimits: resourceLimitsFor(ctx.listing, ctx.limits),
+    },
     baseline as string,
   );
   return reviewed;

@@ -37,9 +37,11 @@ const LOCKFILES = [
 ];
 const MAX_LOCKFILE_BYTES = 64 * 1024 * 1024;
 /**
- * The package managers' configuration at the top of the tree, which the request brings: it can
- * point the install elsewhere or run a program of the tree (`.npmrc`'s `git=`, a pnpmfile), so what
- * setup added under one is no answer for another tree with the same lockfile. Hashed into the key.
+ * The package managers' configuration, which the request brings: it can point the install elsewhere
+ * or run a program of the tree (`.npmrc`'s `git=`, a pnpmfile), so what setup added under one is no
+ * answer for another tree with the same lockfile. Hashed into the key: the top's copies, then every
+ * copy below the top (a workspace's `packages/web/.npmrc`, which pnpm reads for that workspace, and
+ * Yarn, Bun or Cargo run from that directory), whether or not this install reads it.
  */
 const INSTALL_CONFIGS = [
   ".npmrc",
@@ -54,7 +56,10 @@ const INSTALL_CONFIGS = [
   ".bundle/config",
 ];
 
-/** The bytes of the regular file `name` at the top of `tree` (never through a symlink), or undefined. */
+/**
+ * The bytes of the regular file `name` in `tree` (never through a symlink), or undefined. A listed
+ * path below the top goes through directories only: a bundle holds nothing under a symlink.
+ */
 function readTopFile(tree: string, name: string): Buffer | undefined {
   const path = join(tree, name);
   const stat = lstatSync(path, { throwIfNoEntry: false });
@@ -69,6 +74,8 @@ function readTopFile(tree: string, name: string): Buffer | undefined {
 
 export interface SetupContext extends ReviewerPhase {
   setup: SetupOptions;
+  /** Every path of the tree as the bundle listed it, before anything of the request ran. */
+  treePaths: Iterable<string>;
   io: ReviewerIo;
   tools: readonly string[];
   limits: ResourceLimits;
@@ -79,16 +86,26 @@ export type SetupOutcome =
   /** `excluded`: what setup added that git would otherwise stage (ignored entries need nothing). */
   { ok: true; excluded: string[]; account: string } | { ok: false; error: string; account: string };
 
+/** The install configuration files below the top of the tree (`packages/web/.npmrc`), in byte order. */
+function nestedInstallConfigs(paths: Iterable<string>): string[] {
+  const found: string[] = [];
+  for (const path of paths) {
+    if (INSTALL_CONFIGS.some((config) => path.endsWith(`/${config}`))) found.push(path);
+  }
+  return found.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+}
+
 /**
  * The cache key: the sha256 of the first lockfile at the top of the tree (a regular file) and of the
- * install configuration beside it (the lockfile's own sha256 when there is none), or undefined.
+ * install configuration at the top and below it (the lockfile's own sha256 when there is none), or
+ * undefined.
  */
-function lockfileKey(tree: string): { name: string; sha256: string } | undefined {
+function lockfileKey(tree: string, paths: Iterable<string>): { name: string; sha256: string } | undefined {
   for (const name of LOCKFILES) {
     const lockfile = readTopFile(tree, name);
     if (lockfile === undefined) continue;
     const hash = createHash("sha256").update(lockfile);
-    for (const config of INSTALL_CONFIGS) {
+    for (const config of [...INSTALL_CONFIGS, ...nestedInstallConfigs(paths)]) {
       const bytes = readTopFile(tree, config);
       if (bytes !== undefined) hash.update(`\0${config}\0${bytes.length}\0`).update(bytes);
     }
@@ -180,7 +197,7 @@ export async function runSetup(ctx: SetupContext): Promise<SetupOutcome> {
   const started = performance.now();
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
   const { cacheDir } = ctx.setup;
-  const lockfile = cacheDir ? lockfileKey(ctx.io.tree) : undefined;
+  const lockfile = cacheDir ? lockfileKey(ctx.io.tree, ctx.treePaths) : undefined;
   const entry = cacheDir && lockfile ? join(cacheDir, lockfile.sha256) : undefined;
   if (entry && lstatSync(entry, { throwIfNoEntry: false })?.isDirectory()) {
     const restored = await restore(ctx, entry);

@@ -30,6 +30,16 @@ const configured = useBundledRepo((repo) => {
   repo.write(".gitignore", "build/\n");
   return repo.commit("base");
 });
+const BUNFIG = '[install]\nregistry = "https://registry.example.invalid/"\n';
+/** The same lockfile, with a workspace's own .npmrc and bunfig.toml below the top. */
+const nested = useBundledRepo((repo) => {
+  repo.write("package-lock.json", LOCKFILE);
+  repo.write("packages/web/.npmrc", NPMRC);
+  repo.write("packages/web/bunfig.toml", BUNFIG);
+  repo.write("src/a.js", "a\n");
+  repo.write(".gitignore", "build/\n");
+  return repo.commit("base");
+});
 let cacheDir: string;
 let server: Server;
 let port = 0;
@@ -140,5 +150,19 @@ describe("the setup command", () => {
       .digest("hex");
     expect(third.summary).toContain(`kept in the cache for package-lock.json ${own.slice(0, 12)}`);
     expect(third.commits[0]?.patch).toContain("+A\n");
+    // So does one whose workspace below the top has its own: it was given the first tree's entry.
+    const below = await runWorkerOn(envelope(nested.request(), nested.bundle), {
+      reviewerCommands: [{ command: USE_DEPS, format: "comments" }],
+      setup: { command: INSTALL, network: false, cacheDir },
+    });
+    const fourth = parseResult(below.stdout);
+    expect(fourth.status, fourth.error).toBe("ok");
+    const nestedKey = createHash("sha256")
+      .update(LOCKFILE)
+      .update(`\0packages/web/.npmrc\0${NPMRC.length}\0${NPMRC}`)
+      .update(`\0packages/web/bunfig.toml\0${BUNFIG.length}\0${BUNFIG}`)
+      .digest("hex");
+    expect(fourth.summary).toContain(`kept in the cache for package-lock.json ${nestedKey.slice(0, 12)}`);
+    expect(fourth.commits[0]?.patch).toContain("+A\n");
   });
 });
