@@ -263,6 +263,10 @@ const LOCAL_CASES: Record<string, RuleCases> = {
       `git remote add origin https://x-access-token:${fake.password(5)}@github.com/o/r.git`,
       `mongodb+srv://admin:Xy7#${fake.password(6)}@cluster0.example.mongodb.net/db`,
       `https://user:pass%20${fake.password(7)}@complex.url.com/path`,
+      // A random password with `${` or braces in it, percent-encoded: no template once decoded.
+      `postgres://app:Xk9%24%7B${fake.password(8)}@db.internal/app`,
+      `postgres://app:%7B${fake.password(9)}%7D@db.internal/app`,
+      `redis://:%3C${fake.password(10)}%3E@cache.internal:6379`,
     ],
     negative: [
       "git clone https://user@github.com/org/repo.git",

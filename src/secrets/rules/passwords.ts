@@ -1,7 +1,12 @@
 // Passwords and user:password pairs written next to the names that announce them: URLs, curl command
 // lines, configuration files, Terraform, Kubernetes Secret manifests, NuGet and Bundler settings.
 // Each judges its value with the shared placeholder rules, so documentation examples pass.
-import { isPlaceholder, isPlaceholderOrWord, isPlaceholderPair, percentDecoded } from "./placeholders.js";
+import {
+  isDecodedPlaceholderPair,
+  isPlaceholder,
+  isPlaceholderOrWord,
+  isPlaceholderPair,
+} from "./placeholders.js";
 import type { ContentRule } from "./rule.js";
 import { anyCase, namedValue } from "./shape.js";
 
@@ -62,8 +67,7 @@ export const PASSWORD_RULES: readonly ContentRule[] = [
     secretGroup: 2,
     // A URL's user and password are percent-encoded: judged as they read (`user:pass%20pass`).
     reject: (secret, match) =>
-      isPlaceholderPair(match[1], secret, match[3]) ||
-      isPlaceholderPair(percentDecoded(match[1] ?? ""), percentDecoded(secret), match[3]),
+      isPlaceholderPair(match[1], secret, match[3]) || isDecodedPlaceholderPair(match[1], secret, match[3]),
   },
   {
     id: "curl-auth-user",

@@ -67,12 +67,24 @@ function isJoinedPlaceholders(value: string): boolean {
 }
 
 /** A URL component as it reads once decoded (`pass%20pass` is `pass pass`); a bad escape as written. */
-export function percentDecoded(value: string): string {
+function percentDecoded(value: string): string {
   try {
     return decodeURIComponent(value);
   } catch {
     return value;
   }
+}
+
+/**
+ * A URL's user and password that are no credential once percent-decoded (`pass%20pass` reads
+ * `pass pass`), by isPlaceholderPair's words, masks and samples, but never as a reference: a
+ * template is written as it is (`${DB_PASSWORD}`), not encoded, and decoding turns a random
+ * password's `%24%7B` into a `${` (its `%7B...%7D` into `{...}`) that would read as one.
+ */
+export function isDecodedPlaceholderPair(user: string | undefined, password: string, host?: string): boolean {
+  const decoded = percentDecoded(password);
+  if (REFERENCE.test(decoded)) return false;
+  return isPlaceholderPair(percentDecoded(user ?? ""), decoded, host);
 }
 
 /** A value without a digit or without a letter: a word, a name or a number, not a generated key. */
