@@ -82,6 +82,18 @@ export class InterruptedError extends ReviewRemoteError {
   override readonly exitCode = ExitCode.interrupted;
 }
 
+/**
+ * What an aborted review stops with: a copy of the WorkerError its signal was aborted with (the
+ * pre-push hook's time limit: the record says the time ran out, not that someone pressed Ctrl-C),
+ * else an interrupt in `words`.
+ */
+export function abortedWith(signal: AbortSignal | undefined, words: string): ReviewRemoteError {
+  const reason: unknown = signal?.reason;
+  return reason instanceof WorkerError
+    ? new WorkerError(reason.message, { details: reason.details, hints: reason.hints })
+    : new InterruptedError(words);
+}
+
 /** A git command failed in a way the caller did not expect. */
 export class GitError extends ReviewRemoteError {
   constructor(

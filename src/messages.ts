@@ -220,6 +220,8 @@ export const messages = {
   /** The same for a push's review: the hook takes no flags, so only the config applies. */
   hintMoreTimeInHook:
     "give the worker more time: git config review-remote.timeout <seconds> (the policy's limits.timeoutSeconds caps it)",
+  pushReviewTimedOut: (seconds: number) =>
+    `timed out after ${seconds} s (review-remote.prePushTimeout); the worker was stopped and nothing was imported`,
   interruptedWorkerStopped: "interrupted; the worker was stopped and nothing was imported",
   resultFileTooLarge: (file: string, max: number) =>
     `${file} holds more than ${max} bytes, the review's limits.maxResultBytes; nothing was imported`,

@@ -1,7 +1,13 @@
 // `git review-remote hook pre-push <remote> <url>`: refuse to publish review branches, then review
 // each pushed range; warn or block as review-remote.prePush says; quiet and fast when cached.
 import { readSettings } from "../config/settings.js";
-import { InterruptedError, PushBlockedError, type ReviewRemoteError, UsageError } from "../errors.js";
+import {
+  InterruptedError,
+  PushBlockedError,
+  type ReviewRemoteError,
+  UsageError,
+  WorkerError,
+} from "../errors.js";
 import {
   isReviewBranchPush,
   type PushPlan,
@@ -58,7 +64,9 @@ export async function runHook(
   const plans = await planPush(repo, args.remote ?? "origin", updates);
   const targets = [...new Set(plans.flatMap((plan) => (plan.target === undefined ? [] : [plan.target])))];
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), settings.prePushTimeoutSeconds * 1000);
+  // The time limit's reason is what the records of the reviews it stops say (`list`, `show`).
+  const timeLimit = new WorkerError(messages.pushReviewTimedOut(settings.prePushTimeoutSeconds));
+  const timer = setTimeout(() => controller.abort(timeLimit), settings.prePushTimeoutSeconds * 1000);
   // Ctrl-C reaches the hook twice, from the terminal and from the git push that runs it: every one
   // is handled, or the second would kill the hook while it stops its worker and marks the review.
   let interrupted = false;

@@ -2,7 +2,7 @@
 // objects moved from the quarantine into the real store, then the refs in one create-only transaction.
 import { copyFile, link, mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { InterruptedError, ReviewRemoteError } from "../errors.js";
+import { abortedWith, ReviewRemoteError } from "../errors.js";
 import { commitTree, readCommitterDate } from "../git/commits.js";
 import { ownIdentityEnv, SYNTHETIC_DATE, TOOL_AUTHOR } from "../git/identity.js";
 import { updateRefs } from "../git/refs.js";
@@ -140,7 +140,7 @@ export async function importResult(
 ): Promise<void> {
   const { repo, sent, request } = context;
   try {
-    if (context.signal.aborted) throw new InterruptedError(messages.interruptedNothingImported);
+    if (context.signal.aborted) throw abortedWith(context.signal, messages.interruptedNothingImported);
     const branch = `${context.branchPrefix}${record.id}`;
     const extraRefs = new Map<string, string>();
     if (sent.snapshot.kind === "worktree")

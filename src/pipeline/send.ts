@@ -2,7 +2,7 @@
 // record saying what happened, never "sent" forever.
 import { createHash, randomBytes } from "node:crypto";
 import { debug } from "../debug.js";
-import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
+import { abortedWith, InvalidResultError, WorkerError } from "../errors.js";
 import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
 import type { ChangedLines } from "../protocol/changed-lines.js";
@@ -157,7 +157,7 @@ export async function reviewOnWorker(
       preloadAcceptStage();
       context.onSent(worker);
     });
-    if (context.signal.aborted) throw new InterruptedError(messages.interruptedNothingImported);
+    if (context.signal.aborted) throw abortedWith(context.signal, messages.interruptedNothingImported);
     // Loaded once per process: the module loader keeps what the preload started.
     const { acceptResult } = await loadAcceptStage();
     const outcome = await acceptResult(context, worker, record, raw);

@@ -7,7 +7,7 @@ import type { EventEmitter } from "node:events";
 import { open } from "node:fs/promises";
 import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
-import { InterruptedError, InvalidResultError, WorkerError } from "../errors.js";
+import { abortedWith, InvalidResultError, WorkerError } from "../errors.js";
 import { ownIdentityEnv } from "../git/identity.js";
 import type { Env } from "../git/run.js";
 import { messages } from "../messages.js";
@@ -244,7 +244,7 @@ export function startWorker(repo: Repo, worker: Worker, local?: { args: readonly
 }
 
 export async function runTransport(options: TransportOptions): Promise<Buffer> {
-  if (options.signal?.aborted) throw new InterruptedError(messages.interruptedBeforeSend);
+  if (options.signal?.aborted) throw abortedWith(options.signal, messages.interruptedBeforeSend);
   const started = options.started ?? new StartedWorker(options.command, options.cwd, options.env);
   await started.ready();
   return new Promise((resolve, reject) => {
@@ -286,7 +286,7 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
         ),
       options.timeoutSeconds * 1000,
     );
-    const onAbort = () => stop(new InterruptedError(messages.interruptedWorkerStopped));
+    const onAbort = () => stop(abortedWith(options.signal, messages.interruptedWorkerStopped));
     options.signal?.addEventListener("abort", onAbort, { once: true });
 
     child.stdout?.on("data", (chunk: Buffer) => {

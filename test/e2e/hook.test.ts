@@ -223,6 +223,12 @@ describe("pre-push hook", () => {
       "hint: give the push's reviews more time: git config review-remote.prePushTimeout <seconds>",
     );
     expect(remoteHead(repo)).toBe(head);
+    // Its record says the time ran out, not that someone pressed Ctrl-C.
+    const [review] = JSON.parse(repo.run(["list", "--json"]).stdout);
+    expect(review.state).toBe("failed");
+    expect(review.problems).toEqual([
+      "timed out after 1 s (review-remote.prePushTimeout); the worker was stopped and nothing was imported",
+    ]);
   });
 
   it("gives a worker past review-remote.timeout the config that gives it more time, not a flag", () => {
