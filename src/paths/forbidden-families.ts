@@ -122,6 +122,8 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
       "pnpmfile.js",
       "pnpm-workspace.yaml",
       "bunfig.toml",
+      // Bun's binary lockfile: where each package comes from, in a form no reviewer can read.
+      "bun.lockb",
       ".pypirc",
       "**/.bundle/**",
     ],

@@ -3,6 +3,7 @@
 // the next `npm install` fetches and runs (its install scripts, its bin) without any registry having
 // seen it, so none may be added or changed, as the lifecycle scripts may not.
 import { foldComponent } from "../paths/fold.js";
+import { parseStrictJson } from "../protocol/strict-json.js";
 import { changedGuardedFields, changedLifecycleScripts, isPackageJsonPath } from "./npm-scripts.js";
 import { quoteForDisplay } from "./sanitize.js";
 
@@ -119,14 +120,104 @@ export function changedDependencySources(oldJson: string | undefined, newJson: s
 }
 
 /** The lockfiles whose entries say where each package is fetched from, by their file name. */
-type LockKind = "npm" | "yarn" | "pnpm";
+type LockKind = "npm" | "yarn" | "pnpm" | "bun";
 
 export function lockfileKind(path: string): LockKind | undefined {
   const name = foldComponent(path.slice(path.lastIndexOf("/") + 1));
   if (name === "package-lock.json" || name === "npm-shrinkwrap.json") return "npm";
   if (name === "yarn.lock") return "yarn";
   if (name === "pnpm-lock.yaml") return "pnpm";
+  if (name === "bun.lock") return "bun";
   return undefined;
+}
+
+/**
+ * `text` as JSON: the comments and trailing commas of JSONC (Bun's `bun.lock`) removed, outside
+ * strings; a string keeps its bytes.
+ */
+function stripJsonc(text: string): string {
+  let out = "";
+  let pendingComma = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index] as string;
+    if (char === '"') {
+      let end = index + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      if (pendingComma) out += ",";
+      pendingComma = false;
+      out += text.slice(index, end + 1);
+      index = end;
+    } else if (char === "/" && text[index + 1] === "/") {
+      const end = text.indexOf("\n", index);
+      index = end === -1 ? text.length : end - 1;
+    } else if (char === "/" && text[index + 1] === "*") {
+      const end = text.indexOf("*/", index + 2);
+      index = end === -1 ? text.length : end + 1;
+    } else if (char === ",") {
+      if (pendingComma) out += ",";
+      pendingComma = true;
+    } else if (/\s/.test(char)) {
+      out += char;
+    } else {
+      // A comma before a closing bracket is a trailing one: dropped.
+      if (pendingComma && char !== "}" && char !== "]") out += ",";
+      pendingComma = false;
+      out += char;
+    }
+  }
+  return pendingComma ? `${out},` : out;
+}
+
+/**
+ * Bun's text lockfile, as JSON that means one thing (no duplicate key, which one reader keeps and
+ * another drops), or why it cannot be read.
+ */
+function parseBunLock(text: string): Json | string {
+  try {
+    const value = parseStrictJson(Buffer.from(stripJsonc(text.replace(/^\ufeff/, "")), "utf8"));
+    return isObject(value) ? value : "not an object";
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** The source of a `bun.lock` package entry that is not Bun's array: refused as off the registry. */
+const NOT_A_BUN_ENTRY = "(not a package entry)";
+
+/**
+ * Each package of a `bun.lock` and where it comes from: its id, `name@<resolution>`, or for a
+ * registry package from a registry other than the default one, that registry's URL (the entry's
+ * second item; Bun writes "" for the default).
+ */
+function bunSources(document: Json): Map<string, string> {
+  const sources = new Map<string, string>();
+  if (!isObject(document.packages)) return sources;
+  for (const [key, entry] of Object.entries(document.packages)) {
+    const items: unknown[] = Array.isArray(entry) ? entry : [];
+    const [id, registry] = items;
+    if (typeof id !== "string") {
+      // Not an entry Bun writes: no source this check can vouch for.
+      sources.set(key, NOT_A_BUN_ENTRY);
+      continue;
+    }
+    const isRegistryEntry = bunResolutionKind(id) === "registry";
+    sources.set(key, isRegistryEntry && typeof registry === "string" && registry !== "" ? registry : id);
+  }
+  return sources;
+}
+
+/** What a `bun.lock` id's resolution is: a registry version, a folder of the tree, or elsewhere. */
+function bunResolutionKind(id: string): "registry" | "tree" | "elsewhere" {
+  const at = id.indexOf("@", id.startsWith("@") ? 1 : 0);
+  if (at === -1) return "elsewhere";
+  const resolution = id.slice(at + 1);
+  if (resolution === "root:") return "tree";
+  if (resolution.startsWith("workspace:")) {
+    const path = resolution.slice("workspace:".length);
+    return isTreePath(path) && !path.startsWith("~") ? "tree" : "elsewhere";
+  }
+  if (resolution === "" || /^[a-z][a-z0-9+.-]*:/i.test(resolution)) return "elsewhere";
+  return nonRegistrySource(resolution) === undefined ? "registry" : "elsewhere";
 }
 
 /** A relative path that stays in the tree: no `..` component anywhere, no backslash or colon. */
@@ -138,6 +229,10 @@ function isTreePath(path: string): boolean {
 function lockSources(kind: LockKind, text: string | undefined): Map<string, string> {
   const sources = new Map<string, string>();
   if (text === undefined) return sources;
+  if (kind === "bun") {
+    const document = parseBunLock(text);
+    return typeof document === "string" ? sources : bunSources(document);
+  }
   if (kind === "npm") {
     const document = parseObject(text);
     if (document === undefined) return sources;
@@ -183,15 +278,20 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
 /** The source of a lockfile line that names a resolution in a form other than the one written. */
 const UNREAD = "\0unread";
 
-/** The origin of a registry tarball's URL (`<registry>/<name>/-/<file>`), or undefined. */
-function registryOrigin(url: string): string | undefined {
+/** The origin of an https URL without credentials in it, or undefined. */
+function plainOrigin(url: string): string | undefined {
   try {
     const parsed = new URL(url.replace(/#.*$/, ""));
     if (parsed.protocol !== "https:" || parsed.username !== "" || parsed.password !== "") return undefined;
-    return parsed.pathname.includes("/-/") ? parsed.origin : undefined;
+    return parsed.origin;
   } catch {
     return undefined;
   }
+}
+
+/** The origin of a registry tarball's URL (`<registry>/<name>/-/<file>`), or undefined. */
+function registryOrigin(url: string): string | undefined {
+  return url.replace(/#.*$/, "").includes("/-/") ? plainOrigin(url) : undefined;
 }
 
 /** Whether `source` (one value of lockSources) is fetched from one of `registries`. */
@@ -201,6 +301,8 @@ function fromRegistry(kind: LockKind, source: string, registries: ReadonlySet<st
     const tarball = /\btarball:\s*['"]?([^,'"}\s]+)/.exec(source)?.[1];
     return tarball === undefined || registries.has(registryOrigin(tarball) ?? "");
   }
+  if (kind === "bun" && !/^https?:/i.test(source)) return bunResolutionKind(source) !== "elsewhere";
+  if (kind === "bun") return registries.has(plainOrigin(source) ?? "");
   if (kind === "yarn" && !/^https?:/i.test(source)) {
     // Berry: `name@npm:1.0.0`, `name@workspace:path`, and the built-in compatibility patches of npm
     // packages (`name@patch:name@npm%3A1.0.0#optional!builtin<compat/name>`).
@@ -228,10 +330,16 @@ export function changedLockfileSources(
   const registries = new Set(PUBLIC_REGISTRIES);
   for (const source of before.values()) {
     const tarball = kind === "pnpm" ? /\btarball:\s*['"]?([^,'"}\s]+)/.exec(source)?.[1] : source;
-    const origin = tarball === undefined ? undefined : registryOrigin(tarball);
+    // Bun names the registry an entry came from, not always its tarball.
+    const origin =
+      tarball === undefined ? undefined : kind === "bun" ? plainOrigin(tarball) : registryOrigin(tarball);
     if (origin !== undefined) registries.add(origin);
   }
   const problems: string[] = [];
+  if (kind === "bun") {
+    const read = parseBunLock(newText);
+    if (typeof read === "string") return [`is not a bun.lock this check can read: ${read}`];
+  }
   for (const [key, source] of lockSources(kind, newText)) {
     const old = before.get(key);
     if (old === source) continue;

@@ -102,6 +102,8 @@ export const FORBIDDEN_EXAMPLES: Record<string, readonly string[]> = {
     "apps/web/.pnpmfile.cjs",
     "pnpm-workspace.yaml",
     "bunfig.toml",
+    "bun.lockb",
+    "apps/web/bun.lockb",
     ".pypirc",
     ".bundle/config",
   ],

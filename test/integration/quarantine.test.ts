@@ -382,6 +382,32 @@ describe("validate: npm lifecycle scripts", () => {
     await expectRejected([patch], /adds the npm lifecycle script "prepare"/);
   });
 
+  it("reads a new bun.lock as Bun does: a GitHub entry refused, registry ones accepted", async () => {
+    const bunLock = (entry: string) =>
+      newFilePatch("bun.lock", [
+        "{",
+        '  "lockfileVersion": 1,',
+        '  "workspaces": { "": { "name": "demo", "dependencies": { "pad": "^1.0.0" }, }, },',
+        '  "packages": {',
+        `    "pad": ${entry},`,
+        "  },",
+        "}",
+      ]);
+    await expectRejected(
+      [bunLock('["pad@github:evil/pad#0123abc", {}, "evil-pad-0123abc"]')],
+      /path "bun\.lock" adds the source "pad@github:evil\/pad#0123abc" for "pad" \(not the registry/,
+    );
+    expect(await expectAccepted([bunLock('["pad@1.0.0", "", {}, "sha512-AAAA"]')])).toEqual([
+      ["A", "bun.lock"],
+    ]);
+  });
+
+  it("refuses Bun's binary bun.lockb outright, even where binary patches are allowed", async () => {
+    const patch =
+      "diff --git a/bun.lockb b/bun.lockb\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..8352675d67aed6625ece79af41c27fdb4ee2e867\nGIT binary patch\nliteral 3\nKcmZQzWC8#H2LJ>B\n\nliteral 0\nHcmV?d00001\n\n";
+    await expectRejected([patch], /"bun\.lockb" is a forbidden path \(bun\.lockb\)/, { allowBinary: true });
+  });
+
   it("accepts a changed build script", async () => {
     const patch = scriptsPatch(['    "build": "tsc -p .",'], ['    "build": "tsc -p tsconfig.json",']);
     expect(await expectAccepted([patch])).toEqual([["M", "package.json"]]);

@@ -138,6 +138,7 @@ describe("validate: changedLockfileSources", () => {
     expect(lockfileKind("apps/web/npm-shrinkwrap.json")).toBe("npm");
     expect(lockfileKind("Yarn.lock")).toBe("yarn");
     expect(lockfileKind("pnpm-lock.yaml")).toBe("pnpm");
+    expect(lockfileKind("apps/web/bun.lock")).toBe("bun");
     expect(lockfileKind("docs/package-lock.md")).toBeUndefined();
   });
 
@@ -241,5 +242,49 @@ describe("validate: changedLockfileSources", () => {
     expect(changedLockfileSources("yarn", undefined, v1)).toHaveLength(1);
     // One the base already had may stay.
     expect(changedLockfileSources("yarn", berry, `${berry}\n`)).toEqual([]);
+  });
+  it("reads Bun's text lockfile, JSONC as Bun writes it, and refuses one it cannot read", () => {
+    // As `bun install` writes it: trailing commas, an npm entry's registry "" for the default one.
+    const bun = (packages: string) =>
+      `{\n  "lockfileVersion": 1,\n  "workspaces": {\n    "": { "name": "app", },\n  },\n  "packages": {\n${packages}  },\n}\n`;
+    const pad = (entry: string) => `    "pad": ${entry},\n`;
+    const registryPad = pad('["pad@1.0.0", "", {}, "sha512-AAAA"]');
+    const web = '    "web": ["web@workspace:packages/web"],\n';
+    expect(changedLockfileSources("bun", undefined, bun(registryPad + web))).toEqual([]);
+    // A comment, which Bun reads too.
+    expect(changedLockfileSources("bun", undefined, bun(`    // pinned\n${registryPad}`))).toEqual([]);
+    const privateRegistry = pad(
+      '["pad@1.0.0", "https://npm.corp.example.invalid/pad/-/pad-1.0.0.tgz", {}, "sha512-AAAA"]',
+    );
+    expect(changedLockfileSources("bun", undefined, bun(privateRegistry))).toHaveLength(1);
+    const newer = pad(
+      '["pad@1.1.0", "https://npm.corp.example.invalid/pad/-/pad-1.1.0.tgz", {}, "sha512-BBBB"]',
+    );
+    expect(changedLockfileSources("bun", bun(privateRegistry), bun(newer))).toEqual([]);
+    expect(
+      changedLockfileSources(
+        "bun",
+        bun(registryPad),
+        bun(pad('["pad@github:evil/pad#0123abc", {}, "evil-pad-0123abc"]')),
+      ),
+    ).toEqual([
+      'changes the source "pad@github:evil/pad#0123abc" for "pad" (not the registry: the next install fetches it and runs its install scripts)',
+    ]);
+    for (const entry of [
+      '["pad@git+ssh://git@e.invalid/pad.git#0123abc", {}, "pad-0123abc"]',
+      '["pad@https://e.invalid/pad.tgz", {}]',
+      '["pad@file:../pad", {}]',
+      '["pad@link:../pad", {}]',
+      '["pad@workspace:../outside"]',
+      '["pad@1.0.0", "https://e.invalid/", {}, "sha512-AAAA"]',
+    ]) {
+      expect(changedLockfileSources("bun", bun(registryPad), bun(pad(entry))), entry).toHaveLength(1);
+    }
+    // Two entries of one name, one of them hidden from a reader that keeps the last: not read, refused.
+    const twice = bun(registryPad + pad('["pad@github:evil/pad#0123abc", {}, "x"]'));
+    expect(changedLockfileSources("bun", bun(registryPad), twice)).toEqual([
+      expect.stringMatching(/^is not a bun\.lock this check can read: .*duplicate key/),
+    ]);
+    expect(changedLockfileSources("bun", undefined, "{ not json")).toHaveLength(1);
   });
 });
