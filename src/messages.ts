@@ -154,6 +154,8 @@ export const messages = {
     "answered from the store: this snapshot and policy were refused before (git review-remote --no-cache scans again)",
   hintStrayStdout: (text: string, line: number) =>
     `the worker's stdout holds more than its result: "${text}" (line ${line}); a login script on the worker host (an echo in ~/.bashrc, a motd) or a wrapper printing to stdout does this: the result must be alone there (print the rest to stderr, shown as remote: lines)`,
+  hintListReviewedChange: (range: string) =>
+    `git review-remote with no revision reviews the change ${range}, whose patch leaves too (removed lines included, scanned as well): git review-remote export --list ${range} lists it`,
   hintRejectionRemembered:
     "answered from the store: this worker's result for the same request was rejected before (--no-cache asks again)",
   hintReviewAgain: "run the review again: git review-remote --no-cache",

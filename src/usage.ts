@@ -99,7 +99,8 @@ content scan finds a credential.
                       of a commit; no <rev> with it
     --list            show what would leave and what stays, and why, and what
                       an allow lets through; store nothing; exit 6 when the
-                      content scan would stop it
+                      content scan would stop it (with no revision: HEAD's
+                      tree, and a hint at the change a review sends too)
     --json            print one JSON document on stdout
     -o, --output <file>
                       also write the bundle to <file>, and print that

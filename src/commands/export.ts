@@ -13,8 +13,8 @@ import {
   secretsHints,
 } from "../export/bundle.js";
 import { messages } from "../messages.js";
-import { resolveRange } from "../pipeline/target.js";
-import { resolveWorkTreeRepo } from "../repo.js";
+import { resolveRange, resolveTarget } from "../pipeline/target.js";
+import { type Repo, resolveWorkTreeRepo } from "../repo.js";
 import { printBundle, printListing, printRefusedExport } from "../report/export.js";
 import type { Output } from "../report/output.js";
 
@@ -51,6 +51,9 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
         hints: secretsHints(listing.findings, listing.removedOnly),
       });
     }
+    if (args.rev === undefined && !args.worktree && !args.json && args.pathspecs.length === 0) {
+      await hintReviewedChange(repo, output);
+    }
     return;
   }
   const bundle = await createBundle(repo, options).catch((error: unknown) => {
@@ -76,6 +79,18 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
     }
   }
   printBundle(bundle, args.json, output, written);
+}
+
+/**
+ * `export --list` alone lists HEAD's tree, but `git review-remote` alone focuses on a change, whose
+ * patch travels too (removed lines included, and scanned: a commit that deletes a key is refused).
+ * Said, with the listing of that range, so that the first listing does not promise a review passes.
+ */
+async function hintReviewedChange(repo: Repo, output: Output): Promise<void> {
+  const target = await resolveTarget(repo, { spec: undefined, worktree: false, all: false });
+  if (target.base === undefined || target.commit === undefined) return;
+  const range = `${target.base.slice(0, 10)}..${target.commit.slice(0, 10)}`;
+  output.err(`hint: ${messages.hintListReviewedChange(range)}`);
 }
 
 /** Whether `target` exists and is the file at `path` (the same inode, by any name). */

@@ -443,7 +443,25 @@ describe("export", () => {
       encoding: "utf8",
     });
     expect(result.stdout).toMatch(/^Would send 2002 files/);
-    expect(result.stderr).toBe("");
+    // No error of the closed pipe: only the hint at the change a review would send too.
+    expect(result.stderr.split("\n").filter((line) => line !== "" && !line.startsWith("hint: "))).toEqual([]);
+  });
+
+  it("with no revision, says a review with none also sends its change's patch, and how to list it", () => {
+    const repo = basicRepo();
+    const base = repo.git("rev-parse", "HEAD").trim();
+    repo.write("b.txt", "another commit\n");
+    const head = repo.commit("another");
+    const range = `${base.slice(0, 10)}..${head.slice(0, 10)}`;
+    const result = repo.run(["export", "--list"]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toBe(
+      `hint: git review-remote with no revision reviews the change ${range}, whose patch leaves too (removed lines included, scanned as well): git review-remote export --list ${range} lists it\n`,
+    );
+    const listed = repo.run(["export", "--list", range]);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(`and the change ${range}: 1 changed path`);
+    expect(repo.run(["export", "--list", "HEAD"]).stderr).toBe("");
   });
 
   it("writes a copy with -o, as a file of the user's that the next -o can write over", () => {
