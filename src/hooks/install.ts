@@ -29,8 +29,11 @@ async function shownPath(repo: Repo, path: string): Promise<string> {
   return quoteLikeGit(path, await readQuotePath({ cwd: repo.cwd, env: repo.env }));
 }
 
-/** A line that runs `git review-remote hook pre-push`, as README's husky line does, not commented out. */
-const RUNS_US = /^[ \t]*(?!#)[^\n]*\bgit(?:[ \t]+|-)review-remote[ \t]+hook[ \t]+pre-push\b/m;
+/**
+ * A line that runs `git review-remote hook pre-push`, as README's husky line does, not commented out
+ * (indented or not: the look-ahead spans the blanks, which a `[ \t]*` before it could give back).
+ */
+const RUNS_US = /^(?![ \t]*#)[^\n]*\bgit(?:[ \t]+|-)review-remote[ \t]+hook[ \t]+pre-push\b/m;
 
 /** Whether husky's `pre-push` in `huskyDir` already runs the review (it may not exist). */
 async function huskyRunsUs(huskyDir: string): Promise<boolean> {

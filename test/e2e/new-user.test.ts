@@ -289,6 +289,22 @@ describe("install-hook in a clone whose husky is not set up yet", () => {
     );
     expect(installed.stderr).toBe("");
   });
+
+  it("still asks for it when the line there is commented out, indented or not", () => {
+    for (const line of [
+      '  # git review-remote hook pre-push "$@"',
+      '# git review-remote hook pre-push "$@"',
+    ]) {
+      const repo = committedRepo();
+      repo.write(".husky/pre-push", `npm test\n${line}\n`);
+      repo.commit("husky");
+      const installed = repo.run(["install-hook"]);
+      expect(installed.status, installed.stderr).toBe(0);
+      expect(installed.stderr, line).toContain(
+        'hint: add a line to .husky/pre-push instead: git review-remote hook pre-push "$@"\n',
+      );
+    }
+  });
 });
 
 describe("<command> --help", () => {
