@@ -1,7 +1,8 @@
 // Files GitHub's linguist counts generated with no attribute saying so (its generated.rb and
 // vendor.yml): lock files, installed dependencies and Yarn's committed release, plugins and SDKs by
 // name, and by content source maps, minified or source-mapped JavaScript and CSS, and Go code marked
-// generated; and, of any kind, a file with a line longer than anyone types. Their bytes belong to
+// generated; and, of any kind, a file with a line longer than anyone types, or whose first lines say
+// in a comment that a tool wrote it (`@generated`, `DO NOT EDIT`, `This file is auto-generated`). Their bytes belong to
 // the tool that wrote them, which writes them again: a source map has no final newline by design
 // (axios commits 2.5 MB of them in dist/), and neither a lock file nor Yarn's 3.6 MB
 // `.yarn/releases/yarn-4.x.cjs` (Yarn asks for it to be committed) over the size hygiene reports is
@@ -17,6 +18,19 @@ const SOURCE_MAP_REFERENCE = /^\/[*/][#@] source(?:Mapping)?URL|sourceURL=/;
 /** Go's convention for generated code (`go generate`, protoc-gen-go, stringer). */
 const GO_GENERATED = /^\/\/ Code generated .*/;
 const SCRIPT_OR_STYLE = new Set([".js", ".cjs", ".mjs", ".css"]);
+/** The lines a generator's banner is looked for in: after a license header, Meta's `@generated` too. */
+const BANNER_LINES = 10;
+/** A comment line of any common syntax (`//`, `/*`, ` *`, `#`, `<!--`, `--`, `;`, `%`, a docstring). */
+const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*|#|<!--|--|;|%|"""|''')/;
+/** Prose, where `#` is a heading and `*` a list item: only an HTML comment is a banner there. */
+const PROSE = /\.(?:md|markdown|mdx|txt|rst|adoc)$/i;
+const PROSE_COMMENT_LINE = /^\s*<!--/;
+/**
+ * What generators write in that comment: Meta's `@generated`, protoc's and most others' `DO NOT EDIT`
+ * (or MODIFY), `auto-generated`, `automatically generated` (babel's tsconfig.json files).
+ */
+const GENERATED_BANNER =
+  /@generated\b|\bdo not (?:edit|modify)\b|\bauto-?generated\b|\bautomatically generated\b|\bgenerated automatically\b/i;
 /** Over this average line length, JavaScript or CSS is minified. */
 const MINIFIED_LINE_LENGTH = 110;
 
@@ -41,9 +55,17 @@ function hasMachineLine(text: string): boolean {
   return false;
 }
 
+/** True when one of the first lines is a comment that says a tool wrote the file. */
+function hasGeneratedBanner(path: string, text: string): boolean {
+  const comment = PROSE.test(path) ? PROSE_COMMENT_LINE : COMMENT_LINE;
+  return text
+    .split("\n", BANNER_LINES)
+    .some((line) => line.length <= 1024 && comment.test(line) && GENERATED_BANNER.test(line));
+}
+
 /** True when `text`, the content of `path`, says a tool wrote it (its name aside). */
 export function isGeneratedText(path: string, text: string): boolean {
-  if (hasMachineLine(text)) return true;
+  if (hasMachineLine(text) || hasGeneratedBanner(path, text)) return true;
   const extension = /\.[^./]*$/.exec(path)?.[0].toLowerCase();
   if (extension === ".map") return SOURCE_MAP_START.test(text);
   if (extension === ".go") return text.split("\n", 40).some((line) => GO_GENERATED.test(line));
