@@ -125,6 +125,39 @@ describe("which fixes one file may get", () => {
     expect(fixed("var s = `open  \n", { path: "a.go" })).toBe("var s = `open  \n");
   });
 
+  it("keeps trailing spaces inside Python's triple-quoted strings, past comments and one-line strings", () => {
+    // A doctest's expected output and a string value: the spaces are what the code returns.
+    const python = [
+      "def f():  ",
+      '    """Doc.  ',
+      "    >>> f()  ",
+      "    'a  \\nb'",
+      '    """  ',
+      `    s = '"""'  # not a triple quote: ''' in a comment  `,
+      "    t = 'a \\",
+      "b'  ",
+      "    return r'''x \\'''  ",
+      "y'''  ",
+      "",
+    ].join("\n");
+    expect(fixed(python, { path: "pkg/mod.py" })).toBe(
+      [
+        "def f():",
+        '    """Doc.  ',
+        "    >>> f()  ",
+        "    'a  \\nb'",
+        '    """',
+        `    s = '"""'  # not a triple quote: ''' in a comment`,
+        "    t = 'a \\",
+        "b'",
+        "    return r'''x \\'''  ",
+        "y'''",
+        "",
+      ].join("\n"),
+    );
+    expect(fixed("s = 'open  \n", { path: "a.py" })).toBe("s = 'open  \n");
+  });
+
   it("keeps trailing spaces inside Rust strings, raw or not, past comments, chars and lifetimes", () => {
     // As ripgrep's tests compare raw strings with its output byte for byte.
     const rust = [

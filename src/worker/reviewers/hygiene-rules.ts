@@ -1,7 +1,8 @@
 // Which fixes hygiene may make in one file, from everything the tree and the request say: the lines
 // the change added (a focused review never touches another line), git's whitespace rules (the
 // `whitespace` attribute over core.whitespace), the .editorconfig properties, Markdown hard breaks
-// and string literals whose trailing spaces are content (JavaScript templates, Go raw strings, Rust).
+// and string literals whose trailing spaces are content (JavaScript templates, Go raw strings, Rust,
+// Python's triple-quoted strings).
 import type { LineSpan } from "../../protocol/changed-lines.js";
 import type { EditorSettings } from "./editorconfig.js";
 import { isMarkdownBreak, isMarkdownPath } from "./hygiene-scope.js";
@@ -9,8 +10,10 @@ import type { FixRules } from "./hygiene-text.js";
 import {
   goRawStringLines,
   isGoPath,
+  isPythonPath,
   isRustPath,
   isScriptPath,
+  pythonStringLines,
   rustStringLines,
   templateLiteralLines,
 } from "./template-literals.js";
@@ -76,7 +79,9 @@ export function fixRulesFor(file: FileFacts): FixRules {
           ? goRawStringLines(file.text)
           : isRustPath(file.path)
             ? rustStringLines(file.text)
-            : new Set<number>();
+            : isPythonPath(file.path)
+              ? pythonStringLines(file.text)
+              : new Set<number>();
     }
     return templates === undefined || templates.has(line);
   };

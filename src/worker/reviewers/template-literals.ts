@@ -266,3 +266,52 @@ export function rustStringLines(text: string): Set<number> | undefined {
   }
   return mode === "code" || mode === "line" ? lines : undefined;
 }
+
+const PYTHON_EXTENSION = /\.pyi?$/i;
+
+export function isPythonPath(path: string): boolean {
+  return PYTHON_EXTENSION.test(path);
+}
+
+/**
+ * The same for Python's triple-quoted strings (`"""..."""`, `'''...'''`: docstrings whose doctest
+ * output keeps its spaces, and string values), past comments and one-line strings; a backslash
+ * escapes the next character in every string, raw ones too, as Python's tokenizer reads them.
+ * Undefined when a one-line string meets a line break, or the file ends inside a string.
+ */
+export function pythonStringLines(text: string): Set<number> | undefined {
+  const lines = new Set<number>();
+  let mode: "code" | "comment" | "single" | "triple" = "code";
+  let quote = "";
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c === "\n") {
+      if (mode === "triple") lines.add(line);
+      else if (mode === "comment") mode = "code";
+      else if (mode === "single") return undefined;
+      line++;
+    } else if (mode === "code") {
+      if (c === "#") mode = "comment";
+      else if (c === '"' || c === "'") {
+        const triple = text.startsWith(c.repeat(3), i);
+        mode = triple ? "triple" : "single";
+        quote = triple ? c.repeat(3) : c;
+        if (triple) i += 2;
+      }
+    } else if (mode === "single" || mode === "triple") {
+      if (c === "\\") {
+        // An escape pair; a `\` ending a line continues the string (a one-line one too) on the next.
+        i++;
+        if (text[i] === "\n") {
+          lines.add(line);
+          line++;
+        }
+      } else if (text.startsWith(quote, i)) {
+        mode = "code";
+        i += quote.length - 1;
+      }
+    }
+  }
+  return mode === "code" || mode === "comment" ? lines : undefined;
+}
