@@ -60,6 +60,17 @@ function ownFixes(tool: Tool, command = OWN_FIXES[tool]): Record<string, string>
   return changed;
 }
 
+/** The worker `changed`: the README's ESLint and ShellCheck recipes over the changed files, in order. */
+function useChangedFilesRecipes(repo: TestRepo): void {
+  const flags = (["eslint", "shellcheck"] as const).flatMap((tool) => [
+    "--reviewer-command",
+    CHANGED_FILES_RECIPES[tool],
+    "--reviewer-format",
+    tool === "eslint" ? "rdjson" : "diff",
+  ]);
+  configureWorker(repo, "changed", workerCommand(...flags));
+}
+
 function craftedRepo(): TestRepo {
   const repo = repos.add(createTestRepo());
   cpSync(CRAFTED, repo.dir, { recursive: true });
@@ -247,13 +258,7 @@ describe("linter recipes on a worker with a tools directory", () => {
     repo.write("--fix", "notes\n");
     repo.write("-x.sh", '#!/bin/sh\necho "$1"\n');
     repo.commit("a change with files named like options");
-    const flags = (["eslint", "shellcheck"] as const).flatMap((tool) => [
-      "--reviewer-command",
-      CHANGED_FILES_RECIPES[tool],
-      "--reviewer-format",
-      tool === "eslint" ? "rdjson" : "diff",
-    ]);
-    configureWorker(repo, "changed", workerCommand(...flags));
+    useChangedFilesRecipes(repo);
     const result = review(repo, ["--worker", "changed"]);
     expect(places(result.comments)).toEqual(["src/extra.js:1 prefer-const"]);
     expect(Object.keys(proposed(repo, result.branch)).sort()).toEqual(["scripts/new.sh", "src/extra.js"]);
@@ -270,13 +275,7 @@ describe("linter recipes on a worker with a tools directory", () => {
     repo.write("notes.md", "# Notes\n");
     repo.git("rm", "-q", "src/noeol.js");
     repo.commit("a change that adds, edits and deletes");
-    const flags = (["eslint", "shellcheck"] as const).flatMap((tool) => [
-      "--reviewer-command",
-      CHANGED_FILES_RECIPES[tool],
-      "--reviewer-format",
-      tool === "eslint" ? "rdjson" : "diff",
-    ]);
-    configureWorker(repo, "changed", workerCommand(...flags));
+    useChangedFilesRecipes(repo);
     const result = review(repo, ["--worker", "changed"]);
     expect(places(result.comments)).toEqual(["src/extra.js:1 prefer-const"]);
     expect(result.hiddenComments).toBe(0);

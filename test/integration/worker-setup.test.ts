@@ -68,6 +68,17 @@ async function review(setup: WorkerOptions["setup"], command = USE_DEPS) {
   return { result: parseResult(run.stdout), stderr: run.stderr };
 }
 
+/** A review of another tree with the cache: setup run, or restored, then the reviewer that reads it. */
+async function installedOn(tree: typeof configured) {
+  const run = await runWorkerOn(envelope(tree.request(), tree.bundle), {
+    reviewerCommands: [{ command: USE_DEPS, format: "comments" }],
+    setup: { command: INSTALL, network: false, cacheDir },
+  });
+  const result = parseResult(run.stdout);
+  expect(result.status, result.error).toBe("ok");
+  return result;
+}
+
 describe("the setup command", () => {
   it("prepares the tree for the reviewers; what it adds or changes is never proposed", async () => {
     const { result, stderr } = await review({ command: INSTALL, network: false });
@@ -138,12 +149,7 @@ describe("the setup command", () => {
     expect(readFileSync(join(cacheDir, key, "deps", "lib", "v"), "utf8")).toBe("B\n");
     expect(existsSync(join(cacheDir, key, "src"))).toBe(false);
     // The same lockfile under an install configuration of the tree's own has an entry of its own.
-    const run = await runWorkerOn(envelope(configured.request(), configured.bundle), {
-      reviewerCommands: [{ command: USE_DEPS, format: "comments" }],
-      setup: { command: INSTALL, network: false, cacheDir },
-    });
-    const third = parseResult(run.stdout);
-    expect(third.status, third.error).toBe("ok");
+    const third = await installedOn(configured);
     const own = createHash("sha256")
       .update(LOCKFILE)
       .update(`\0.npmrc\0${NPMRC.length}\0${NPMRC}`)
@@ -151,12 +157,7 @@ describe("the setup command", () => {
     expect(third.summary).toContain(`kept in the cache for package-lock.json ${own.slice(0, 12)}`);
     expect(third.commits[0]?.patch).toContain("+A\n");
     // So does one whose workspace below the top has its own: it was given the first tree's entry.
-    const below = await runWorkerOn(envelope(nested.request(), nested.bundle), {
-      reviewerCommands: [{ command: USE_DEPS, format: "comments" }],
-      setup: { command: INSTALL, network: false, cacheDir },
-    });
-    const fourth = parseResult(below.stdout);
-    expect(fourth.status, fourth.error).toBe("ok");
+    const fourth = await installedOn(nested);
     const nestedKey = createHash("sha256")
       .update(LOCKFILE)
       .update(`\0packages/web/.npmrc\0${NPMRC.length}\0${NPMRC}`)
