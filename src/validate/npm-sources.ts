@@ -225,6 +225,12 @@ function isTreePath(path: string): boolean {
   return !/^\/|\\|:/.test(path) && !path.split("/").includes("..");
 }
 
+/** A version 1 lockfile's `file:` link to a folder of the tree (a workspace): no tarball, no way out. */
+function isLegacyTreeLink(spec: string): boolean {
+  const path = /^file:(.*)$/i.exec(spec)?.[1];
+  return path !== undefined && isTreePath(path) && !/\.(?:tgz|tar\.gz|tar)$/i.test(path);
+}
+
 /** Each place a lockfile fetches from, by a key naming the entry (a value alone where it has none). */
 function lockSources(kind: LockKind, text: string | undefined): Map<string, string> {
   const sources = new Map<string, string>();
@@ -246,11 +252,24 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
     if (isObject(document.packages)) {
       for (const [key, entry] of Object.entries(document.packages)) add(key, entry);
     }
-    // Lockfile version 1: `dependencies`, nested as node_modules are.
+    // Lockfile version 1: `dependencies`, nested as node_modules are. npm reads an entry's source
+    // from its `version` too (a git URL, a `file:` folder or tarball in place of a version), and from
+    // its `from` (the spec it was installed by): each is a source of its own, as `resolved` is.
+    const addLegacy = (key: string, name: string, entry: unknown) => {
+      add(key, entry);
+      if (!isObject(entry)) return;
+      for (const field of ["version", "from"] as const) {
+        const value = entry[field];
+        if (typeof value !== "string") continue;
+        const spec = value.startsWith(`${name}@`) ? value.slice(name.length + 1) : value;
+        if (isLegacyTreeLink(spec) || nonRegistrySource(spec) === undefined) continue;
+        sources.set(`${key} (${field})`, value);
+      }
+    };
     const walk = (prefix: string, dependencies: unknown) => {
       if (!isObject(dependencies)) return;
       for (const [name, entry] of Object.entries(dependencies)) {
-        add(`${prefix}${name}`, entry);
+        addLegacy(`${prefix}${name}`, name, entry);
         if (isObject(entry)) walk(`${prefix}${name} > `, entry.dependencies);
       }
     };

@@ -165,6 +165,34 @@ describe("validate: changedLockfileSources", () => {
     ]);
   });
 
+  it("reads a version 1 entry's source from its version and from fields too, as npm does", () => {
+    const v1 = (dependencies: Record<string, unknown>) =>
+      JSON.stringify({ lockfileVersion: 1, dependencies });
+    const before = v1({
+      pad: { version: "1.0.0", resolved: "https://registry.npmjs.org/pad/-/pad-1.0.0.tgz" },
+    });
+    const after = v1({
+      pad: {
+        version: "github:evil/pad#0123abc",
+        resolved: "https://registry.npmjs.org/pad/-/pad-1.0.0.tgz",
+      },
+      up: { version: "file:../../outside" },
+      cdn: { version: "1.0.0", from: "https://cdn.example.invalid/cdn-1.0.0.tgz" },
+    });
+    expect(changedLockfileSources("npm", before, after)).toEqual([
+      'adds the source "github:evil/pad#0123abc" for "dependencies > pad (version)" (not the registry: the next install fetches it and runs its install scripts)',
+      'adds the source "file:../../outside" for "dependencies > up (version)" (not the registry: the next install fetches it and runs its install scripts)',
+      'adds the source "https://cdn.example.invalid/cdn-1.0.0.tgz" for "dependencies > cdn (from)" (not the registry: the next install fetches it and runs its install scripts)',
+    ]);
+    // Versions, aliases, `from` specs of the registry and workspace folders of the tree pass.
+    const fine = v1({
+      a: { version: "1.2.3", from: "a@^1.2.0" },
+      "@s/b": { version: "npm:b@2.0.0", from: "@s/b@npm:b@^2" },
+      web: { version: "file:packages/web" },
+    });
+    expect(changedLockfileSources("npm", undefined, fine)).toEqual([]);
+  });
+
   it("lets registry entries, the lockfile's own private registry and workspace links in", () => {
     const privateRegistry = "https://npm.corp.example.invalid/api";
     const before = lock({ "node_modules/a": registry("a", "1.0.0", privateRegistry) });
