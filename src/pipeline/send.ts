@@ -166,7 +166,8 @@ export async function reviewOnWorker(
   } catch (error) {
     if (record.state === ReviewState.sent) {
       // Failed before its worker answered: a result fetched some other way may still be imported.
-      if (error instanceof WorkerError) error.awaiting = record.id;
+      // Unless no worker ran at all: then no answer is coming to import.
+      if (error instanceof WorkerError && !error.notInstalled) error.awaiting = record.id;
       const state = error instanceof InvalidResultError ? ReviewState.rejected : ReviewState.failed;
       const problems = [(error as Error).message];
       await updateRecord(store, record, { state, problems }).catch(() => undefined);

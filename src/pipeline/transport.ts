@@ -320,18 +320,18 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
       if (failure) return reject(failure);
       if (code !== 0) {
         const how = signal ? `was killed by ${signal}` : `exited with status ${code}`;
-        return reject(
-          new WorkerError(messages.workerExited(options.workerName, how), {
-            details: lastLines.map((line) => `remote: ${line}`),
-            // 127: sh (or the remote shell behind ssh) found no such program; git's own words
-            // (exit 1) when `git review-remote worker` found no git-review-remote on its PATH.
-            hints: [
-              messages.hintCheckWorkerCommand(options.workerName),
-              ...(code === 127 ? [messages.hintInstallWorker] : []),
-              ...(noGitCommand ? [messages.hintInstallGitWorker] : []),
-            ],
-          }),
-        );
+        const exited = new WorkerError(messages.workerExited(options.workerName, how), {
+          details: lastLines.map((line) => `remote: ${line}`),
+          // 127: sh (or the remote shell behind ssh) found no such program; git's own words
+          // (exit 1) when `git review-remote worker` found no git-review-remote on its PATH.
+          hints: [
+            messages.hintCheckWorkerCommand(options.workerName),
+            ...(code === 127 ? [messages.hintInstallWorker] : []),
+            ...(noGitCommand ? [messages.hintInstallGitWorker] : []),
+          ],
+        });
+        exited.notInstalled = code === 127 || noGitCommand;
+        return reject(exited);
       }
       resolve(Buffer.concat(stdout, stdoutBytes));
     };

@@ -317,6 +317,8 @@ describe("review pipeline", () => {
     expect(result.stderr).toContain(
       'hint: exit 127 is a shell\'s "command not found": install the worker where it runs (npm install -g git-review-remote), or give its full path',
     );
+    // No worker ran: no answer is coming that an import could take.
+    expect(result.stderr).not.toContain("can still be imported");
   });
 
   it("says how to give more time when the worker's own deadline stopped its reviewer", () => {
@@ -478,6 +480,7 @@ describe("review pipeline", () => {
     expect(result.stderr).toContain(
       "hint: git found no git-review-remote on the PATH the worker's command runs with: install the worker there",
     );
+    expect(result.stderr).not.toContain("can still be imported");
   });
 
   it("never takes a worker command from a file in the repository", () => {
