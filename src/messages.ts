@@ -49,6 +49,8 @@ export const messages = {
   /** A path kept back from a range's base alone (a file the change deletes): its side of the patch. */
   keptBackInBase: (reason: string) => `${reason} (in the range's base; left out of the patch)`,
   hintSecretsExclude: 'keep the file out with an "exclude" glob in .review-remote.json,',
+  hintSecretsDependencyCache:
+    'every finding is in Yarn\'s cache of the packages you depend on (published archives, not your code): allow it by path in secrets.allow in .review-remote.json: {"path": ".yarn/cache/**"}',
   /** The refused findings by place, then each place's line (`201 in detect/ (jwt 120, ...)`). */
   hintSecretsByPlace: (count: number) => `the ${count} findings by where they are:`,
   hintSecretsMorePlaces: (count: number) => `and ${count} more place${count === 1 ? "" : "s"}`,

@@ -471,12 +471,16 @@ function isDiskError(error: unknown): boolean {
 const HINT_PLACES = 6;
 const DETAIL_FINDINGS = 10;
 
+/** Yarn's cache of package archives, which a zero-install repository commits. */
+const DEPENDENCY_CACHE = /(?:^|\/)\.yarn\/cache\//;
+
 /**
  * What to do about findings: leave the files out, allow test data by path or the false positives by
  * fingerprint; or, when they are only in lines the range removes, review the tree alone. Many
  * findings are grouped by top directory, with their rules, so that a repository full of test
  * secrets shows the few places they are, and the entry that allows a test directory whole.
  */
+
 export function secretsHints(findings: readonly Finding[], removedOnly = false): string[] {
   if (removedOnly) {
     return [
@@ -508,8 +512,12 @@ export function secretsHints(findings: readonly Finding[], removedOnly = false):
   // A path alone allows content, not a secret's name or an unread archive: the entry names the rule.
   const content = findings.some((finding) => isAllowedByPathAlone(finding.rule));
   const named = [...new Set(findings.flatMap((f) => (isAllowedByPathAlone(f.rule) ? [] : [f.rule])))];
+  // A zero-install repository commits its dependencies' archives: a token a published package
+  // shipped (debug 2.6.9's .coveralls.yml) is no secret of the user's, and the whole cache is one place.
+  const cache = findings.every((finding) => DEPENDENCY_CACHE.test(finding.path));
   return [
     ...places,
+    ...(cache ? [messages.hintSecretsDependencyCache] : []),
     messages.hintSecretsExclude,
     ...(findings.length > 1 && content ? [messages.hintSecretsTestAllow(pathAllows)] : []),
     ...(named.length > 0 ? [messages.hintSecretsRuleAllow(named.sort())] : []),

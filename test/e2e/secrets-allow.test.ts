@@ -229,6 +229,30 @@ describe("a path allow", () => {
     );
   });
 
+  it("points a zero-install repository's refusal in Yarn's cache at the entry that allows the cache", () => {
+    const repo = newRepo();
+    // As debug 2.6.9's archive ships its .coveralls.yml: a published package's token, not the user's.
+    repo.write(
+      ".yarn/cache/debug-npm-2.6.9-7d4cb597dc-121908fb83.zip",
+      makeZip([
+        { name: "node_modules/debug/.travis.yml", data: Buffer.from(`token: ${fake.githubPat(31)}\n`) },
+      ]),
+    );
+    repo.commit("zero-install");
+    const refused = runUnchanged(repo, ["export"], 6);
+    expect(refused.stderr).toContain(
+      `hint: every finding is in Yarn's cache of the packages you depend on (published archives, not your code): allow it by path in secrets.allow in .review-remote.json: {"path": ".yarn/cache/**"}\n`,
+    );
+    repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{ path: ".yarn/cache/**" }] } }));
+    const allowed = repo.run(["export"]);
+    expect(allowed.status, allowed.stderr).toBe(0);
+    // A finding outside the cache too: no such hint, the cache is not the one place.
+    repo.write("src/config.yml", `token: ${fake.githubPat(33)}\n`);
+    repo.write(".review-remote.json", "{}");
+    repo.commit("a key of our own");
+    expect(runUnchanged(repo, ["export"], 6).stderr).not.toContain("Yarn's cache");
+  });
+
   it("offers no line marker for a secret's name alone: it has no line to mark", () => {
     const repo = newRepo();
     symlinkSync(".env", join(repo.dir, "current"));
