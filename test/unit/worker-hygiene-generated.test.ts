@@ -14,6 +14,7 @@ describe("generated files, as linguist finds them unasked", () => {
       ".yarn/releases/yarn-4.18.0.cjs",
       "packages/app/.yarn/plugins/@yarnpkg/plugin-workspace-tools.cjs",
       ".yarn/sdks/typescript/lib/tsserver.js",
+      ".yarn/cache/lodash-npm-4.18.1-a64c3070ac-757228fc68.zip",
       "web/node_modules/x/index.js",
       "dist/axios.js.map",
       "static/site.css.map",
