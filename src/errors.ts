@@ -48,8 +48,11 @@ export class WorkerError extends ReviewRemoteError {
   override readonly exitCode = ExitCode.worker;
   /** The review this failure left without an answer (set by the send stage): `import` can give it one. */
   awaiting: string | undefined;
-  /** No worker ran: its command was not found, so no answer is coming to import either. */
-  notInstalled = false;
+  /**
+   * No worker ran: its command was not found, or ssh never logged in, so no answer is coming to
+   * import either.
+   */
+  noWorkerRan = false;
 }
 
 /** The worker's result failed validation; nothing was imported. */

@@ -167,7 +167,7 @@ export async function reviewOnWorker(
     if (record.state === ReviewState.sent) {
       // Failed before its worker answered: a result fetched some other way may still be imported.
       // Unless no worker ran at all: then no answer is coming to import.
-      if (error instanceof WorkerError && !error.notInstalled) error.awaiting = record.id;
+      if (error instanceof WorkerError && !error.noWorkerRan) error.awaiting = record.id;
       const state = error instanceof InvalidResultError ? ReviewState.rejected : ReviewState.failed;
       const problems = [(error as Error).message];
       await updateRecord(store, record, { state, problems }).catch(() => undefined);

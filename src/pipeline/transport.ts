@@ -53,6 +53,14 @@ const KEPT_STDERR_LINES = 10;
 const MAX_STDERR_LINE = 64 * 1024;
 /** What git says when `git review-remote` finds no git-review-remote on its PATH. */
 const NOT_A_GIT_COMMAND = /^git: 'review-remote' is not a git command/;
+/**
+ * What ssh says when it would have asked on a terminal, which the worker's command has not (it
+ * runs in a session of its own): whether to trust a new host key, or for a password or passphrase.
+ */
+const SSH_WOULD_ASK: readonly [RegExp, string][] = [
+  [/Host key verification failed\.$/, messages.hintSshHostKey],
+  [/Permission denied \(.*\)\.?$/, messages.hintSshNoPrompt],
+];
 
 /** Bytes read from the bundle at a time, into each of two buffers used in turn. */
 const SEND_CHUNK = 256 * 1024;
@@ -257,6 +265,8 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
     let failure: Error | undefined;
     /** git said the worker host has no `git review-remote`. */
     let noGitCommand = false;
+    /** What ssh would have asked on a terminal, as hints. */
+    const sshHints = new Set<string>();
 
     const stop = (error: Error) => {
       failure ??= error;
@@ -269,6 +279,7 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
       // shows as `remote: ` and its line break.
       const line = sanitizeLine(raw).trimEnd();
       if (NOT_A_GIT_COMMAND.test(line)) noGitCommand = true;
+      for (const [words, hint] of SSH_WOULD_ASK) if (words.test(line)) sshHints.add(hint);
       if (options.onStderrLine(line)) return;
       lastLines.push(line);
       if (lastLines.length > KEPT_STDERR_LINES) lastLines.shift();
@@ -328,9 +339,10 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
             messages.hintCheckWorkerCommand(options.workerName),
             ...(code === 127 ? [messages.hintInstallWorker] : []),
             ...(noGitCommand ? [messages.hintInstallGitWorker] : []),
+            ...(code === 255 ? sshHints : []),
           ],
         });
-        exited.notInstalled = code === 127 || noGitCommand;
+        exited.noWorkerRan = code === 127 || noGitCommand || (code === 255 && sshHints.size > 0);
         return reject(exited);
       }
       resolve(Buffer.concat(stdout, stdoutBytes));

@@ -88,6 +88,39 @@ describe.skipIf(!sshd)("ssh transport", () => {
     expect(result.stderr).toMatch(/remote: .*(refused|Connection)/);
   });
 
+  it.each([
+    [
+      "a key the host does not accept",
+      (config: string) => config.replace(/IdentityFile .*/, `IdentityFile ${keys.key("ed25519").private}`),
+      "Permission denied",
+      "hint: ssh cannot ask for a password or a key's passphrase here (the worker's command runs without a terminal): use a key the host accepts",
+    ],
+    [
+      "a host key not yet trusted",
+      (config: string) =>
+        config
+          .replace(/UserKnownHostsFile .*/, `UserKnownHostsFile ${join(keys.dir, "known_hosts_empty")}`)
+          .replace(/StrictHostKeyChecking .*/, "StrictHostKeyChecking ask")
+          .replace(/BatchMode .*/, "BatchMode no"),
+      "Host key verification failed.",
+      "hint: ssh cannot ask whether to trust the host's key here (the worker's command runs without a terminal): connect once by hand (ssh <host> true) to accept it",
+    ],
+  ])("says what ssh could not ask, with %s (exit 3, no import offered)", (_, edit, said, hint) => {
+    const repo = createTestRepo();
+    repos.add(repo);
+    repo.write("a.txt", "a\n");
+    repo.commit();
+    const config = join(keys.dir, `ssh_config_${repo.git("rev-parse", "HEAD").trim().slice(0, 8)}`);
+    writeFileSync(config, edit(readFileSync(sshd?.config as string, "utf8")));
+    const worker = shellWords(process.execPath, BIN, "worker");
+    repo.git("config", "review-remote.box.command", `ssh -F ${shellWords(config)} worker ${worker}`);
+    const result = runUnchanged(repo, ["--worker", "box"], 3);
+    expect(result.stderr).toContain(said);
+    expect(result.stderr).toContain("git-review-remote: worker 'box' exited with status 255");
+    expect(result.stderr).toContain(hint);
+    expect(result.stderr).not.toContain("can still be imported");
+  });
+
   it("names the line a worker host's login script printed beside the result, and asks again once it is gone", () => {
     const repo = createTestRepo();
     repos.add(repo);
