@@ -175,11 +175,27 @@ export function isProcessOwner(value: unknown): value is ProcessOwner {
 }
 
 /**
+ * The session of the process that started this one's session (the parent of its leader: sshd's
+ * process for a remote command, the client's shell for its worker command), as the ancestry read at
+ * start names it: what a relay of this process's answer belongs to. Undefined where it cannot be
+ * told (the parent is outside this pid namespace, or gone).
+ */
+export function originSession(links: readonly Link[]): number | undefined {
+  const origin = links.at(-1)?.ppid;
+  if (origin === undefined || origin <= 1) return undefined;
+  const session = readStat(origin)?.session;
+  return session !== undefined && session > 0 ? session : undefined;
+}
+
+/**
  * Whether a process other than this one holds `pipe` open for reading (its fds and their open
  * flags, as /proc shows them): undefined when some process could not be looked at (another
- * user's) and none that could holds it.
+ * user's, or one that forbids it, as sshd does) and none that could holds it. Given `origin` (see
+ * originSession), a process it cannot look into counts only if it is of that session: a relay of
+ * the answer is of the client's side; a host's own daemons, run as root, never are, and once the
+ * client's side is gone they would otherwise keep a worker running to its deadline.
  */
-export function hasOtherPipeReader(pipe: { dev: number; ino: number }): boolean | undefined {
+export function hasOtherPipeReader(pipe: { dev: number; ino: number }, origin?: number): boolean | undefined {
   let unseen = false;
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
@@ -187,7 +203,7 @@ export function hasOtherPipeReader(pipe: { dev: number; ino: number }): boolean 
     try {
       fds = readdirSync(`/proc/${pid}/fd`);
     } catch {
-      unseen = true;
+      if (origin === undefined || readStat(Number(pid))?.session === origin) unseen = true;
       continue;
     }
     for (const entry of fds) {

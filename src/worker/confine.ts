@@ -12,7 +12,13 @@ import { PassThrough, type Readable, type Writable } from "node:stream";
 import { ExitCode } from "../errors.js";
 import { NODE_FLAGS } from "../os/node-flags.js";
 import { drainPipe } from "../os/pipe.js";
-import { hasAncestryChanged, hasOtherPipeReader, killGroup, readSessionAncestry } from "../os/process.js";
+import {
+  hasAncestryChanged,
+  hasOtherPipeReader,
+  killGroup,
+  originSession,
+  readSessionAncestry,
+} from "../os/process.js";
 import { isHostRoot } from "../os/user-namespace.js";
 import { packageFile } from "../package-files.js";
 import { parseWorkerArgs } from "./args.js";
@@ -161,7 +167,9 @@ function watchSocketPeer(onGone: () => void, onFailed: () => void): void {
  *   on a change the pipe's readers decide, as /proc shows them; while another process holds its
  *   read end the worker goes on, and looks again each second; so it does while a process it
  *   cannot look into (another user's: a relay run as root) may hold it, as not seeing a reader is
- *   no sign that the client is gone (the request's deadline bounds the wait). None at all: gone;
+ *   no sign that the client is gone (the request's deadline bounds the wait); such a process is
+ *   one of the session that started this one's (the client's side), never a host's daemon, so
+ *   that a client gone over ssh still stops an unprivileged worker. None at all: gone;
  * - a file (`nohup git review-remote worker < bundle > result &`): its reader is whoever started
  *   it, and it watches its own parent alone.
  */
@@ -169,13 +177,16 @@ function hangUpWithClient(): void {
   const hangUp = () => process.kill(process.pid, "SIGHUP");
   const stdout = stdoutKind();
   const ancestry = stdout.kind === "other" ? readSessionAncestry().slice(0, 1) : readSessionAncestry();
+  // Read now, while what started the session runs: later it may be gone, and the session with it.
+  const origin = stdout.kind === "pipe" ? originSession(ancestry) : undefined;
   const watchAncestry = () => {
     let handedOn = false;
     const timer = setInterval(() => {
       if (!handedOn && !hasAncestryChanged(ancestry)) return;
-      // A reader it cannot rule out (another user's process it cannot look into) may be the
-      // client's relay: it goes on, and looks again; the request's deadline bounds the wait.
-      if (stdout.kind === "pipe" && hasOtherPipeReader(stdout) !== false) {
+      // A reader it cannot rule out (a process of the client's side it cannot look into: a relay
+      // run as root) may be the client's: it goes on, and looks again; the request's deadline
+      // bounds the wait. The host's own daemons are no such reader.
+      if (stdout.kind === "pipe" && hasOtherPipeReader(stdout, origin) !== false) {
         handedOn = true;
         return;
       }

@@ -141,35 +141,59 @@ describe.each([
 
 // The worker under another uid than its relay's (a runtime's relay as root, the worker as nobody):
 // /proc hides the relay's fds from it, so after the hand-off it cannot see who reads its answer.
+// Nor can it look into the host's daemons (root's), which must not count as that reader: over ssh,
+// a worker run as a user could then never see its client gone.
 describe("a handed-on worker that cannot see its stdout's reader (another user's)", () => {
+  const nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"];
+  let scratch = "";
+  afterEach(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    scratch = "";
+  });
+
+  /** The worker as nobody, handed on, behind a root `cat`; its workspaces' directory. */
+  function handedOnAsNobody(repo: TestRepo, reviewer: string): string {
+    // Its own scratch space, home and workspaces, which the unprivileged uid can write.
+    scratch = mkdtempSync(join(tmpdir(), "rr-nobody-"));
+    const workspaces = join(scratch, "workspaces");
+    mkdirSync(workspaces);
+    chmodSync(scratch, 0o1777);
+    chmodSync(workspaces, 0o1777);
+    const worker = shellWords(
+      ...nobody,
+      "sh",
+      HANDOFF,
+      process.execPath,
+      BIN,
+      "worker",
+      "--reviewer-command",
+      reviewer,
+    );
+    const env = `HOME=${shellWords(scratch)} REVIEW_REMOTE_WORKER_TMPDIR=${shellWords(workspaces)}`;
+    configureWorker(repo, "box", `${env} ${worker} | cat`);
+    return workspaces;
+  }
+
   it("reviews on: not seeing the reader is no sign that the client is gone", () => {
     const repo = repos.add(createTestRepo());
     repo.write("a.txt", "a\n");
     repo.commit();
-    // Its own scratch space and home, which the unprivileged uid can write.
-    const scratch = mkdtempSync(join(tmpdir(), "rr-nobody-"));
-    try {
-      chmodSync(scratch, 0o1777);
-      const comment = JSON.stringify({ severity: "info", message: "looked" });
-      const reviewer = `sleep 4; printf '%s\\n' '${comment}' >> "$REVIEW_REMOTE_COMMENTS"`;
-      const nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"];
-      const worker = shellWords(
-        ...nobody,
-        "sh",
-        HANDOFF,
-        process.execPath,
-        BIN,
-        "worker",
-        "--reviewer-command",
-        reviewer,
-      );
-      const env = `HOME=${shellWords(scratch)} REVIEW_REMOTE_WORKER_TMPDIR=${shellWords(scratch)}`;
-      configureWorker(repo, "box", `${env} ${worker} | cat`);
-      const review = repo.run(["--worker", "box", "--json"]);
-      expect(review.status, review.stderr).toBe(0);
-      expect(JSON.parse(review.stdout).comments).toEqual([expect.objectContaining({ message: "looked" })]);
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
+    const comment = JSON.stringify({ severity: "info", message: "looked" });
+    handedOnAsNobody(repo, `sleep 4; printf '%s\\n' '${comment}' >> "$REVIEW_REMOTE_COMMENTS"`);
+    const review = repo.run(["--worker", "box", "--json"]);
+    expect(review.status, review.stderr).toBe(0);
+    expect(JSON.parse(review.stdout).comments).toEqual([expect.objectContaining({ message: "looked" })]);
+  });
+
+  it("still stops when the client is killed: root's other processes are no reader of its answer", async () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("a.txt", "a\n");
+    repo.commit();
+    token = `3599.${process.pid}${Date.now() % 100000}`;
+    const workspaces = handedOnAsNobody(repo, `exec sleep ${token}`);
+    const { client, closed } = await startUntilReviewer(repo);
+    // The client's guard kills its group, the relay with it: what is left of the client's side is
+    // nothing, and the worker stops though it still cannot look into init's or any root daemon's fds.
+    await killAndExpectNothingLeft(client, closed, workspaces);
   });
 });
