@@ -131,7 +131,7 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       receiptPolicies: fan.receiptPolicies,
       signal: options.signal,
       onStderrLine: (worker, line) => events.remoteLine(worker, line),
-      onProgress: (_worker, sent) => events.progress("send", sent),
+      onProgress: (_worker, sent, total) => events.progress("send", sent, total),
       onSent: (worker) => events.sent?.(worker),
       timeoutSetting: timeoutSettingOf(request.limits.timeoutSeconds, options.timeoutSeconds, settings),
     };

@@ -44,8 +44,8 @@ export interface OutOfBandReport extends PipelineReport {
 
 /** What the pipeline tells the user while it runs, through the report layer. */
 export interface PipelineEvents {
-  /** Bytes through a stage so far (the export's tar, the envelope sent). */
-  progress(stage: "export" | "send", bytes: number): void;
+  /** Bytes through a stage so far (the export's tar, the envelope sent), of `total` when known. */
+  progress(stage: "export" | "send", bytes: number, total?: number): void;
   /** A worker has its whole envelope: this process only waits for its answer now. */
   sent?(worker: Worker): void;
   /** One sanitized stderr line of a worker; true when it was shown as it came. */

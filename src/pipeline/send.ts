@@ -27,7 +27,7 @@ export interface SendContext extends AcceptContext {
   filterMode: FilterMode;
   /** True when the line was shown as it came. */
   onStderrLine(worker: Worker, line: string): boolean;
-  onProgress(worker: Worker, sentBytes: number): void;
+  onProgress(worker: Worker, sentBytes: number, totalBytes: number): void;
   /** The worker has its whole envelope. */
   onSent(worker: Worker): void;
 }
@@ -71,19 +71,21 @@ async function send(
     files: request.bundle.files,
     bytes: request.bundle.bytes,
   });
+  const header = envelopeHeader(request);
+  const total = header.length + request.bundle.bytes;
   return runTransport({
     command: worker.command,
     workerName: worker.name,
     cwd: workerCwd(context.repo),
     env: workerEnv(context.repo.env, record),
-    header: envelopeHeader(request),
+    header,
     bundlePath: context.bundlePath,
     bundleBytes: request.bundle.bytes,
     maxResultBytes: request.limits.maxResultBytes,
     timeoutSeconds: request.limits.timeoutSeconds,
     timeoutSetting: context.timeoutSetting ?? messages.timeoutSetting,
     onStderrLine: (line) => context.onStderrLine(worker, line),
-    onProgress: (sent) => context.onProgress(worker, sent),
+    onProgress: (sent) => context.onProgress(worker, sent, total),
     onSent,
     signal: context.signal,
     started,

@@ -10,7 +10,7 @@ export function createPipelineEvents(
 ): PipelineEvents & { finish(): void } {
   const progress = createProgress(output);
   return {
-    progress: (stage, bytes) => progress.phase(stage, bytes),
+    progress: (stage, bytes, total) => progress.phase(stage, bytes, total),
     remoteLine(worker, line) {
       progress.done();
       if (output.quiet) return false;

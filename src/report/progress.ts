@@ -2,7 +2,7 @@
 import { formatSize, type Output } from "./output.js";
 
 export interface Progress {
-  phase(name: string, bytes?: number): void;
+  phase(name: string, bytes?: number, total?: number): void;
   done(): void;
 }
 
@@ -12,11 +12,13 @@ export function createProgress(output: Output, stream: NodeJS.WriteStream = proc
   let last = 0;
   let shown = false;
   return {
-    phase(name, bytes) {
+    phase(name, bytes, total) {
       const now = Date.now();
       if (now - last < 100) return;
       last = now;
-      const size = bytes === undefined ? "" : `, ${formatSize(bytes)}`;
+      // Of the whole, when it is known: the envelope on a slow link says how far it has to go.
+      const of = total === undefined ? "" : ` of ${formatSize(total)}`;
+      const size = bytes === undefined ? "" : `, ${formatSize(bytes)}${of}`;
       stream.write(`\r\u001b[K${name}${size} (${((now - start) / 1000).toFixed(1)}s)`);
       shown = true;
     },
