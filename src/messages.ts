@@ -275,6 +275,7 @@ export const messages = {
   undoNotRecorded: (ref: string, reason: string) => `cannot record the undo point ${ref}: ${reason}`,
   dirtyWorkTree: "your work tree has uncommitted changes; the merge would mix them in",
   hintStash: "commit or stash them first (git stash), then run the merge again",
+  moreUncommitted: (count: number) => `and ${count} more (git status lists them)`,
   mergeTreeFailed: (reason: string) => `git merge-tree failed: ${reason}`,
   noHeadToMergeInto: "HEAD has no commit to merge the proposals into",
   conflictWithHead: (id: string) => `the proposals of review ${id} conflict with HEAD; nothing was changed`,

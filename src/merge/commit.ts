@@ -14,6 +14,7 @@ import { gitIn } from "../os/shell.js";
 import { createTempDir, MERGE_PREFIX } from "../os/tempdir.js";
 import { type Repo, requireWorkTree } from "../repo.js";
 import type { ReviewRecord } from "../store/records.js";
+import { sanitizeLine } from "../validate/sanitize.js";
 import { type MergeHooks, MergeKind, type MergeOutcome } from "./outcome.js";
 import { forgetUndo, recordUndo } from "./undo.js";
 
@@ -24,17 +25,33 @@ import { forgetUndo, recordUndo } from "./undo.js";
  * commit than HEAD records still counts.
  */
 async function isCleanWorkTree(run: GitRun): Promise<boolean> {
+  return (await uncommittedChanges(run)).length === 0;
+}
+
+/** `git status --short`'s lines for what makes the work tree dirty (see isCleanWorkTree). */
+async function uncommittedChanges(run: GitRun): Promise<string[]> {
   const status = await git(
     ["--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=no", "--ignore-submodules=dirty"],
     run,
   );
-  return status.stdout.trim() === "";
+  return status.stdout.split("\n").filter((line) => line.trim() !== "");
 }
+
+/** The uncommitted changes a refused merge names, as `git status --short` does; then a count. */
+const NAMED_CHANGES = 10;
 
 /** Refuse a dirty work tree: a merge must never mix the proposals with uncommitted work. */
 async function verifyCleanWorkTree(run: GitRun): Promise<void> {
-  if (!(await isCleanWorkTree(run))) {
-    throw new ReviewRemoteError(messages.dirtyWorkTree, { hints: [messages.hintStash] });
+  const changes = await uncommittedChanges(run);
+  if (changes.length > 0) {
+    const more = changes.length - NAMED_CHANGES;
+    throw new ReviewRemoteError(messages.dirtyWorkTree, {
+      details: [
+        ...changes.slice(0, NAMED_CHANGES).map(sanitizeLine),
+        ...(more > 0 ? [messages.moreUncommitted(more)] : []),
+      ],
+      hints: [messages.hintStash],
+    });
   }
 }
 

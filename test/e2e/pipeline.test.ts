@@ -539,9 +539,13 @@ describe("review commands", () => {
     configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
     const { id } = JSON.parse(repo.run(["--worker", "fake", "--json"]).stdout);
     repo.write("src/app.ts", "dirty\n");
-    const dirty = repo.run(["merge", id]);
-    expect(dirty.status).toBe(1);
-    expect(dirty.stderr).toContain("uncommitted changes");
+    const dirty = runUnchanged(repo, ["merge", id], 1);
+    // Which changes, as git status --short names them.
+    expect(dirty.stderr).toBe(
+      "git-review-remote: your work tree has uncommitted changes; the merge would mix them in\n" +
+        "   M src/app.ts\n" +
+        "hint: commit or stash them first (git stash), then run the merge again\n",
+    );
     repo.commit("conflicting change");
     const conflict = runUnchanged(repo, ["merge", id], 5);
     expect(conflict.stderr).toContain("conflict: src/app.ts");
