@@ -308,9 +308,18 @@ function plainOrigin(url: string): string | undefined {
   }
 }
 
-/** The origin of a registry tarball's URL (`<registry>/<name>/-/<file>`), or undefined. */
+/**
+ * The registry of a registry tarball's URL, `<registry>/<name>/-/<file>`: its origin and the path
+ * before the package's name (`https://gitlab.com/api/v4/projects/7/packages/npm`), or undefined. A
+ * registry is trusted by that prefix, not by its host: on a forge, `/-/` is in every project's
+ * archive URL (`https://gitlab.com/<group>/<project>/-/archive/...`), and another group's is anyone's.
+ */
 function registryOrigin(url: string): string | undefined {
-  return url.replace(/#.*$/, "").includes("/-/") ? plainOrigin(url) : undefined;
+  const origin = plainOrigin(url);
+  if (origin === undefined) return undefined;
+  const path = new URL(url.replace(/#.*$/, "")).pathname;
+  const prefix = /^(.*?)\/(?:@[^/]+?(?:\/|%2[fF]))?[^/@]+\/-\//.exec(path)?.[1];
+  return prefix === undefined ? undefined : `${origin}${prefix}`;
 }
 
 /** Whether `source` (one value of lockSources) is fetched from one of `registries`. */

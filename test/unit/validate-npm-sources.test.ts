@@ -210,6 +210,35 @@ describe("validate: changedLockfileSources", () => {
     expect(changedLockfileSources("npm", before, withUser)).toHaveLength(1);
   });
 
+  it("trusts a registry the lockfile had by its path, not its host: a forge's archives are anyone's", () => {
+    const gitlab = "https://gitlab.com/api/v4/projects/7/packages/npm";
+    const before = lock({
+      "node_modules/@team/a": { version: "1.0.0", resolved: `${gitlab}/@team/a/-/@team/a-1.0.0.tgz` },
+      // An outside source the base already had: a project's archive, whose URL has `/-/` too.
+      "node_modules/ok": {
+        version: "1.0.0",
+        resolved: "https://gitlab.com/team/ok/-/archive/v1/ok-v1.tar.gz",
+      },
+    });
+    const after = lock({
+      "node_modules/@team/a": { version: "1.1.0", resolved: `${gitlab}/@team/a/-/@team/a-1.1.0.tgz` },
+      "node_modules/@team/b": { version: "1.0.0", resolved: `${gitlab}/@team%2fb/-/b-1.0.0.tgz` },
+      "node_modules/ok": {
+        version: "1.0.0",
+        resolved: "https://gitlab.com/team/ok/-/archive/v1/ok-v1.tar.gz",
+      },
+      "node_modules/pad": {
+        version: "1.0.0",
+        resolved: "https://gitlab.com/evil/pad/-/archive/main/pad-main.tar.gz",
+      },
+      "node_modules/x": { version: "1.0.0", resolved: "https://gitlab.com/x/-/x-1.0.0.tgz" },
+    });
+    expect(changedLockfileSources("npm", before, after)).toEqual([
+      'adds the source "https://gitlab.com/evil/pad/-/archive/main/pad-main.tar.gz" for "node_modules/pad" (not the registry: the next install fetches it and runs its install scripts)',
+      'adds the source "https://gitlab.com/x/-/x-1.0.0.tgz" for "node_modules/x" (not the registry: the next install fetches it and runs its install scripts)',
+    ]);
+  });
+
   it("reads Yarn's resolved and resolution lines, and pnpm's resolutions", () => {
     const yarnV1 = (url: string) =>
       `pad@^1.0.0:\n  version "1.0.0"\n  resolved "${url}"\n  integrity sha512-AAAA\n`;
