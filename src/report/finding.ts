@@ -10,7 +10,8 @@ import { escapeForDisplay } from "../validate/sanitize.js";
  */
 function placeOf(finding: Finding): string {
   const member = finding.member === undefined ? "" : `!/${finding.member}`;
-  return escapeForDisplay(`${finding.path}${member}`);
+  // A value in the name itself is printed as any value is: redacted.
+  return escapeForDisplay(finding.shownPlace ?? `${finding.path}${member}`);
 }
 
 /**

@@ -42,6 +42,11 @@ export interface Finding {
    * the head's line, where `allowedBy` is.
    */
   headLine?: number;
+  /**
+   * A finding in a name (a path, an archive member's name): its place as it is printed, the value
+   * in it redacted as `redacted` is. `path` and `member` keep the name whole, for the allows.
+   */
+  shownPlace?: string;
 }
 
 /**

@@ -28,7 +28,9 @@ export function nameTextFindings(site: ScanSite, name: string, rulePath = site.p
     .findMatches(bytes, () => bytes.toString("latin1"), 0, bytes.length);
   return hits.flatMap((hit) => {
     const description = `${hit.rule.description}, in a name`;
-    return createFinding(site, { line: 1, rule: hit.rule.id, description, secret: hit.secret }) ?? [];
+    // Where the name is the site's own (its path, its member's), the place printed is redacted.
+    const spec = { line: 1, rule: hit.rule.id, description, secret: hit.secret, inName: true };
+    return createFinding(site, spec) ?? [];
   });
 }
 

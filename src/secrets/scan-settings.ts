@@ -30,6 +30,14 @@ export interface FindingSpec {
   description: string;
   /** The value, as decoded (latin1); only its redaction and its fingerprint leave. */
   secret: string;
+  /** Found in a name: where the value is in the site's own (its path, a member's), it is redacted there. */
+  inName?: boolean;
+}
+
+/** The site's place with `secret` (latin1, as the scan read its UTF-8 bytes) redacted in it. */
+function redactedPlace(site: ScanSite, secret: string, redacted: string): string {
+  const place = site.member === undefined ? site.path : `${site.path}!/${site.member}`;
+  return place.replaceAll(Buffer.from(secret, "latin1").toString("utf8"), redacted);
 }
 
 /** The finding for `spec` at `site`, or undefined when a policy allow covers it (then set aside). */
@@ -43,6 +51,7 @@ export function createFinding(site: ScanSite, spec: FindingSpec): Finding | unde
     redacted: redactSecret(spec.secret),
     fingerprint: fingerprintSecret(site.path, spec.rule, spec.secret),
   };
+  if (spec.inName) finding.shownPlace = redactedPlace(site, spec.secret, finding.redacted);
   const allow = policyAllowFor(site.settings.allow, finding, site.settings.matchPath);
   if (allow === undefined) return finding;
   site.settings.onAllowed({ ...finding, allowedBy: describePolicyAllow(allow) });

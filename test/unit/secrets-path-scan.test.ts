@@ -1,6 +1,8 @@
 // A path leaves with the bundle as its tar entry's name: a credential in a file or directory name is
 // a finding, as one in the file's content is; so is one in a name inside an archive.
 import { describe, expect, test } from "vitest";
+import { formatAllowed, formatFinding } from "../../src/report/finding.js";
+import type { Finding } from "../../src/secrets/finding.js";
 import { createContentScanner } from "../../src/secrets/scanner.js";
 import { fake } from "../fixtures/secrets/fake-tokens.js";
 import { makeZip } from "../fixtures/secrets/zip-writer.js";
@@ -23,6 +25,11 @@ describe("a credential in a path", () => {
       description: expect.stringMatching(/in a name$/),
     });
     expect(finding?.redacted).toMatch(/^.{1,4}…$/);
+    // Printed, the path says where as any finding does, and shows no more of the value.
+    const printed = formatFinding(finding as Finding);
+    const value = /[A-Za-z0-9_]{16,}/.exec(path)?.[0] as string;
+    expect(printed).not.toContain(value);
+    expect(printed).toContain(path.replace(value, finding?.redacted as string));
   });
 
   test("ordinary paths find nothing", () => {
@@ -41,6 +48,7 @@ describe("a credential in a path", () => {
     const allowing = createContentScanner({ allow: [{ path: "testdata/**" }] });
     expect(allowing.scanPath(path)).toEqual([]);
     expect(allowing.allowed().map((finding) => finding.path)).toEqual([path]);
+    expect(formatAllowed(allowing.allowed()[0] as Finding)).not.toContain(path);
   });
 });
 
@@ -57,6 +65,9 @@ describe("a credential in a name inside an archive", () => {
     expect(findings).toEqual([
       expect.objectContaining({ path: "assets/bundle.zip", member: name, rule: "github-pat" }),
     ]);
+    expect(formatFinding(findings[0] as Finding)).toMatch(
+      /^assets\/bundle\.zip!\/cache\/.{1,4}…\.json:1: github-pat: /,
+    );
   });
 
   test("a tar member's name and a link target in it are findings", () => {
