@@ -50,6 +50,8 @@ export async function reviewPush(
 function countPushFindings(reviews: readonly TargetReview[]): { errors: number; unreviewed: number } {
   let errors = 0;
   let unreviewed = 0;
+  // One finding in several pushed refs (branches that share the commit) is one thing to fix.
+  const found = new Set<string>();
   for (const review of reviews) {
     if (review.error) {
       // A refused export (a secret) is an error for block mode, and no review for failClosed.
@@ -61,10 +63,12 @@ function countPushFindings(reviews: readonly TargetReview[]): { errors: number; 
       continue;
     }
     for (const outcome of review.report.outcomes)
-      errors += outcome.comments.filter((comment) => comment.severity === "error").length;
+      for (const comment of outcome.comments)
+        if (comment.severity === "error")
+          found.add(JSON.stringify([comment.path, comment.line, comment.rule, comment.message]));
     unreviewed += review.report.failures.length;
   }
-  return { errors, unreviewed };
+  return { errors: errors + found.size, unreviewed };
 }
 
 /** Why review-remote.prePush=block or failClosed stops the push, or undefined when it goes. */

@@ -89,6 +89,29 @@ describe("pre-push hook", () => {
     expect(remoteHead(repo)).toBe(before);
   });
 
+  it("counts a finding in several pushed branches once in the block's line", () => {
+    const repo = pushableRepo();
+    repo.run(["install-hook"]);
+    repo.git("config", "review-remote.prePush", "block");
+    const before = remoteHead(repo);
+    commitConflictMarker(repo);
+    // A branch on top: its range holds the same commit, so its review finds the same marker.
+    repo.git("branch", "feature");
+    repo.git("checkout", "-q", "feature");
+    repo.write("src/c.ts", "export const c = 3;\n");
+    repo.commit("c");
+    const result = push(repo, {}, ["origin", "feature~1:main", "feature"]);
+    expect(result.status).not.toBe(0);
+    const lines = result.stderr.split("\n");
+    expect(
+      lines.filter((line) => line.endsWith("src/merge.ts:1 error Unresolved merge conflict markers.")),
+    ).toHaveLength(2);
+    expect(result.stderr).toContain(
+      "review-remote: push blocked: 1 error found (review-remote.prePush=block)\n",
+    );
+    expect(remoteHead(repo)).toBe(before);
+  });
+
   it("says on the ref's line what was dropped of a worker's result, and lets the push go", () => {
     const repo = pushableRepo();
     repo.run(["install-hook"]);
