@@ -322,11 +322,19 @@ function registryOrigin(url: string): string | undefined {
   return prefix === undefined ? undefined : `${origin}${prefix}`;
 }
 
+/** pnpm's `{integrity: ...}`, with `tarball: <url>` (quoted or not) before or after it, and nothing else. */
+const PNPM_REGISTRY_RESOLUTION =
+  /^\{(?:tarball: '?([^\s,'"{}\\]+)'?, )?integrity: [A-Za-z0-9+/=-]+(?:, tarball: '?([^\s,'"{}\\]+)'?)?\}$/;
+
 /** Whether `source` (one value of lockSources) is fetched from one of `registries`. */
 function fromRegistry(kind: LockKind, source: string, registries: ReadonlySet<string>): boolean {
   if (kind === "pnpm") {
-    if (/\b(?:type|repo|directory|commit|path):/.test(source)) return false;
-    const tarball = /\btarball:\s*['"]?([^,'"}\s]+)/.exec(source)?.[1];
+    // Only the forms pnpm writes for a registry package: its integrity, and its tarball where the
+    // registry's URL is not the default one. Any other (a git `repo`, a `directory`, a key quoted or
+    // spaced so that a looser reading would miss it: `{"tarball": ...}`) is not vouched for.
+    const fields = PNPM_REGISTRY_RESOLUTION.exec(source);
+    if (!fields) return false;
+    const tarball = fields[1] ?? fields[2];
     return tarball === undefined || registries.has(registryOrigin(tarball) ?? "");
   }
   if (kind === "bun" && !/^https?:/i.test(source)) return bunResolutionKind(source) !== "elsewhere";

@@ -272,8 +272,20 @@ describe("validate: changedLockfileSources", () => {
       "{tarball: https://e.invalid/pad.tgz}",
       "{commit: abc, repo: https://github.com/evil/pad, type: git}",
       "{directory: ../pad, type: directory}",
+      // Quoted or spaced keys: YAML reads the same tarball, a looser reading none.
+      '{"tarball": "https://e.invalid/pad.tgz"}',
+      "{integrity: sha512-AAAA, 'tarball': https://e.invalid/pad.tgz}",
+      "{tarball : https://e.invalid/pad.tgz}",
+      '{"type": git, "repo": "https://github.com/evil/pad", "commit": abc}',
     ]) {
       expect(changedLockfileSources("pnpm", undefined, pnpm(resolution)), resolution).toHaveLength(1);
+    }
+    for (const resolution of [
+      "{integrity: sha512-AAAA==}",
+      "{integrity: sha512-AAAA, tarball: https://registry.npmjs.org/pad/-/pad-1.0.0.tgz}",
+      "{tarball: 'https://registry.npmjs.org/@s/pad/-/pad-1.0.0.tgz', integrity: sha512-AAAA}",
+    ]) {
+      expect(changedLockfileSources("pnpm", undefined, pnpm(resolution)), resolution).toEqual([]);
     }
   });
 
