@@ -158,6 +158,47 @@ describe("which fixes one file may get", () => {
     expect(fixed("s = 'open  \n", { path: "a.py" })).toBe("s = 'open  \n");
   });
 
+  it("keeps trailing spaces in a shell script's here-documents, to the line that ends each", () => {
+    // A test's expected output, compared byte for byte.
+    const script = [
+      "cat >expect <<EOF  ",
+      "one  ",
+      "EOF",
+      "cat <<-'END' | diff - out  ",
+      "\ttwo  ",
+      "\tEND",
+      'grep x <<< "here  "  ',
+      "cat <<\\A; cat <<B",
+      "a  ",
+      "A",
+      "b  ",
+      "B",
+      "echo done  ",
+      "",
+    ].join("\n");
+    expect(fixed(script, { path: "t/t0001-expect.sh" })).toBe(
+      [
+        "cat >expect <<EOF",
+        "one  ",
+        "EOF",
+        "cat <<-'END' | diff - out",
+        "\ttwo  ",
+        "\tEND",
+        'grep x <<< "here  "',
+        "cat <<\\A; cat <<B",
+        "a  ",
+        "A",
+        "b  ",
+        "B",
+        "echo done",
+        "",
+      ].join("\n"),
+    );
+    // A << that is no here-document ends nowhere: no line is said to be outside one.
+    const shifted = "echo $((1 << 2))  \nx=1  \n";
+    expect(fixed(shifted, { path: "a.sh" })).toBe(shifted);
+  });
+
   it("keeps trailing spaces inside Rust strings, raw or not, past comments, chars and lifetimes", () => {
     // As ripgrep's tests compare raw strings with its output byte for byte.
     const rust = [

@@ -2,7 +2,7 @@
 // the change added (a focused review never touches another line), git's whitespace rules (the
 // `whitespace` attribute over core.whitespace), the .editorconfig properties, Markdown hard breaks
 // and string literals whose trailing spaces are content (JavaScript templates, Go raw strings, Rust,
-// Python's triple-quoted strings).
+// Python's triple-quoted strings, a shell script's here-documents).
 import type { LineSpan } from "../../protocol/changed-lines.js";
 import type { EditorSettings } from "./editorconfig.js";
 import { isMarkdownBreak, isMarkdownPath } from "./hygiene-scope.js";
@@ -13,8 +13,10 @@ import {
   isPythonPath,
   isRustPath,
   isScriptPath,
+  isShellPath,
   pythonStringLines,
   rustStringLines,
+  shellHeredocLines,
   templateLiteralLines,
 } from "./template-literals.js";
 import { type WhitespaceRule, whitespaceRuleFor } from "./whitespace-rules.js";
@@ -81,7 +83,9 @@ export function fixRulesFor(file: FileFacts): FixRules {
             ? rustStringLines(file.text)
             : isPythonPath(file.path)
               ? pythonStringLines(file.text)
-              : new Set<number>();
+              : isShellPath(file.path)
+                ? shellHeredocLines(file.text)
+                : new Set<number>();
     }
     return templates === undefined || templates.has(line);
   };

@@ -315,3 +315,37 @@ export function pythonStringLines(text: string): Set<number> | undefined {
   }
   return mode === "code" || mode === "comment" ? lines : undefined;
 }
+
+const SHELL_EXTENSION = /\.(?:sh|bash|zsh|ksh|bats)$/i;
+
+export function isShellPath(path: string): boolean {
+  return SHELL_EXTENSION.test(path);
+}
+
+/** `<<WORD`, `<<-WORD`, `<< 'WORD'`, `<<"WORD"`, `<<\WORD` (not a here-string, `<<<`). */
+const HEREDOC = /(?<!<)<<(?!<)(-?)[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([A-Za-z0-9_.-]+))/g;
+
+/**
+ * The same for the bodies of a shell script's here-documents, whose lines are data (a test's
+ * expected output), to the line that ends each. Only ever more lines than none: a `<<` the pattern
+ * misreads (in a string, a comment, `$((1 << 2))`) finds no end, and then no line is said to be
+ * outside one (undefined), as when the file ends inside a body.
+ */
+export function shellHeredocLines(text: string): Set<number> | undefined {
+  const lines = new Set<number>();
+  const source = text.split("\n");
+  const pending: { word: string; tabs: boolean }[] = [];
+  for (let index = 0; index < source.length; index++) {
+    const line = source[index] as string;
+    const open = pending[0];
+    if (open) {
+      if ((open.tabs ? line.replace(/^\t+/, "") : line) === open.word) pending.shift();
+      else lines.add(index + 1);
+      continue;
+    }
+    for (const match of line.matchAll(HEREDOC)) {
+      pending.push({ word: (match[2] ?? match[3] ?? match[4]) as string, tabs: match[1] === "-" });
+    }
+  }
+  return pending.length === 0 ? lines : undefined;
+}
