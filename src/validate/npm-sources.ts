@@ -322,6 +322,14 @@ function registryOrigin(url: string): string | undefined {
   return prefix === undefined ? undefined : `${origin}${prefix}`;
 }
 
+/**
+ * The registry a `bun.lock` entry names: of a tarball's URL, as registryOrigin reads it (its path
+ * before the package's name: on a shared host another path is anyone's); of any other URL, its origin.
+ */
+function bunRegistry(url: string): string | undefined {
+  return registryOrigin(url) ?? plainOrigin(url);
+}
+
 /** pnpm's `{integrity: ...}`, with `tarball: <url>` (quoted or not) before or after it, and nothing else. */
 const PNPM_REGISTRY_RESOLUTION =
   /^\{(?:tarball: '?([^\s,'"{}\\]+)'?, )?integrity: [A-Za-z0-9+/=-]+(?:, tarball: '?([^\s,'"{}\\]+)'?)?\}$/;
@@ -338,7 +346,7 @@ function fromRegistry(kind: LockKind, source: string, registries: ReadonlySet<st
     return tarball === undefined || registries.has(registryOrigin(tarball) ?? "");
   }
   if (kind === "bun" && !/^https?:/i.test(source)) return bunResolutionKind(source) !== "elsewhere";
-  if (kind === "bun") return registries.has(plainOrigin(source) ?? "");
+  if (kind === "bun") return registries.has(bunRegistry(source) ?? "");
   if (kind === "yarn" && !/^https?:/i.test(source)) {
     // Berry: `name@npm:1.0.0`, `name@workspace:path`, and the built-in compatibility patches of npm
     // packages (`name@patch:name@npm%3A1.0.0#optional!builtin<compat/name>`).
@@ -368,7 +376,7 @@ export function changedLockfileSources(
     const tarball = kind === "pnpm" ? /\btarball:\s*['"]?([^,'"}\s]+)/.exec(source)?.[1] : source;
     // Bun names the registry an entry came from, not always its tarball.
     const origin =
-      tarball === undefined ? undefined : kind === "bun" ? plainOrigin(tarball) : registryOrigin(tarball);
+      tarball === undefined ? undefined : kind === "bun" ? bunRegistry(tarball) : registryOrigin(tarball);
     if (origin !== undefined) registries.add(origin);
   }
   const problems: string[] = [];

@@ -330,6 +330,13 @@ describe("validate: changedLockfileSources", () => {
       '["pad@1.1.0", "https://npm.corp.example.invalid/pad/-/pad-1.1.0.tgz", {}, "sha512-BBBB"]',
     );
     expect(changedLockfileSources("bun", bun(privateRegistry), bun(newer))).toEqual([]);
+    // A registry on a shared host is trusted by its path: another project's there is anyone's.
+    const gitlab = (project: number, version: string) =>
+      pad(
+        `["pad@${version}", "https://gitlab.com/api/v4/projects/${project}/packages/npm/pad/-/pad-${version}.tgz", {}, "sha512-AAAA"]`,
+      );
+    expect(changedLockfileSources("bun", bun(gitlab(7, "1.0.0")), bun(gitlab(7, "1.1.0")))).toEqual([]);
+    expect(changedLockfileSources("bun", bun(gitlab(7, "1.0.0")), bun(gitlab(666, "1.1.0")))).toHaveLength(1);
     expect(
       changedLockfileSources(
         "bun",
