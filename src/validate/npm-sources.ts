@@ -334,6 +334,10 @@ function bunRegistry(url: string): string | undefined {
 const PNPM_REGISTRY_RESOLUTION =
   /^\{(?:tarball: '?([^\s,'"{}\\]+)'?, )?integrity: [A-Za-z0-9+/=-]+(?:, tarball: '?([^\s,'"{}\\]+)'?)?\}$/;
 
+/** Yarn's built-in compatibility patch of a registry package, as Berry writes its resolution. */
+const BUILTIN_PATCH =
+  /^@?[^@]+@patch:@?[^@]+@npm%3A[^#%:]*#(?:optional!)?builtin<[^>]*>(?:::version=[^&\s"]+&hash=[0-9a-f]+)?$/;
+
 /** Whether `source` (one value of lockSources) is fetched from one of `registries`. */
 function fromRegistry(kind: LockKind, source: string, registries: ReadonlySet<string>): boolean {
   if (kind === "pnpm") {
@@ -349,13 +353,14 @@ function fromRegistry(kind: LockKind, source: string, registries: ReadonlySet<st
   if (kind === "bun") return registries.has(bunRegistry(source) ?? "");
   if (kind === "yarn" && !/^https?:/i.test(source)) {
     // Berry: `name@npm:1.0.0`, `name@workspace:path`, and the built-in compatibility patches of npm
-    // packages (`name@patch:name@npm%3A1.0.0#optional!builtin<compat/name>`).
+    // packages (`name@patch:name@npm%3A1.0.0#optional!builtin<compat/name>`, with the version and
+    // hash Yarn 4 adds: `::version=1.0.0&hash=c3c19d`). An `npm:` reference with parameters is no
+    // registry package: Berry fetches one with `::__archiveUrl=<url>` from that URL, so neither it
+    // nor a patch of it (`npm%3A1.0.0%3A%3A__archiveUrl...`, encoded) passes.
     const protocol = /^@?[^@]+@([a-z]+):/i.exec(source)?.[1];
-    if (protocol === "npm") return true;
+    if (protocol === "npm") return !source.includes("::");
     if (protocol === "workspace") return !/\.\.|^.*@workspace:\//.test(source);
-    return (
-      protocol === "patch" && /^@?[^@]+@patch:@?[^@]+@npm%3A[^#]*#(?:optional!)?builtin<[^>]*>$/.test(source)
-    );
+    return protocol === "patch" && BUILTIN_PATCH.test(source);
   }
   return registries.has(registryOrigin(source) ?? "");
 }

@@ -250,19 +250,21 @@ describe("validate: changedLockfileSources", () => {
     const berry = (resolution: string) =>
       `"pad@npm:^1.0.0":\n  version: 1.0.0\n  resolution: "${resolution}"\n`;
     expect(changedLockfileSources("yarn", undefined, berry("pad@npm:1.0.0"))).toEqual([]);
-    expect(
-      changedLockfileSources(
-        "yarn",
-        undefined,
-        berry("resolve@patch:resolve@npm%3A1.22.8#optional!builtin<compat/resolve>"),
-      ),
-    ).toEqual([]);
+    for (const builtin of [
+      "resolve@patch:resolve@npm%3A1.22.8#optional!builtin<compat/resolve>",
+      "resolve@patch:resolve@npm%3A1.22.8#optional!builtin<compat/resolve>::version=1.22.8&hash=c3c19d",
+    ]) {
+      expect(changedLockfileSources("yarn", undefined, berry(builtin)), builtin).toEqual([]);
+    }
     for (const resolution of [
       "pad@https://e.invalid/pad.tgz",
       "pad@git+ssh://git@e.invalid/pad.git#commit=abc",
       "pad@file:../pad",
       "pad@patch:pad@npm%3A1.0.0#./patches/pad.patch::version=1.0.0",
       "pad@exec:./make-pad.js",
+      // Berry fetches an npm package with an __archiveUrl from that URL, not the registry.
+      "pad@npm:1.0.0::__archiveUrl=https%3A%2F%2Fe.invalid%2Fpad.tgz",
+      "resolve@patch:resolve@npm%3A1.22.8%3A%3A__archiveUrl%3Dhttps%253A%252F%252Fe.invalid%252Fr.tgz#optional!builtin<compat/resolve>",
     ]) {
       expect(changedLockfileSources("yarn", undefined, berry(resolution)), resolution).toHaveLength(1);
     }
