@@ -199,6 +199,48 @@ describe("which fixes one file may get", () => {
     expect(fixed(shifted, { path: "a.sh" })).toBe(shifted);
   });
 
+  it("keeps trailing spaces inside Kotlin, Scala and C# raw strings and C#'s verbatim ones", () => {
+    const kotlin = [
+      'val q = "\\"\\"\\""  // not a raw string: """ in a comment  ',
+      "val c = '\"'  ",
+      'val expected = """line  ',
+      "  two  ",
+      '""""  ',
+      '/* a " in a comment  */ val x = 1  ',
+      "",
+    ].join("\n");
+    expect(fixed(kotlin, { path: "src/test/kotlin/A.kt" })).toBe(
+      [
+        'val q = "\\"\\"\\""  // not a raw string: """ in a comment',
+        "val c = '\"'",
+        'val expected = """line  ',
+        "  two  ",
+        '""""',
+        '/* a " in a comment  */ val x = 1',
+        "",
+      ].join("\n"),
+    );
+    const csharp = [
+      'var raw = """"  ',
+      '  """ inside  ',
+      '  """";  ',
+      'var path = @"C:\\dir\\  ',
+      'with ""quotes""  ";  ',
+      "",
+    ].join("\n");
+    expect(fixed(csharp, { path: "Tests/A.cs" })).toBe(
+      [
+        'var raw = """"  ',
+        '  """ inside  ',
+        '  """";',
+        'var path = @"C:\\dir\\  ',
+        'with ""quotes""  ";',
+        "",
+      ].join("\n"),
+    );
+    expect(fixed('val s = "open  \n', { path: "a.scala" })).toBe('val s = "open  \n');
+  });
+
   it("keeps trailing spaces inside Rust strings, raw or not, past comments, chars and lifetimes", () => {
     // As ripgrep's tests compare raw strings with its output byte for byte.
     const rust = [

@@ -2,23 +2,12 @@
 // the change added (a focused review never touches another line), git's whitespace rules (the
 // `whitespace` attribute over core.whitespace), the .editorconfig properties, Markdown hard breaks
 // and string literals whose trailing spaces are content (JavaScript templates, Go raw strings, Rust,
-// Python's triple-quoted strings, a shell script's here-documents).
+// Python's triple-quoted strings, a shell script's here-documents, Kotlin, Scala and C# raw strings).
 import type { LineSpan } from "../../protocol/changed-lines.js";
 import type { EditorSettings } from "./editorconfig.js";
 import { isMarkdownBreak, isMarkdownPath } from "./hygiene-scope.js";
 import type { FixRules } from "./hygiene-text.js";
-import {
-  goRawStringLines,
-  isGoPath,
-  isPythonPath,
-  isRustPath,
-  isScriptPath,
-  isShellPath,
-  pythonStringLines,
-  rustStringLines,
-  shellHeredocLines,
-  templateLiteralLines,
-} from "./template-literals.js";
+import { literalLines } from "./template-literals.js";
 import { type WhitespaceRule, whitespaceRuleFor } from "./whitespace-rules.js";
 
 export interface FileFacts {
@@ -74,19 +63,7 @@ export function fixRulesFor(file: FileFacts): FixRules {
   // every character. A lexer that lost track protects every line (undefined means "all").
   let templates: Set<number> | undefined | null = null;
   const inTemplate = (line: number) => {
-    if (templates === null) {
-      templates = isScriptPath(file.path)
-        ? templateLiteralLines(file.text)
-        : isGoPath(file.path)
-          ? goRawStringLines(file.text)
-          : isRustPath(file.path)
-            ? rustStringLines(file.text)
-            : isPythonPath(file.path)
-              ? pythonStringLines(file.text)
-              : isShellPath(file.path)
-                ? shellHeredocLines(file.text)
-                : new Set<number>();
-    }
+    if (templates === null) templates = literalLines(file.path, file.text);
     return templates === undefined || templates.has(line);
   };
   return {

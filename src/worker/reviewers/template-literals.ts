@@ -1,7 +1,9 @@
-// Lines of JavaScript and TypeScript that end inside a template literal: there, trailing spaces are
-// the string's content (test inputs compared byte for byte), not whitespace errors. A small lexer of
-// strings, comments, regular expressions and `${}` nesting; when it cannot tell (a file that ends
-// inside a string, JSX text with a quote), it says so and hygiene leaves every line of the file alone.
+// Lines that end inside a literal whose trailing spaces are its content (test inputs compared byte
+// for byte), not whitespace errors: JavaScript and TypeScript template literals, Go raw strings,
+// Rust strings, Python's triple-quoted strings, shell here-documents, Kotlin, Scala and C# raw
+// strings. Small lexers of each language's strings and comments (for JavaScript, regular
+// expressions and `${}` nesting too); when one cannot tell (a file that ends inside a string, JSX
+// text with a quote), it says so and hygiene leaves every line of the file alone (`literalLines`).
 
 const SCRIPT_EXTENSIONS = /\.(?:[cm]?[jt]sx?)$/i;
 
@@ -133,7 +135,7 @@ export function templateLiteralLines(text: string): Set<number> | undefined {
 
 const GO_EXTENSION = /\.go$/i;
 
-export function isGoPath(path: string): boolean {
+function isGoPath(path: string): boolean {
   return GO_EXTENSION.test(path);
 }
 
@@ -142,7 +144,7 @@ export function isGoPath(path: string): boolean {
  * YAML kept byte for byte), past comments, interpreted strings and runes; undefined when the file
  * ends inside one.
  */
-export function goRawStringLines(text: string): Set<number> | undefined {
+function goRawStringLines(text: string): Set<number> | undefined {
   const lines = new Set<number>();
   let mode: "code" | "line" | "block" | "double" | "rune" | "raw" = "code";
   let line = 1;
@@ -177,7 +179,7 @@ export function goRawStringLines(text: string): Set<number> | undefined {
 
 const RUST_EXTENSION = /\.rs$/i;
 
-export function isRustPath(path: string): boolean {
+function isRustPath(path: string): boolean {
   return RUST_EXTENSION.test(path);
 }
 
@@ -220,7 +222,7 @@ function rustCharEnd(text: string, i: number): number {
  * too. Past comments (block comments nest), character literals and lifetimes; undefined when the
  * file ends inside a string or a comment.
  */
-export function rustStringLines(text: string): Set<number> | undefined {
+function rustStringLines(text: string): Set<number> | undefined {
   const lines = new Set<number>();
   let mode: "code" | "line" | "block" | "string" | "raw" = "code";
   let depth = 0;
@@ -269,7 +271,7 @@ export function rustStringLines(text: string): Set<number> | undefined {
 
 const PYTHON_EXTENSION = /\.pyi?$/i;
 
-export function isPythonPath(path: string): boolean {
+function isPythonPath(path: string): boolean {
   return PYTHON_EXTENSION.test(path);
 }
 
@@ -279,7 +281,7 @@ export function isPythonPath(path: string): boolean {
  * escapes the next character in every string, raw ones too, as Python's tokenizer reads them.
  * Undefined when a one-line string meets a line break, or the file ends inside a string.
  */
-export function pythonStringLines(text: string): Set<number> | undefined {
+function pythonStringLines(text: string): Set<number> | undefined {
   const lines = new Set<number>();
   let mode: "code" | "comment" | "single" | "triple" = "code";
   let quote = "";
@@ -318,7 +320,7 @@ export function pythonStringLines(text: string): Set<number> | undefined {
 
 const SHELL_EXTENSION = /\.(?:sh|bash|zsh|ksh|bats)$/i;
 
-export function isShellPath(path: string): boolean {
+function isShellPath(path: string): boolean {
   return SHELL_EXTENSION.test(path);
 }
 
@@ -331,7 +333,7 @@ const HEREDOC = /(?<!<)<<(?!<)(-?)[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([A-Za-z0-
  * misreads (in a string, a comment, `$((1 << 2))`) finds no end, and then no line is said to be
  * outside one (undefined), as when the file ends inside a body.
  */
-export function shellHeredocLines(text: string): Set<number> | undefined {
+function shellHeredocLines(text: string): Set<number> | undefined {
   const lines = new Set<number>();
   const source = text.split("\n");
   const pending: { word: string; tabs: boolean }[] = [];
@@ -348,4 +350,91 @@ export function shellHeredocLines(text: string): Set<number> | undefined {
     }
   }
   return pending.length === 0 ? lines : undefined;
+}
+
+/** Kotlin, Scala and C#: a `"""` string keeps its lines' trailing spaces (Java's text blocks do not). */
+const TRIPLE_QUOTE_EXTENSION = /\.(?:kts?|scala|sc|cs)$/i;
+
+function isTripleQuotePath(path: string): boolean {
+  return TRIPLE_QUOTE_EXTENSION.test(path);
+}
+
+/** The length of the run of `"` that starts at `i`. */
+function quoteRun(text: string, i: number): number {
+  let end = i;
+  while (text[end] === '"') end++;
+  return end - i;
+}
+
+/**
+ * The same for the raw strings of Kotlin and Scala (`"""..."""`) and C# (`"""..."""`, or longer
+ * runs of quotes) and C#'s verbatim strings (`@"..."`, `""` a quote), past line and block
+ * comments, one-line strings and character literals; undefined when a one-line string meets a line
+ * break, or the file ends inside a string or a comment.
+ */
+function tripleQuoteLines(path: string, text: string): Set<number> | undefined {
+  const csharp = /\.cs$/i.test(path);
+  const lines = new Set<number>();
+  let mode: "code" | "line" | "block" | "string" | "verbatim" | "raw" = "code";
+  let closer = 3;
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    const next = text[i + 1];
+    if (c === "\n") {
+      if (mode === "raw" || mode === "verbatim") lines.add(line);
+      else if (mode === "line") mode = "code";
+      else if (mode === "string") return undefined;
+      line++;
+    } else if (mode === "code") {
+      if (c === "/" && next === "/") mode = "line";
+      else if (c === "/" && next === "*") {
+        mode = "block";
+        i++;
+      } else if (c === '"') {
+        const run = quoteRun(text, i);
+        if (run >= 3) {
+          mode = "raw";
+          // Kotlin and Scala open with three, the rest being content; C# with the whole run.
+          closer = csharp ? run : 3;
+          i += closer - 1;
+        } else if (csharp && (text[i - 1] === "@" || (text[i - 1] === "$" && text[i - 2] === "@"))) {
+          mode = "verbatim";
+        } else if (run === 2) i++;
+        else mode = "string";
+      } else if (c === "'") i = rustCharEnd(text, i);
+    } else if (mode === "block") {
+      if (c === "*" && next === "/") {
+        mode = "code";
+        i++;
+      }
+    } else if (mode === "string") {
+      if (c === "\\" && next !== "\n") i++;
+      else if (c === '"') mode = "code";
+    } else if (mode === "verbatim") {
+      if (c === '"' && next === '"') i++;
+      else if (c === '"') mode = "code";
+    } else if (c === '"') {
+      // A run as long as the opening one ends it; in Kotlin and Scala, its last three do.
+      const run = quoteRun(text, i);
+      if (run >= closer) mode = "code";
+      i += run - 1;
+    }
+  }
+  return mode === "code" || mode === "line" ? lines : undefined;
+}
+
+/**
+ * The 1-based numbers of the lines of `path` whose trailing spaces belong to a literal of its
+ * language (none for a language without such literals), or undefined when a lexer lost track and
+ * no line can be said to be outside one.
+ */
+export function literalLines(path: string, text: string): Set<number> | undefined {
+  if (isScriptPath(path)) return templateLiteralLines(text);
+  if (isGoPath(path)) return goRawStringLines(text);
+  if (isRustPath(path)) return rustStringLines(text);
+  if (isPythonPath(path)) return pythonStringLines(text);
+  if (isShellPath(path)) return shellHeredocLines(text);
+  if (isTripleQuotePath(path)) return tripleQuoteLines(path, text);
+  return new Set<number>();
 }
