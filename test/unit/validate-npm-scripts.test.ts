@@ -125,6 +125,12 @@ describe("validate: changedGuardedFields", () => {
       changedGuardedFields(pkg({}), pkg({}, { dependenciesMeta: { evil: { built: true } } })),
     ).toHaveLength(1);
     expect(changedGuardedFields(pkg({}), pkg({}, { trustedDependencies: ["evil"] }))).toHaveLength(1);
+    // Where the next publish sends the package, as an .npmrc's registry says.
+    expect(
+      changedGuardedFields(pkg({}), pkg({}, { publishConfig: { registry: "https://e.invalid/" } })),
+    ).toEqual([
+      'adds the field "publishConfig" (it says where the next npm, Yarn or pnpm publish sends the package, and how)',
+    ]);
   });
 
   it("refuses turning on Renovate's automerge in the package.json it also reads", () => {
