@@ -220,7 +220,7 @@ export const messages = {
     "give the worker more time: --timeout <seconds> for one review, or git config review-remote.timeout <seconds> (the policy's limits.timeoutSeconds caps both)",
   /** A reviewer's whole-document report (SARIF, rdjson) over the worker's limit: usually a whole tree linted. */
   hintReportTooLarge:
-    'lint less: in a focused review give the tool the changed files alone, listed in "$REVIEW_REMOTE_CHANGED" (xargs -0 <tool> ... -- < "$REVIEW_REMOTE_CHANGED"; see REVIEWERS in git review-remote --help), or have it report rdjsonl, read line by line',
+    'lint less: in a focused review give the tool the changed files alone, listed in "$REVIEW_REMOTE_CHANGED" (xargs -0 -r <tool> ... -- < "$REVIEW_REMOTE_CHANGED"; see REVIEWERS in git review-remote --help), or have it report rdjsonl, read line by line',
   /** The same for a push's review: the hook takes no flags, so only the config applies. */
   hintMoreTimeInHook:
     "give the worker more time: git config review-remote.timeout <seconds> (the policy's limits.timeoutSeconds caps it)",

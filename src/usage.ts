@@ -314,7 +314,7 @@ The reviewer runs in the tree (a git repository at the snapshot) with:
   REVIEW_REMOTE_SUMMARY        path to write a summary to (it ends the result's)
   REVIEW_REMOTE_CHANGED        path of the changed paths in the tree (not the
                                deleted ones), each ended by NUL: for
-                               xargs -0 <tool> ... -- (a path may start
+                               xargs -0 -r <tool> ... -- (a path may start
                                with -; -- keeps it a file)
   REVIEW_REMOTE_CHANGED_LINES  path of the changed lines, as JSON:
       {"schema": "git-review-remote/changed-lines@1", "base": <oid>,

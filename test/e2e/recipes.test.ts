@@ -268,6 +268,18 @@ describe("linter recipes on a worker with a tools directory", () => {
     ]);
   });
 
+  it("lints nothing when the change leaves no file in the tree: a deletion alone", () => {
+    const repo = craftedRepo();
+    repo.git("rm", "-q", "src/noeol.js");
+    repo.commit("a change that only deletes");
+    useChangedFilesRecipes(repo);
+    const result = review(repo, ["--worker", "changed"]);
+    // Given no file, ESLint linted the whole tree: its findings there came back, hidden.
+    expect(result.comments).toEqual([]);
+    expect(result.hiddenComments).toBe(0);
+    expect(result.branch).toBeNull();
+  });
+
   it("lints only the changed files of a focused review, a deleted one and a README among them", () => {
     const repo = craftedRepo();
     repo.write("src/extra.js", "let more = 1;\nexport { more };\n");

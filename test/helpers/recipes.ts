@@ -36,10 +36,11 @@ export function recipeFlags(tool: Tool): string[] {
 
 /**
  * The README's recipes for the changed files of a focused review, instead of a whole directory; `--`
- * ends the tool's options, so a file named `--fix` or `-x.sh` is a file.
+ * ends the tool's options, so a file named `--fix` or `-x.sh` is a file, and `-r` runs no tool on no
+ * file (ESLint given none lints the whole tree).
  */
 export const CHANGED_FILES_RECIPES = {
-  eslint: `xargs -0 eslint --no-warn-ignored -f ${RDJSON} -- < "$REVIEW_REMOTE_CHANGED"`,
+  eslint: `xargs -0 -r eslint --no-warn-ignored -f ${RDJSON} -- < "$REVIEW_REMOTE_CHANGED"`,
   shellcheck: `grep -z "\\.sh$" "$REVIEW_REMOTE_CHANGED" | xargs -0 -r shellcheck -f diff --`,
 } as const;
 
