@@ -318,8 +318,10 @@ function registryOrigin(url: string): string | undefined {
   const origin = plainOrigin(url);
   if (origin === undefined) return undefined;
   const path = new URL(url.replace(/#.*$/, "")).pathname;
-  const prefix = /^(.*?)\/(?:@[^/]+?(?:\/|%2[fF]))?[^/@]+\/-\//.exec(path)?.[1];
-  return prefix === undefined ? undefined : `${origin}${prefix}`;
+  // The file after `/-/` is the package's tarball (`pad-1.0.0.tgz`, `@scope/pad-1.0.0.tgz`), never a
+  // folder of something else (a forge's `/-/archive/<ref>/<file>`).
+  const tarball = /^(.*?)\/(?:@[^/]+?(?:\/|%2[fF]))?[^/@]+\/-\/(?:@[^/]+\/)?[^/]+\.tgz$/.exec(path);
+  return tarball ? `${origin}${tarball[1]}` : undefined;
 }
 
 /**

@@ -232,10 +232,16 @@ describe("validate: changedLockfileSources", () => {
         resolved: "https://gitlab.com/evil/pad/-/archive/main/pad-main.tar.gz",
       },
       "node_modules/x": { version: "1.0.0", resolved: "https://gitlab.com/x/-/x-1.0.0.tgz" },
+      // An archive of the group the base had one of is no registry of its either.
+      "node_modules/other": {
+        version: "1.0.0",
+        resolved: "https://gitlab.com/team/other/-/archive/main/other-main.tar.gz",
+      },
     });
     expect(changedLockfileSources("npm", before, after)).toEqual([
       'adds the source "https://gitlab.com/evil/pad/-/archive/main/pad-main.tar.gz" for "node_modules/pad" (not the registry: the next install fetches it and runs its install scripts)',
       'adds the source "https://gitlab.com/x/-/x-1.0.0.tgz" for "node_modules/x" (not the registry: the next install fetches it and runs its install scripts)',
+      'adds the source "https://gitlab.com/team/other/-/archive/main/other-main.tar.gz" for "node_modules/other" (not the registry: the next install fetches it and runs its install scripts)',
     ]);
   });
 
