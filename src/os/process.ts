@@ -195,22 +195,33 @@ export function originSession(links: readonly Link[]): number | undefined {
  * the answer is of the client's side; a host's own daemons, run as root, never are, and once the
  * client's side is gone they would otherwise keep a worker running to its deadline.
  */
-export function hasOtherPipeReader(pipe: { dev: number; ino: number }, origin?: number): boolean | undefined {
+export function hasOtherPipeReader(
+  pipe: { dev: number; ino: number },
+  origin?: number,
+  proc = "/proc",
+): boolean | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync(proc);
+  } catch {
+    // No /proc to look in (a jail without it): nothing rules a reader out.
+    return undefined;
+  }
   let unseen = false;
-  for (const pid of readdirSync("/proc")) {
+  for (const pid of pids) {
     if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
     let fds: string[];
     try {
-      fds = readdirSync(`/proc/${pid}/fd`);
+      fds = readdirSync(`${proc}/${pid}/fd`);
     } catch {
       if (origin === undefined || readStat(Number(pid))?.session === origin) unseen = true;
       continue;
     }
     for (const entry of fds) {
       try {
-        const stat = statSync(`/proc/${pid}/fd/${entry}`);
+        const stat = statSync(`${proc}/${pid}/fd/${entry}`);
         if (stat.ino !== pipe.ino || stat.dev !== pipe.dev) continue;
-        const flags = /^flags:\s+([0-7]+)/m.exec(readFileSync(`/proc/${pid}/fdinfo/${entry}`, "utf8"))?.[1];
+        const flags = /^flags:\s+([0-7]+)/m.exec(readFileSync(`${proc}/${pid}/fdinfo/${entry}`, "utf8"))?.[1];
         // O_ACCMODE: 0 read-only, 2 read-write; 1 (write-only) is another writer, as this one is.
         if (flags !== undefined && (Number.parseInt(flags, 8) & 3) !== 1) return true;
       } catch {}
