@@ -65,7 +65,9 @@ context); the review focuses on the change:
                         added (default: on lines the change added),
                         diff_context (within its hunks), file (in changed
                         files), nofilter; the review counts the comments
-                        shown, and those outside the change apart (kept);
+                        shown (each path as git prints paths, quoted when
+                        core.quotePath says), and those outside the change
+                        apart (kept);
                         fixes to files the change did not touch are left
                         out of the branch, but for nofilter, and a commit
                         kept to some files is named after what it keeps
@@ -237,7 +239,8 @@ leaves it alone).`,
 
 Run by the pre-push hook with git's ref updates on stdin. Refuses a push that
 would publish a review branch (refs/heads/review/*); otherwise reviews each
-pushed range and prints one line per ref: <ref> (<old>..<new>): <outcome>.
+pushed range and prints one line per ref: <ref> (<old>..<new>): <outcome>,
+the comments under it (each path as git prints paths, core.quotePath deciding).
 Honors review-remote.prePush (off|warn|block), prePushTimeout, failClosed and
 REVIEW_REMOTE_SKIP=1 (skip the review and the refusal).`,
   worker: `usage: git review-remote worker [--reviewer <name>]

@@ -8,6 +8,7 @@ import {
   UsageError,
   WorkerError,
 } from "../errors.js";
+import { readQuotePath } from "../git/quote.js";
 import {
   isReviewBranchPush,
   type PushPlan,
@@ -56,7 +57,7 @@ export async function runHook(
     printPushRefs(
       updates.map((update) => ({ update, skip: PushSkip.bare })),
       new Map(),
-      { timeoutSeconds: settings.prePushTimeoutSeconds },
+      { stop: { timeoutSeconds: settings.prePushTimeoutSeconds }, quotePath: true },
       output,
     );
     return [];
@@ -86,10 +87,11 @@ export async function runHook(
     clearTimeout(timer),
   );
   const byTarget = new Map<string, TargetReview>(reviews.map((review) => [review.target, review]));
+  const quotePath = await readQuotePath({ cwd: repo.cwd, env: repo.env });
   printPushRefs(
     plans,
     byTarget,
-    interrupted ? "interrupted" : { timeoutSeconds: settings.prePushTimeoutSeconds },
+    { stop: interrupted ? "interrupted" : { timeoutSeconds: settings.prePushTimeoutSeconds }, quotePath },
     output,
   );
   // An interrupted push does not go on half reviewed, whatever prePush and failClosed say.

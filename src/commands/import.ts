@@ -4,6 +4,7 @@ import { type FileHandle, open } from "node:fs/promises";
 import { resolve } from "node:path";
 import { readSettings } from "../config/settings.js";
 import { InvalidResultError, type ReviewRemoteError, UsageError } from "../errors.js";
+import { readQuotePath } from "../git/quote.js";
 import { messages } from "../messages.js";
 import type { FailLevel } from "../pipeline/fail-level.js";
 import { acceptOutOfBand } from "../pipeline/out-of-band.js";
@@ -62,7 +63,8 @@ export async function runImport(
     readBoundedResult(resolve(repo.cwd, args.file), args.file, maxBytes);
   const report = await acceptOutOfBand(repo, settings, args.request, readResult);
   if (report.importFilter && !args.json) output.out(describeImportFilter(report.importFilter));
-  printReview(report, args.json, output);
+  const quotePath = !args.json && (await readQuotePath({ cwd: repo.cwd, env: repo.env }));
+  printReview(report, { json: args.json, quotePath }, output);
   const findings = findingsAtFailLevel(report, args.failLevel, settings, output);
   return findings ? [findings] : [];
 }

@@ -1,6 +1,7 @@
 // `git review-remote [<rev>|<base>..<head>]`: the pipeline (src/pipeline/), then its report.
 import { readSettings } from "../config/settings.js";
 import { InterruptedError, type ReviewRemoteError } from "../errors.js";
+import { readQuotePath } from "../git/quote.js";
 import { git } from "../git/run.js";
 import { messages } from "../messages.js";
 import type { FailLevel } from "../pipeline/fail-level.js";
@@ -71,7 +72,8 @@ export async function runReviewCommand(
     throw asInterrupt(options.signal, withImportHint(only.error));
   }
   const [{ printReview }, { findingsAtFailLevel }] = await load();
-  printReview(report, options.json, output);
+  const quotePath = !options.json && (await readQuotePath({ cwd: repo.cwd, env: repo.env }));
+  printReview(report, { json: options.json, quotePath }, output);
   if (!options.json && !options.worktree && options.target === undefined && (await hasUncommitted(repo)))
     output.err(`hint: ${messages.hintUncommittedNotReviewed}`);
   const failures = report.failures.map((failure) => failure.error);

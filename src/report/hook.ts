@@ -62,7 +62,11 @@ function describeFailure({ worker, error }: WorkerFailure): string {
 }
 
 /** The outcome of a reviewed ref, and the lines under it (comments, error details). */
-function describeReview(review: TargetReview, stop: HookStop): { outcome: string; lines: string[] } {
+function describeReview(
+  review: TargetReview,
+  stop: HookStop,
+  quotePath: boolean,
+): { outcome: string; lines: string[] } {
   if (!review.report) {
     if (review.timedOut || !review.error) return { outcome: stoppedText(stop), lines: [] };
     return { outcome: `could not review: ${review.error.message}`, lines: [...review.error.details] };
@@ -75,7 +79,7 @@ function describeReview(review: TargetReview, stop: HookStop): { outcome: string
     review.timedOut ? stoppedText(stop) : describeFailure(failure),
   );
   const lines = report.outcomes.flatMap((outcome) =>
-    outcome.comments.map((comment) => formatComment(comment)),
+    outcome.comments.map((comment) => formatComment(comment, quotePath)),
   );
   // A worker's last lines were not shown as they came (the hook is quiet): they follow, with the hints.
   if (!review.timedOut) {
@@ -90,11 +94,14 @@ function hookHint(hint: string): string {
   return hint === messages.hintMoreTime ? messages.hintMoreTimeInHook : hint;
 }
 
-/** One line per pushed ref; a target pushed under two refs shows its comments once. */
+/**
+ * One line per pushed ref; a target pushed under two refs shows its comments once, their paths as git
+ * prints paths under `quotePath` (core.quotePath).
+ */
 export function printPushRefs(
   plans: readonly PushPlan[],
   reviews: ReadonlyMap<string, TargetReview>,
-  stop: HookStop,
+  { stop, quotePath }: { stop: HookStop; quotePath: boolean },
   output: Output,
 ): void {
   const shown = new Set<string>();
@@ -104,7 +111,7 @@ export function printPushRefs(
       output.err(refLine(plan, plan.skip ? SKIPPED[plan.skip] : stoppedText(stop)));
       continue;
     }
-    const { outcome, lines } = describeReview(review, stop);
+    const { outcome, lines } = describeReview(review, stop, quotePath);
     output.err(refLine(plan, outcome));
     if (shown.has(plan.target)) continue;
     shown.add(plan.target);

@@ -23,11 +23,11 @@ function printOutcome(outcome: ReviewOutcome, cached: boolean, output: Output): 
 }
 
 /** One list: a comment several workers made is one line naming them all, in the order they answered. */
-function printComments(outcomes: readonly ReviewOutcome[], output: Output): void {
+function printComments(outcomes: readonly ReviewOutcome[], quotePath: boolean, output: Output): void {
   const merged = new Map<string, { comment: ReviewComment; workers: string[] }>();
   for (const outcome of outcomes) {
     for (const comment of outcome.comments) {
-      const line = formatComment(comment);
+      const line = formatComment(comment, quotePath);
       const entry = merged.get(line) ?? { comment, workers: [] };
       if (!entry.workers.includes(outcome.record.worker.name)) entry.workers.push(outcome.record.worker.name);
       merged.set(line, entry);
@@ -185,13 +185,18 @@ function targetJson({ target }: PipelineReport) {
   };
 }
 
-export function printReview(report: PipelineReport, json: boolean, output: Output): void {
+/** `quotePath`: core.quotePath, which the comments' paths are printed under (as git prints paths). */
+export function printReview(
+  report: PipelineReport,
+  { json, quotePath }: { json: boolean; quotePath: boolean },
+  output: Output,
+): void {
   if (json) output.json(reviewJson(report));
   else {
     if (report.target) output.out(`Reviewing ${describeTarget(report.target, report.pathspecs)}`);
     for (const outcome of report.outcomes)
       printOutcome(outcome, report.cached.has(outcome.record.id), output);
-    printComments(report.outcomes, output);
+    printComments(report.outcomes, quotePath, output);
     printHidden(report.outcomes, output);
     const [only] = report.outcomes;
     if (only && report.outcomes.length === 1) printNextSteps(only, output);

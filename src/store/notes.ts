@@ -2,6 +2,7 @@
 // --notes=review-remote` shows them beside the code they are about.
 import { setTimeout as sleep } from "node:timers/promises";
 import { ownIdentityEnv, TOOL_AUTHOR, TOOL_COMMITTER } from "../git/identity.js";
+import { readQuotePath } from "../git/quote.js";
 import { git } from "../git/run.js";
 import type { ReviewComment } from "../protocol/result.js";
 import type { Repo } from "../repo.js";
@@ -17,9 +18,11 @@ export async function writeNote(
   comments: readonly ReviewComment[],
 ): Promise<void> {
   if (comments.length === 0) return;
+  // Paths as `git log --notes` prints the commit's own, under the repository's core.quotePath.
+  const quotePath = await readQuotePath({ cwd: repo.cwd, env: repo.env });
   const text = [
     `review ${record.id} by ${record.worker.name}:`,
-    ...comments.map((comment) => formatComment(comment)),
+    ...comments.map((comment) => formatComment(comment, quotePath)),
   ].join("\n");
   const env = ownIdentityEnv(repo.env, { ...TOOL_AUTHOR, ...TOOL_COMMITTER });
   // Two reviews finishing together race for the notes ref: the loser retries.

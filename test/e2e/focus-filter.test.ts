@@ -105,6 +105,40 @@ describe("--filter-mode", () => {
   });
 });
 
+/** A commit changing three files whose names git quotes, each with a comment on its added line. */
+function quotedPathsRepo(): TestRepo {
+  const repo = repos.add(createTestRepo());
+  const names = ["caf\u00e9.ts", "tab\there.ts", "new\nline.ts"];
+  for (const name of names) repo.write(name, "one\n");
+  repo.commit("base");
+  for (const name of names) repo.write(name, "two\n");
+  repo.commit("change");
+  const comments = names.map((path) => ({ path, line: 1, severity: "warning", message: "Look here." }));
+  useResultWorker(repo, okResult("Paths.", comments));
+  return repo;
+}
+
+describe("paths in the review's report and its git note", () => {
+  it.each([
+    ["true", '"caf\\303\\251.ts"'],
+    ["false", "caf\u00e9.ts"],
+  ])("are printed as git prints them with core.quotePath %s", (quotePath, cafe) => {
+    const repo = quotedPathsRepo();
+    repo.git("config", "core.quotePath", quotePath);
+    const lines = [
+      `${cafe}:1 warning Look here.`,
+      '"tab\\there.ts":1 warning Look here.',
+      '"new\\nline.ts":1 warning Look here.',
+    ];
+    const result = repo.run([]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain(lines.map((line) => `  ${line}`).join("\n"));
+    const note = repo.git("notes", "--ref=review-remote", "show", "HEAD");
+    expect(note).toMatch(/^review [0-9a-f]{12} by \S+:\n/);
+    expect(note).toContain(lines.join("\n"));
+  });
+});
+
 describe("show", () => {
   it("prints every path as git does, core.quotePath deciding: comments and each proposal's stat", () => {
     const repo = repos.add(createTestRepo());
