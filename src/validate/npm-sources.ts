@@ -19,6 +19,9 @@ const MAX_PROBLEMS = 10;
 
 const UNREAD_LINE = "a resolution not in the form the package manager writes: it may name any source";
 
+const ANOTHER_PACKAGE =
+  "not the package the entry names: the next install puts that code, and its install scripts, in its place";
+
 const RESOLVES_OFF_REGISTRY = "not the registry: the next install fetches it and runs its install scripts";
 
 /**
@@ -325,6 +328,191 @@ function registryOrigin(url: string): string | undefined {
 }
 
 /**
+ * The package a registry tarball's URL names, `<registry>/<name>/-/<base>-<version>.tgz` (a scoped
+ * name as `@scope/name` or `@scope%2fname`, its file `name-1.0.0.tgz` or `@scope/name-1.0.0.tgz`),
+ * as `name@version`; undefined for a URL that is no registry tarball (registryOrigin's to judge).
+ */
+function tarballPackage(url: string): string | undefined {
+  if (registryOrigin(url) === undefined) return undefined;
+  const path = new URL(url.replace(/#.*$/, "")).pathname;
+  const parts = /(?:(@[^/]+?)(?:\/|%2[fF]))?([^/@]+)\/-\/(?:(@[^/]+)\/)?([^/]+)\.tgz$/.exec(path);
+  if (!parts) return undefined;
+  const [, scope, base = "", fileScope, file = ""] = parts;
+  const decode = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  const name = decode(scope === undefined ? base : `${scope}/${base}`);
+  // A file of another name, or of another scope, names a package other than the URL's: kept whole.
+  const fileBase = decode(file);
+  const sameScope = fileScope === undefined || decode(fileScope) === scope;
+  if (!sameScope || !fileBase.startsWith(`${decode(base)}-`)) return `${name}@(${fileBase}.tgz)`;
+  return `${name}@${fileBase.slice(decode(base).length + 1)}`;
+}
+
+/**
+ * Whether the registry tarball `url` is the package `name` (at `version`, where the entry says it):
+ * an entry whose tarball is another package's installs that package's code under the entry's name.
+ */
+function tarballIsPackage(url: string, name: string, version: string | undefined): boolean {
+  const named = tarballPackage(url);
+  if (named === undefined) return true;
+  return version === undefined
+    ? named.startsWith(`${name}@`) && !named.endsWith(".tgz)")
+    : named === `${name}@${version}`;
+}
+
+/** The name of the package at an npm lockfile's `node_modules/` path: its last `node_modules/` segment. */
+function installedName(path: string): string | undefined {
+  const at = path.lastIndexOf("node_modules/");
+  return at === -1 ? undefined : path.slice(at + "node_modules/".length);
+}
+
+/**
+ * Each lockfile entry whose registry tarball (or name and version) names a package other than the
+ * entry's own, by a key naming the entry, with what it resolves to.
+ */
+function swappedPackages(kind: LockKind, text: string | undefined): Map<string, Swap> {
+  const swaps = new Map<string, Swap>();
+  if (text === undefined) return swaps;
+  if (kind === "npm") {
+    const document = parseObject(text);
+    if (document === undefined) return swaps;
+    const check = (key: string, name: string | undefined, version: unknown, resolved: unknown) => {
+      if (name === undefined || typeof resolved !== "string") return;
+      // A version that is a source of its own (a git URL, a `file:` path) is lockSources' to refuse.
+      const pinned = typeof version === "string" && !/[:/]/.test(version) ? version : undefined;
+      if (!tarballIsPackage(resolved, name, pinned)) {
+        swaps.set(key, { entry: pinned === undefined ? name : `${name}@${pinned}`, source: resolved });
+      }
+    };
+    if (isObject(document.packages)) {
+      for (const [key, entry] of Object.entries(document.packages)) {
+        if (!isObject(entry)) continue;
+        // npm writes an alias's package name (`"foo": "npm:bar@1"` installs bar as foo) in `name`.
+        const name = typeof entry.name === "string" ? entry.name : installedName(key);
+        check(key, name, entry.version, entry.resolved);
+      }
+    }
+    const walk = (prefix: string, dependencies: unknown) => {
+      if (!isObject(dependencies)) return;
+      for (const [name, entry] of Object.entries(dependencies)) {
+        if (!isObject(entry)) continue;
+        // Version 1 writes an alias's package in its version: `npm:bar@1.0.0`.
+        const alias = typeof entry.version === "string" ? /^npm:(@?[^@]+)@(.+)$/.exec(entry.version) : null;
+        check(`${prefix}${name}`, alias?.[1] ?? name, alias?.[2] ?? entry.version, entry.resolved);
+        walk(`${prefix}${name} > `, entry.dependencies);
+      }
+    };
+    walk("dependencies > ", document.dependencies);
+  }
+  if (kind === "yarn") {
+    for (const block of yarnBlocks(text)) {
+      const targets = block.descriptors.map(descriptorTarget);
+      const versions = block.fields.get("version") ?? [];
+      // v1: `resolved "<registry>/<name>/-/<base>-<version>.tgz#<sha1>"`, each descriptor's name.
+      for (const resolved of block.fields.get("resolved") ?? []) {
+        for (const name of targets) {
+          for (const version of versions.length === 0 ? [undefined] : versions) {
+            if (!tarballIsPackage(resolved, name, version)) {
+              swaps.set(block.key, {
+                entry: version === undefined ? name : `${name}@${version}`,
+                source: resolved,
+              });
+            }
+          }
+        }
+      }
+      // Berry: `resolution: "<name>@npm:<version>"` (or a patch of one) is what it fetches, for
+      // every descriptor of the key, whose name (an alias's target) must be that package's.
+      for (const resolution of block.fields.get("resolution") ?? []) {
+        const protocol = /^@?[^@]+@([a-z]+):/i.exec(resolution)?.[1];
+        if (protocol !== "npm" && protocol !== "patch") continue;
+        const resolved = descriptorTarget(resolution);
+        const npmVersion =
+          protocol === "npm" ? resolution.slice(resolution.indexOf("@npm:") + 5).split("::")[0] : undefined;
+        const other =
+          targets.find((name) => name !== resolved) ??
+          (npmVersion === undefined ? undefined : versions.find((version) => version !== npmVersion));
+        if (other !== undefined) {
+          const entry = targets.includes(other) ? other : `${resolved}@${other}`;
+          swaps.set(block.key, { entry, source: resolution });
+        }
+      }
+    }
+  }
+  return swaps;
+}
+
+/** A `yarn.lock` entry: its key line, its descriptors, and the values of its fields, by name. */
+interface YarnBlock {
+  key: string;
+  descriptors: string[];
+  fields: Map<string, string[]>;
+}
+
+/**
+ * The entries of a `yarn.lock`, v1 or Berry, read from the lines Yarn writes: a key line at the
+ * margin (`pad@^1.0.0, "@s/b@^2":`, `"pad@npm:^1.0.0":`), then its fields two spaces in
+ * (`version "1.0.0"`, `resolution: "pad@npm:1.0.0"`), every value of a field kept.
+ */
+function yarnBlocks(text: string): YarnBlock[] {
+  const blocks: YarnBlock[] = [];
+  let block: YarnBlock | undefined;
+  for (const line of text.split("\n")) {
+    const key = /^([^\s#].*):\s*$/.exec(line)?.[1];
+    if (key !== undefined) {
+      const descriptors = key
+        .split(",")
+        .map((part) => part.trim().replace(/^"|"$/g, ""))
+        .filter((part) => part !== "");
+      block = { key: descriptors.join(", "), descriptors, fields: new Map() };
+      blocks.push(block);
+      continue;
+    }
+    if (/^\S/.test(line)) block = undefined;
+    const field = /^ {2}([A-Za-z]+):?\s+"?([^"]*?)"?\s*$/.exec(line);
+    if (block === undefined || !field) continue;
+    const [, name = "", value = ""] = field;
+    block.fields.set(name, [...(block.fields.get(name) ?? []), value]);
+  }
+  return blocks;
+}
+
+/**
+ * The package a Yarn descriptor or locator installs: its name, or an alias's target
+ * (`a@npm:b@^1`: `b`), or the package a patch is of (`a@patch:a@npm%3A^1#...`: `a`).
+ */
+function descriptorTarget(descriptor: string): string {
+  const at = descriptor.indexOf("@", descriptor.startsWith("@") ? 1 : 0);
+  if (at === -1) return descriptor;
+  const name = descriptor.slice(0, at);
+  const range = descriptor.slice(at + 1);
+  if (range.startsWith("npm:")) {
+    const alias = range.slice(4);
+    return alias.indexOf("@", alias.startsWith("@") ? 1 : 0) > 0 ? descriptorTarget(alias) : name;
+  }
+  if (range.startsWith("patch:")) {
+    const patched = range.slice(6).replace(/#.*$/, "");
+    try {
+      return descriptorTarget(decodeURIComponent(patched));
+    } catch {
+      return patched;
+    }
+  }
+  return name;
+}
+
+/** A lockfile entry resolved to another package: the entry's `name@version`, and what it resolves to. */
+interface Swap {
+  entry: string;
+  source: string;
+}
+
+/**
  * The registry a `bun.lock` entry names: of a tarball's URL, as registryOrigin reads it (its path
  * before the package's name: on a shared host another path is anyone's); of any other URL, its origin.
  */
@@ -402,6 +590,14 @@ export function changedLockfileSources(
     const entry = key === source ? "" : ` for ${quoteForDisplay(key)}`;
     problems.push(
       `${old === undefined ? "adds" : "changes"} the source ${quoteForDisplay(source)}${entry} (${RESOLVES_OFF_REGISTRY})`,
+    );
+  }
+  const swappedBefore = swappedPackages(kind, oldText);
+  for (const [key, swap] of swappedPackages(kind, newText)) {
+    const old = swappedBefore.get(key);
+    if (old?.entry === swap.entry && old.source === swap.source) continue;
+    problems.push(
+      `resolves the entry ${quoteForDisplay(key)} (${quoteForDisplay(swap.entry)}) to ${quoteForDisplay(swap.source)} (${ANOTHER_PACKAGE})`,
     );
   }
   return capped(problems);

@@ -402,6 +402,26 @@ describe("validate: npm lifecycle scripts", () => {
     ]);
   });
 
+  it("refuses a new lockfile entry resolved to another package's registry tarball, the repo unchanged", async () => {
+    const packageLock = (resolved: string) =>
+      newFilePatch("package-lock.json", [
+        "{",
+        '  "lockfileVersion": 3,',
+        '  "packages": {',
+        '    "": { "dependencies": { "lodash": "^4.17.21" } },',
+        `    "node_modules/lodash": { "version": "4.17.21", "resolved": "${resolved}" }`,
+        "  }",
+        "}",
+      ]);
+    await expectRejected(
+      [packageLock("https://registry.npmjs.org/evil-pkg/-/evil-pkg-1.0.0.tgz")],
+      /path "package-lock\.json" resolves the entry "node_modules\/lodash" \("lodash@4\.17\.21"\) to "https:\/\/registry\.npmjs\.org\/evil-pkg\/-\/evil-pkg-1\.0\.0\.tgz" \(not the package the entry names/,
+    );
+    expect(
+      await expectAccepted([packageLock("https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz")]),
+    ).toEqual([["A", "package-lock.json"]]);
+  });
+
   it("refuses Bun's binary bun.lockb outright, even where binary patches are allowed", async () => {
     const patch =
       "diff --git a/bun.lockb b/bun.lockb\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..8352675d67aed6625ece79af41c27fdb4ee2e867\nGIT binary patch\nliteral 3\nKcmZQzWC8#H2LJ>B\n\nliteral 0\nHcmV?d00001\n\n";

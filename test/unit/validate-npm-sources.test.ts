@@ -1,4 +1,5 @@
 // validate: layer 4, dependencies and lockfile entries a proposal points off the registry.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   changedDependencySources,
@@ -254,7 +255,7 @@ describe("validate: changedLockfileSources", () => {
       changedLockfileSources("yarn", ok, yarnV1("https://codeload.github.com/evil/pad/tar.gz/abc")),
     ).toHaveLength(1);
     const berry = (resolution: string) =>
-      `"pad@npm:^1.0.0":\n  version: 1.0.0\n  resolution: "${resolution}"\n`;
+      `"${resolution.startsWith("resolve@") ? "resolve@npm:^1.22.8" : "pad@npm:^1.0.0"}":\n  version: 1.0.0\n  resolution: "${resolution}"\n`;
     expect(changedLockfileSources("yarn", undefined, berry("pad@npm:1.0.0"))).toEqual([]);
     for (const builtin of [
       "resolve@patch:resolve@npm%3A1.22.8#optional!builtin<compat/resolve>",
@@ -370,5 +371,129 @@ describe("validate: changedLockfileSources", () => {
       expect.stringMatching(/^is not a bun\.lock this check can read: .*duplicate key/),
     ]);
     expect(changedLockfileSources("bun", undefined, "{ not json")).toHaveLength(1);
+  });
+});
+
+describe("validate: a lockfile entry resolved to another package's tarball", () => {
+  const another =
+    "not the package the entry names: the next install puts that code, and its install scripts, in its place";
+  const lock = (packages: Record<string, unknown>) =>
+    JSON.stringify({ name: "demo", lockfileVersion: 3, requires: true, packages: { "": {}, ...packages } });
+  const npmjs = "https://registry.npmjs.org";
+
+  it("refuses an npm entry whose registry tarball is another package's, or another version's", () => {
+    const before = lock({
+      "node_modules/lodash": { version: "4.17.21", resolved: `${npmjs}/lodash/-/lodash-4.17.21.tgz` },
+    });
+    const after = lock({
+      "node_modules/lodash": { version: "4.17.21", resolved: `${npmjs}/evil-pkg/-/evil-pkg-1.0.0.tgz` },
+      "node_modules/pad": { version: "1.0.0", resolved: `${npmjs}/pad/-/pad-6.6.6.tgz` },
+      "node_modules/@s/a": { version: "1.0.0", resolved: `${npmjs}/@evil/a/-/a-1.0.0.tgz` },
+      "node_modules/x/node_modules/@s/b": { version: "1.0.0", resolved: `${npmjs}/@s%2fb/-/evil-1.0.0.tgz` },
+    });
+    expect(changedLockfileSources("npm", before, after)).toEqual([
+      `resolves the entry "node_modules/lodash" ("lodash@4.17.21") to "${npmjs}/evil-pkg/-/evil-pkg-1.0.0.tgz" (${another})`,
+      `resolves the entry "node_modules/pad" ("pad@1.0.0") to "${npmjs}/pad/-/pad-6.6.6.tgz" (${another})`,
+      `resolves the entry "node_modules/@s/a" ("@s/a@1.0.0") to "${npmjs}/@evil/a/-/a-1.0.0.tgz" (${another})`,
+      `resolves the entry "node_modules/x/node_modules/@s/b" ("@s/b@1.0.0") to "${npmjs}/@s%2fb/-/evil-1.0.0.tgz" (${another})`,
+    ]);
+    // Version 1 names the package by its key, an alias's in its version.
+    const v1 = JSON.stringify({
+      lockfileVersion: 1,
+      dependencies: {
+        lodash: { version: "4.17.21", resolved: `${npmjs}/evil-pkg/-/evil-pkg-1.0.0.tgz` },
+        foo: { version: "npm:bar@1.0.0", resolved: `${npmjs}/baz/-/baz-1.0.0.tgz` },
+      },
+    });
+    expect(changedLockfileSources("npm", undefined, v1)).toEqual([
+      `resolves the entry "dependencies > lodash" ("lodash@4.17.21") to "${npmjs}/evil-pkg/-/evil-pkg-1.0.0.tgz" (${another})`,
+      `resolves the entry "dependencies > foo" ("bar@1.0.0") to "${npmjs}/baz/-/baz-1.0.0.tgz" (${another})`,
+    ]);
+    // One the base already had may stay.
+    expect(changedLockfileSources("npm", after, `${after}\n`)).toEqual([]);
+  });
+
+  it("lets npm's own entries in: this repository's lockfile, aliases, scopes and private registries", () => {
+    const own = readFileSync(new URL("../../package-lock.json", import.meta.url), "utf8");
+    expect(changedLockfileSources("npm", undefined, own)).toEqual([]);
+    const gitlab = "https://gitlab.com/api/v4/projects/7/packages/npm";
+    const before = lock({
+      "node_modules/@team/a": { version: "1.0.0", resolved: `${gitlab}/@team/a/-/@team/a-1.0.0.tgz` },
+    });
+    const after = lock({
+      "node_modules/@team/a": { version: "1.1.0", resolved: `${gitlab}/@team/a/-/@team/a-1.1.0.tgz` },
+      "node_modules/@team/b": { version: "1.0.0", resolved: `${gitlab}/@team%2fb/-/b-1.0.0.tgz` },
+      "node_modules/foo": { name: "bar", version: "1.0.0", resolved: `${npmjs}/bar/-/bar-1.0.0.tgz` },
+      "node_modules/@s/c": { version: "2.0.0-rc.1", resolved: `${npmjs}/@s/c/-/c-2.0.0-rc.1.tgz` },
+      "node_modules/c/node_modules/d": { version: "1.0.0", resolved: `${npmjs}/d/-/d-1.0.0.tgz` },
+    });
+    expect(changedLockfileSources("npm", before, after)).toEqual([]);
+    const v1 = JSON.stringify({
+      lockfileVersion: 1,
+      dependencies: { foo: { version: "npm:@s/bar@1.0.0", resolved: `${npmjs}/@s/bar/-/bar-1.0.0.tgz` } },
+    });
+    expect(changedLockfileSources("npm", undefined, v1)).toEqual([]);
+  });
+
+  it("refuses a yarn.lock entry whose tarball or resolution is another package's than its key's", () => {
+    const v1 = (key: string, version: string, url: string) =>
+      `${key}:\n  version "${version}"\n  resolved "${url}"\n  integrity sha512-AAAA\n`;
+    const yarnjs = "https://registry.yarnpkg.com";
+    const good = [
+      v1("lodash@^4.17.21", "4.17.21", `${yarnjs}/lodash/-/lodash-4.17.21.tgz#abc`),
+      v1('"@s/a@^1.0.0", "@s/a@^1.1.0"', "1.1.0", `${yarnjs}/@s/a/-/a-1.1.0.tgz#abc`),
+      v1('foo@npm:bar@^1, "bar@^1.0.0"', "1.0.0", `${yarnjs}/bar/-/bar-1.0.0.tgz#abc`),
+    ].join("\n");
+    expect(changedLockfileSources("yarn", undefined, good)).toEqual([]);
+    const swapped = v1("lodash@^4.17.21", "4.17.21", `${yarnjs}/evil-pkg/-/evil-pkg-1.0.0.tgz#abc`);
+    expect(changedLockfileSources("yarn", good, swapped)).toEqual([
+      `resolves the entry "lodash@^4.17.21" ("lodash@4.17.21") to "${yarnjs}/evil-pkg/-/evil-pkg-1.0.0.tgz#abc" (${another})`,
+    ]);
+    for (const entry of [
+      v1("lodash@^4.17.21", "4.17.21", `${yarnjs}/lodash/-/lodash-1.0.0.tgz#abc`),
+      v1("foo@npm:bar@^1, evil@^1", "1.0.0", `${yarnjs}/evil/-/evil-1.0.0.tgz#abc`),
+      v1("foo@npm:bar@^1", "1.0.0", `${yarnjs}/foo/-/foo-1.0.0.tgz#abc`),
+    ]) {
+      expect(changedLockfileSources("yarn", undefined, entry), entry).toEqual([
+        expect.stringContaining(another),
+      ]);
+    }
+    const berry = (key: string, version: string, resolution: string) =>
+      `"${key}":\n  version: ${version}\n  resolution: "${resolution}"\n  checksum: abc\n`;
+    const fine = [
+      berry("pad@npm:^1.0.0, pad@npm:^1.1.0", "1.1.0", "pad@npm:1.1.0"),
+      berry("@s/a@npm:^1.0.0", "1.0.0", "@s/a@npm:1.0.0"),
+      // An alias shares its target's entry, whose resolution names the target.
+      berry(
+        "string-width-cjs@npm:string-width@^4.2.0, string-width@npm:^4.1.0",
+        "4.2.3",
+        "string-width@npm:4.2.3",
+      ),
+      berry("@s/b@npm:@t/b@^2", "2.0.0", "@t/b@npm:2.0.0"),
+      berry(
+        "resolve@patch:resolve@npm%3A^1.22.8#optional!builtin<compat/resolve>",
+        "1.22.8",
+        "resolve@patch:resolve@npm%3A1.22.8#optional!builtin<compat/resolve>::version=1.22.8&hash=c3c19d",
+      ),
+      berry("app@workspace:.", "0.0.0-use.local", "app@workspace:."),
+    ].join("\n");
+    expect(changedLockfileSources("yarn", undefined, `__metadata:\n  version: 8\n\n${fine}`)).toEqual([]);
+    expect(
+      changedLockfileSources("yarn", undefined, berry("lodash@npm:^4.17.21", "4.17.21", "evil@npm:1.0.0")),
+    ).toEqual([`resolves the entry "lodash@npm:^4.17.21" ("lodash") to "evil@npm:1.0.0" (${another})`]);
+    for (const entry of [
+      berry("pad@npm:^1.0.0", "1.0.0", "pad@npm:6.6.6"),
+      berry("foo@npm:bar@^1", "1.0.0", "foo@npm:1.0.0"),
+      berry("pad@npm:^1.0.0, lodash@npm:^4", "1.0.0", "pad@npm:1.0.0"),
+      berry(
+        "resolve@patch:resolve@npm%3A^1.22.8#optional!builtin<compat/resolve>",
+        "1.22.8",
+        "resolve@patch:evil@npm%3A1.22.8#optional!builtin<compat/resolve>",
+      ),
+    ]) {
+      expect(changedLockfileSources("yarn", undefined, entry), entry).toEqual([
+        expect.stringContaining(another),
+      ]);
+    }
   });
 });
