@@ -199,6 +199,51 @@ describe("which fixes one file may get", () => {
     expect(fixed(shifted, { path: "a.sh" })).toBe(shifted);
   });
 
+  it("keeps trailing spaces in Ruby's heredocs, squiggly, dashed, plain and quoted", () => {
+    // A spec's expected output, compared byte for byte.
+    const ruby = [
+      "class << self  ",
+      "  x = a << b  ",
+      "  expect(out).to eq(<<~EOS)  ",
+      "    one  ",
+      "  EOS",
+      "  run(<<-'SQL', <<`CMD`)  ",
+      "    two  ",
+      "    SQL",
+      "three  ",
+      "CMD",
+      '  y = <<"PLAIN"  ',
+      "  four  ",
+      "  PLAIN",
+      "PLAIN",
+      "end  ",
+      "",
+    ].join("\n");
+    expect(fixed(ruby, { path: "spec/out_spec.rb" })).toBe(
+      [
+        "class << self",
+        "  x = a << b",
+        "  expect(out).to eq(<<~EOS)",
+        "    one  ",
+        "  EOS",
+        "  run(<<-'SQL', <<`CMD`)",
+        "    two  ",
+        "    SQL",
+        "three  ",
+        "CMD",
+        '  y = <<"PLAIN"',
+        "  four  ",
+        "  PLAIN",
+        "PLAIN",
+        "end",
+        "",
+      ].join("\n"),
+    );
+    // A plain heredoc's word must start its line: indented, it ends nothing.
+    const open = "x = <<EOS  \n  EOS\ny = 1  \n";
+    expect(fixed(open, { path: "Rakefile" })).toBe(open);
+  });
+
   it("keeps trailing spaces inside Kotlin, Scala and C# raw strings and C#'s verbatim ones", () => {
     const kotlin = [
       'val q = "\\"\\"\\""  // not a raw string: """ in a comment  ',

@@ -1,7 +1,7 @@
 // Lines that end inside a literal whose trailing spaces are its content (test inputs compared byte
 // for byte), not whitespace errors: JavaScript and TypeScript template literals, Go raw strings,
-// Rust strings, Python's triple-quoted strings, shell here-documents, Kotlin, Scala and C# raw
-// strings. Small lexers of each language's strings and comments (for JavaScript, regular
+// Rust strings, Python's triple-quoted strings, shell and Ruby here-documents, Kotlin, Scala and
+// C# raw strings. Small lexers of each language's strings and comments (for JavaScript, regular
 // expressions and `${}` nesting too); when one cannot tell (a file that ends inside a string, JSX
 // text with a quote), it says so and hygiene leaves every line of the file alone (`literalLines`).
 
@@ -327,29 +327,66 @@ function isShellPath(path: string): boolean {
 /** `<<WORD`, `<<-WORD`, `<< 'WORD'`, `<<"WORD"`, `<<\WORD` (not a here-string, `<<<`). */
 const HEREDOC = /(?<!<)<<(?!<)(-?)[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([A-Za-z0-9_.-]+))/g;
 
+/** One here-document a line opens: the word that ends it, and what may stand before that word. */
+interface Heredoc {
+  word: string;
+  indent: RegExp | undefined;
+}
+
 /**
- * The same for the bodies of a shell script's here-documents, whose lines are data (a test's
- * expected output), to the line that ends each. Only ever more lines than none: a `<<` the pattern
- * misreads (in a string, a comment, `$((1 << 2))`) finds no end, and then no line is said to be
- * outside one (undefined), as when the file ends inside a body.
+ * The lines of the bodies of the here-documents `opener` finds (several on one line are read in
+ * order), to the line that ends each. Only ever more lines than none: an opener the pattern
+ * misreads (in a string, a comment, a shift) finds no end, and then no line is said to be outside
+ * one (undefined), as when the file ends inside a body.
  */
-function shellHeredocLines(text: string): Set<number> | undefined {
+function heredocLines(
+  text: string,
+  opener: RegExp,
+  read: (match: RegExpMatchArray) => Heredoc,
+): Set<number> | undefined {
   const lines = new Set<number>();
   const source = text.split("\n");
-  const pending: { word: string; tabs: boolean }[] = [];
+  const pending: Heredoc[] = [];
   for (let index = 0; index < source.length; index++) {
     const line = source[index] as string;
     const open = pending[0];
     if (open) {
-      if ((open.tabs ? line.replace(/^\t+/, "") : line) === open.word) pending.shift();
+      if ((open.indent ? line.replace(open.indent, "") : line) === open.word) pending.shift();
       else lines.add(index + 1);
       continue;
     }
-    for (const match of line.matchAll(HEREDOC)) {
-      pending.push({ word: (match[2] ?? match[3] ?? match[4]) as string, tabs: match[1] === "-" });
-    }
+    for (const match of line.matchAll(opener)) pending.push(read(match));
   }
   return pending.length === 0 ? lines : undefined;
+}
+
+/** The bodies of a shell script's here-documents, whose lines are data (a test's expected output). */
+function shellHeredocLines(text: string): Set<number> | undefined {
+  return heredocLines(text, HEREDOC, (match) => ({
+    word: (match[2] ?? match[3] ?? match[4]) as string,
+    indent: match[1] === "-" ? /^\t+/ : undefined,
+  }));
+}
+
+const RUBY_PATH = /(?:\.(?:rb|rake|gemspec|ru)|(?:^|\/)(?:Rakefile|Gemfile))$/;
+
+function isRubyPath(path: string): boolean {
+  return RUBY_PATH.test(path);
+}
+
+/** `<<~EOS`, `<<-EOS`, `<<EOS`, and the word quoted (`'EOS'`, `"EOS"`, `` `EOS` ``): no space after `<<`. */
+const RUBY_HEREDOC = /<<([~-]?)(?:'([^'\n]+)'|"([^"\n]+)"|`([^`\n]+)`|([A-Za-z_][A-Za-z0-9_]*))/g;
+
+/**
+ * The bodies of Ruby's heredocs (a spec's expected output, a squiggly `<<~` one too), as for the
+ * shell: with `~` or `-` the ending word may be indented; `class << self` and `a << b` (a space
+ * after `<<`) open none.
+ */
+function rubyHeredocLines(text: string): Set<number> | undefined {
+  return heredocLines(text, RUBY_HEREDOC, (match) => ({
+    word: (match[2] ?? match[3] ?? match[4] ?? match[5]) as string,
+    indent: match[1] === "" ? undefined : /^[ \t]+/,
+  }));
 }
 
 /** Kotlin, Scala and C#: a `"""` string keeps its lines' trailing spaces (Java's text blocks do not). */
@@ -435,6 +472,7 @@ export function literalLines(path: string, text: string): Set<number> | undefine
   if (isRustPath(path)) return rustStringLines(text);
   if (isPythonPath(path)) return pythonStringLines(text);
   if (isShellPath(path)) return shellHeredocLines(text);
+  if (isRubyPath(path)) return rubyHeredocLines(text);
   if (isTripleQuotePath(path)) return tripleQuoteLines(path, text);
   return new Set<number>();
 }
