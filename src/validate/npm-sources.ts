@@ -294,7 +294,129 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
     if (source !== undefined) sources.set(source, source);
     else if (naming.test(line)) sources.set(line.trim(), UNREAD);
   }
+  if (kind === "pnpm") {
+    // An importer's `link:` to a folder outside the tree: code no proposal shows, linked in as is.
+    for (const dependency of pnpmImporterDependencies(text)) {
+      const path = /^link:(.*)$/.exec(dependency.version)?.[1];
+      if (path === undefined || isTreePath(joinPath(dependency.importer, path))) continue;
+      sources.set(dependency.key, dependency.version);
+    }
+  }
   return sources;
+}
+
+/** `path` relative to the folder `base` of the tree, `..` components resolved as far as they go. */
+function joinPath(base: string, path: string): string {
+  const parts: string[] = [];
+  for (const part of `${base}/${path}`.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === ".." && parts.length > 0 && parts.at(-1) !== "..") parts.pop();
+    else parts.push(part);
+  }
+  return path.startsWith("/") ? `/${parts.join("/")}` : parts.join("/");
+}
+
+/** A dependency of a `pnpm-lock.yaml` importer: its key, importer folder, name, specifier and version. */
+interface PnpmDependency {
+  key: string;
+  importer: string;
+  name: string;
+  specifier: string | undefined;
+  version: string;
+}
+
+const PNPM_DEPENDENCY_GROUPS = new Set([
+  "dependencies",
+  "devDependencies",
+  "optionalDependencies",
+  "specifiers",
+]);
+
+/** A YAML scalar as pnpm writes it: plain, or in single or double quotes. */
+function unquoteYaml(value: string): string {
+  const text = value.trim();
+  return /^(['"]).*\1$/.test(text) ? text.slice(1, -1) : text;
+}
+
+/**
+ * The dependencies of each importer of a `pnpm-lock.yaml`, from the lines pnpm writes: under
+ * `importers:` (`  <folder>:`, `    dependencies:`, `      <name>:`, `        specifier: ...`,
+ * `        version: ...`), or at the top for a lockfile of one project, where version 5 writes
+ * `<name>: <version>` on one line and the specifiers in a `specifiers:` map of their own.
+ */
+function pnpmImporterDependencies(text: string): PnpmDependency[] {
+  const found = new Map<string, PnpmDependency>();
+  let importer: string | undefined;
+  let base = 0;
+  let group: string | undefined;
+  let name: string | undefined;
+  const entry = (dependency: string) => {
+    const key = `importers > ${importer} > ${dependency}`;
+    let value = found.get(key);
+    if (value === undefined) {
+      value = {
+        key,
+        importer: importer === "." ? "" : (importer ?? ""),
+        name: dependency,
+        specifier: undefined,
+        version: "",
+      };
+      found.set(key, value);
+    }
+    return value;
+  };
+  for (const line of text.split("\n")) {
+    const fields = /^( *)('[^']*'|"[^"]*"|[^\s'"#][^:]*?):(?: +(.*?))?\s*$/.exec(line);
+    if (!fields) continue;
+    const [, indent = "", rawKey = "", rawValue] = fields;
+    const depth = indent.length;
+    const key = unquoteYaml(rawKey);
+    const value = rawValue === undefined || rawValue === "" ? undefined : unquoteYaml(rawValue);
+    if (depth === 0) {
+      importer = PNPM_DEPENDENCY_GROUPS.has(key) ? "." : undefined;
+      base = 0;
+      group = importer === undefined ? undefined : key;
+      if (key === "importers") importer = "";
+      continue;
+    }
+    if (importer === "" || (importer !== undefined && base === 4 && depth === 2)) {
+      // Under `importers:`: a folder at two spaces.
+      if (depth === 2) {
+        importer = key;
+        base = 4;
+        group = undefined;
+      }
+      continue;
+    }
+    if (importer === undefined) continue;
+    if (depth === base) {
+      group = PNPM_DEPENDENCY_GROUPS.has(key) ? key : undefined;
+      name = undefined;
+    } else if (group !== undefined && depth === base + 2) {
+      name = key;
+      if (value === undefined) continue;
+      const dependency = entry(key);
+      if (group === "specifiers") dependency.specifier = value;
+      else dependency.version = value;
+    } else if (group !== undefined && group !== "specifiers" && name !== undefined && depth === base + 4) {
+      if (key === "specifier" && value !== undefined) entry(name).specifier = value;
+      if (key === "version" && value !== undefined) entry(name).version = value;
+    }
+  }
+  return [...found.values()].filter((dependency) => dependency.version !== "");
+}
+
+/**
+ * The package a pnpm package key or dependency version names (`pad@1.0.0`, `/pad@1.0.0`,
+ * `/@s/pad@1.0.0(peer@1.0.0)`, version 5's `/pad/1.0.0_peer@1.0.0`), as name and version, or
+ * undefined for one that is no registry version (`link:`, a URL, a git host's path).
+ */
+function pnpmPackage(key: string): { name: string; version: string } | undefined {
+  const id = key.replace(/^\//, "").replace(/\(.*$/, "");
+  const parts =
+    /^(@[^/@]+\/[^/@]+|[^/@]+)@(\d[^/@:]*)$/.exec(id) ??
+    /^(@[^/@]+\/[^/@]+|[^/@]+)\/(\d[^/@:_]*)(?:_.*)?$/.exec(id);
+  return parts ? { name: parts[1] as string, version: parts[2] as string } : undefined;
 }
 
 /** The source of a lockfile line that names a resolution in a form other than the one written. */
@@ -444,7 +566,59 @@ function swappedPackages(kind: LockKind, text: string | undefined): Map<string, 
       }
     }
   }
+  if (kind === "pnpm") {
+    for (const entry of pnpmPackageEntries(text)) {
+      const keyed = pnpmPackage(entry.key);
+      const name = entry.fields.get("name") ?? keyed?.name;
+      const version = entry.fields.get("version") ?? keyed?.version;
+      const tarball = /\btarball: '?([^\s,'"{}]+)/.exec(entry.fields.get("resolution") ?? "")?.[1];
+      const named = name === undefined ? undefined : version === undefined ? name : `${name}@${version}`;
+      if (keyed !== undefined && named !== undefined && named !== `${keyed.name}@${keyed.version}`) {
+        swaps.set(entry.key, { entry: `${keyed.name}@${keyed.version}`, source: named });
+      } else if (tarball !== undefined && name !== undefined && !tarballIsPackage(tarball, name, version)) {
+        swaps.set(entry.key, { entry: named ?? name, source: tarball });
+      }
+    }
+    // An importer's dependency resolved to another package than its name is an alias only where
+    // its specifier says so (`npm:<package>@<range>`).
+    for (const dependency of pnpmImporterDependencies(text)) {
+      const resolved = /^\d/.test(dependency.version) ? undefined : pnpmPackage(dependency.version);
+      if (resolved === undefined || resolved.name === dependency.name) continue;
+      if (dependency.specifier?.startsWith(`npm:${resolved.name}@`)) continue;
+      const asked =
+        dependency.specifier === undefined ? dependency.name : `${dependency.name}@${dependency.specifier}`;
+      swaps.set(dependency.key, { entry: asked, source: dependency.version });
+    }
+  }
   return swaps;
+}
+
+/** The entries of a `pnpm-lock.yaml`'s `packages:` map: each key, and its one-line fields. */
+function pnpmPackageEntries(text: string): { key: string; fields: Map<string, string> }[] {
+  const entries: { key: string; fields: Map<string, string> }[] = [];
+  let inPackages = false;
+  let entry: { key: string; fields: Map<string, string> } | undefined;
+  for (const line of text.split("\n")) {
+    if (/^\S/.test(line)) {
+      inPackages = /^packages:\s*$/.test(line);
+      entry = undefined;
+      continue;
+    }
+    if (!inPackages) continue;
+    const key = /^ {2}('[^']*'|"[^"]*"|[^\s'"#].*?):(?:\s*\{\})?\s*$/.exec(line)?.[1];
+    if (key !== undefined) {
+      entry = { key: unquoteYaml(key), fields: new Map() };
+      entries.push(entry);
+      continue;
+    }
+    const field = /^ {4}(name|version|resolution): *(.*?)\s*$/.exec(line);
+    if (entry !== undefined && field) {
+      const [, fieldName = "", value = ""] = field;
+      // A field written twice is read as neither can be vouched for: the entry names no package.
+      entry.fields.set(fieldName, entry.fields.has(fieldName) ? "\0twice" : unquoteYaml(value));
+    }
+  }
+  return entries;
 }
 
 /** A `yarn.lock` entry: its key line, its descriptors, and the values of its fields, by name. */

@@ -420,6 +420,19 @@ describe("validate: npm lifecycle scripts", () => {
     expect(
       await expectAccepted([packageLock("https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz")]),
     ).toEqual([["A", "package-lock.json"]]);
+    const pnpmLock = newFilePatch("pnpm-lock.yaml", [
+      "lockfileVersion: '9.0'",
+      "importers:",
+      "  .:",
+      "    dependencies:",
+      "      lodash:",
+      "        specifier: ^4.17.21",
+      "        version: evil-pkg@1.0.0",
+    ]);
+    await expectRejected(
+      [pnpmLock],
+      /path "pnpm-lock\.yaml" resolves the entry "importers > \. > lodash" \("lodash@\^4\.17\.21"\) to "evil-pkg@1\.0\.0"/,
+    );
   });
 
   it("refuses Bun's binary bun.lockb outright, even where binary patches are allowed", async () => {

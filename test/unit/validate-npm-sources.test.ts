@@ -292,7 +292,7 @@ describe("validate: changedLockfileSources", () => {
     for (const resolution of [
       "{integrity: sha512-AAAA==}",
       "{integrity: sha512-AAAA, tarball: https://registry.npmjs.org/pad/-/pad-1.0.0.tgz}",
-      "{tarball: 'https://registry.npmjs.org/@s/pad/-/pad-1.0.0.tgz', integrity: sha512-AAAA}",
+      "{tarball: 'https://registry.npmjs.org/pad/-/pad-1.0.0.tgz', integrity: sha512-AAAA}",
     ]) {
       expect(changedLockfileSources("pnpm", undefined, pnpm(resolution)), resolution).toEqual([]);
     }
@@ -495,5 +495,75 @@ describe("validate: a lockfile entry resolved to another package's tarball", () 
         expect.stringContaining(another),
       ]);
     }
+  });
+  it("refuses a pnpm-lock.yaml package or importer resolved to another package, and links out of the tree", () => {
+    const v9 = (lodash: string, core: string, tarball: string) =>
+      [
+        "lockfileVersion: '9.0'",
+        "",
+        "importers:",
+        "",
+        "  .:",
+        "    dependencies:",
+        "      str:",
+        "        specifier: npm:string-width@^4",
+        "        version: string-width@4.2.3",
+        "      lodash:",
+        "        specifier: ^4.17.21",
+        `        version: ${lodash}`,
+        "      '@example/core':",
+        "        specifier: workspace:*",
+        `        version: ${core}`,
+        "      react-dom:",
+        "        specifier: ^18.2.0",
+        "        version: 18.2.0(react@18.2.0)",
+        "",
+        "  packages/core:",
+        "    dependencies:",
+        "      shared:",
+        "        specifier: workspace:*",
+        "        version: link:../shared",
+        "",
+        "packages:",
+        "",
+        "  string-width@4.2.3:",
+        "    resolution: {integrity: sha512-AAAA}",
+        "",
+        "  '@s/x@1.0.0':",
+        `    resolution: {integrity: sha512-AAAA, tarball: ${tarball}}`,
+        "",
+        "snapshots:",
+        "",
+        "  string-width@4.2.3: {}",
+        "",
+      ].join("\n");
+    const good = v9("4.17.21", "link:packages/core", "https://registry.npmjs.org/@s/x/-/x-1.0.0.tgz");
+    expect(changedLockfileSources("pnpm", undefined, good)).toEqual([]);
+    const bad = v9(
+      "evil-pkg@1.0.0",
+      "link:../outside",
+      "https://registry.npmjs.org/@s/evil/-/evil-1.0.0.tgz",
+    );
+    expect(changedLockfileSources("pnpm", good, bad)).toEqual([
+      'adds the source "link:../outside" for "importers > . > @example/core" (not the registry: the next install fetches it and runs its install scripts)',
+      `resolves the entry "@s/x@1.0.0" ("@s/x@1.0.0") to "https://registry.npmjs.org/@s/evil/-/evil-1.0.0.tgz" (${another})`,
+      `resolves the entry "importers > . > lodash" ("lodash@^4.17.21") to "evil-pkg@1.0.0" (${another})`,
+    ]);
+    // Version 6 of one project, its aliases `/name@version`; version 5's `/name/version`.
+    const v6 = (version: string) =>
+      `lockfileVersion: '6.0'\n\ndevDependencies:\n  sw:\n    specifier: npm:string-width@^4.2.0\n    version: /string-width@4.2.3\n  lodash:\n    specifier: ^4.17.21\n    version: ${version}\n\npackages:\n\n  /string-width@4.2.3:\n    resolution: {integrity: sha512-x}\n`;
+    expect(changedLockfileSources("pnpm", undefined, v6("4.17.21"))).toEqual([]);
+    expect(changedLockfileSources("pnpm", undefined, v6("/evil@1.0.0"))).toEqual([
+      `resolves the entry "importers > . > lodash" ("lodash@^4.17.21") to "/evil@1.0.0" (${another})`,
+    ]);
+    const v5 = (version: string) =>
+      `lockfileVersion: 5.4\n\nspecifiers:\n  lodash: ^4.17.21\n  sw: npm:string-width@^4\n\ndependencies:\n  lodash: ${version}\n  sw: /string-width/4.2.3\n\npackages:\n\n  /string-width/4.2.3_react@18.0.0:\n    resolution: {integrity: sha512-x}\n`;
+    expect(changedLockfileSources("pnpm", undefined, v5("4.17.21_react@18.0.0"))).toEqual([]);
+    expect(changedLockfileSources("pnpm", undefined, v5("/evil/1.0.0"))).toHaveLength(1);
+    // A package's own name and version, where pnpm writes them, are its key's.
+    const named = (name: string) =>
+      `lockfileVersion: '6.0'\n\npackages:\n\n  /pad@1.0.0:\n    resolution: {integrity: sha512-x}\n    name: ${name}\n    version: 1.0.0\n`;
+    expect(changedLockfileSources("pnpm", undefined, named("pad"))).toEqual([]);
+    expect(changedLockfileSources("pnpm", undefined, named("evil"))).toHaveLength(1);
   });
 });
