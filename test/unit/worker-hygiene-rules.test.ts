@@ -286,6 +286,35 @@ describe("which fixes one file may get", () => {
     expect(fixed('val s = "open  \n', { path: "a.scala" })).toBe('val s = "open  \n');
   });
 
+  it("keeps trailing spaces inside Swift's multi-line strings, extended delimiters too", () => {
+    // A test's expected text, compared byte for byte.
+    const swift = [
+      'let q = "a \\" b"  // """ in a comment  ',
+      'let expected = """  ',
+      '  one \\"""  ',
+      '  """  ',
+      'let raw = #"""  ',
+      '  two """ still in it  ',
+      '  """#  ',
+      'let path = #"C:\\dir\\"#  ',
+      "",
+    ].join("\n");
+    expect(fixed(swift, { path: "Tests/OutputTests.swift" })).toBe(
+      [
+        'let q = "a \\" b"  // """ in a comment',
+        'let expected = """  ',
+        '  one \\"""  ',
+        '  """',
+        'let raw = #"""  ',
+        '  two """ still in it  ',
+        '  """#',
+        'let path = #"C:\\dir\\"#',
+        "",
+      ].join("\n"),
+    );
+    expect(fixed('let s = """\nopen  \n', { path: "a.swift" })).toBe('let s = """\nopen  \n');
+  });
+
   it("keeps trailing spaces inside Rust strings, raw or not, past comments, chars and lifetimes", () => {
     // As ripgrep's tests compare raw strings with its output byte for byte.
     const rust = [

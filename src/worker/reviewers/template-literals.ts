@@ -389,8 +389,11 @@ function rubyHeredocLines(text: string): Set<number> | undefined {
   }));
 }
 
-/** Kotlin, Scala and C#: a `"""` string keeps its lines' trailing spaces (Java's text blocks do not). */
-const TRIPLE_QUOTE_EXTENSION = /\.(?:kts?|scala|sc|cs)$/i;
+/**
+ * Kotlin, Scala, C# and Swift: a `"""` string keeps its lines' trailing spaces (Java's text blocks
+ * do not).
+ */
+const TRIPLE_QUOTE_EXTENSION = /\.(?:kts?|scala|sc|cs|swift)$/i;
 
 function isTripleQuotePath(path: string): boolean {
   return TRIPLE_QUOTE_EXTENSION.test(path);
@@ -403,17 +406,29 @@ function quoteRun(text: string, i: number): number {
   return end - i;
 }
 
+/** The number of `#` right before `i`: a Swift string's extended delimiter (`#"""`, `##"`). */
+function hashesBefore(text: string, i: number): number {
+  let start = i;
+  while (text[start - 1] === "#") start--;
+  return i - start;
+}
+
 /**
  * The same for the raw strings of Kotlin and Scala (`"""..."""`) and C# (`"""..."""`, or longer
- * runs of quotes) and C#'s verbatim strings (`@"..."`, `""` a quote), past line and block
- * comments, one-line strings and character literals; undefined when a one-line string meets a line
- * break, or the file ends inside a string or a comment.
+ * runs of quotes), C#'s verbatim strings (`@"..."`, `""` a quote) and Swift's multi-line strings
+ * (`"""..."""`, `\"""` inside one escaped; with an extended delimiter, `#"""..."""#`, none is),
+ * past line and block comments, one-line strings and character literals; undefined when a one-line
+ * string meets a line break, or the file ends inside a string or a comment.
  */
 function tripleQuoteLines(path: string, text: string): Set<number> | undefined {
   const csharp = /\.cs$/i.test(path);
+  const swift = /\.swift$/i.test(path);
   const lines = new Set<number>();
   let mode: "code" | "line" | "block" | "string" | "verbatim" | "raw" = "code";
   let closer = 3;
+  // Swift: the `#`s the string opened with, which its closing quote must be followed by.
+  let hashes = 0;
+  const closes = (end: number) => text.startsWith("#".repeat(hashes), end);
   let line = 1;
   for (let i = 0; i < text.length; i++) {
     const c = text[i] as string;
@@ -430,6 +445,7 @@ function tripleQuoteLines(path: string, text: string): Set<number> | undefined {
         i++;
       } else if (c === '"') {
         const run = quoteRun(text, i);
+        hashes = swift ? hashesBefore(text, i) : 0;
         if (run >= 3) {
           mode = "raw";
           // Kotlin and Scala open with three, the rest being content; C# with the whole run.
@@ -446,15 +462,23 @@ function tripleQuoteLines(path: string, text: string): Set<number> | undefined {
         i++;
       }
     } else if (mode === "string") {
-      if (c === "\\" && next !== "\n") i++;
-      else if (c === '"') mode = "code";
+      if (c === "\\" && next !== "\n" && hashes === 0) i++;
+      else if (c === '"' && closes(i + 1)) {
+        mode = "code";
+        i += hashes;
+      }
     } else if (mode === "verbatim") {
       if (c === '"' && next === '"') i++;
       else if (c === '"') mode = "code";
-    } else if (c === '"') {
-      // A run as long as the opening one ends it; in Kotlin and Scala, its last three do.
+    } else if (swift && c === "\\" && next !== "\n" && hashes === 0) i++;
+    else if (c === '"') {
+      // A run as long as the opening one ends it; in Kotlin, Scala and Swift, its last three do
+      // (in Swift, followed by the `#`s it opened with).
       const run = quoteRun(text, i);
-      if (run >= closer) mode = "code";
+      if (run >= closer && closes(i + run)) {
+        mode = "code";
+        i += hashes;
+      }
       i += run - 1;
     }
   }
