@@ -590,7 +590,53 @@ function swappedPackages(kind: LockKind, text: string | undefined): Map<string, 
       swaps.set(dependency.key, { entry: asked, source: dependency.version });
     }
   }
+  if (kind === "bun") {
+    const document = parseBunLock(text);
+    if (typeof document !== "string") bunSwaps(document, swaps);
+  }
   return swaps;
+}
+
+const BUN_DEPENDENCY_FIELDS = [...DEPENDENCY_FIELDS, "overrides"];
+
+/**
+ * The `bun.lock` entries whose package (`name@version`, the first item) is not the one installed
+ * at the key's folder (its last name) unless some dependency declares that alias
+ * (`"string-width-cjs": "npm:string-width@^4.2.0"`), or whose registry tarball (the second item,
+ * for a registry other than the default) is another package's.
+ */
+function bunSwaps(document: Json, swaps: Map<string, Swap>): void {
+  if (!isObject(document.packages)) return;
+  const aliases = new Set<string>();
+  const declare = (holder: unknown) => {
+    if (!isObject(holder)) return;
+    for (const field of BUN_DEPENDENCY_FIELDS) {
+      const map = holder[field];
+      if (!isObject(map)) continue;
+      for (const [name, spec] of Object.entries(map)) {
+        const target = typeof spec === "string" ? /^npm:(@?[^@]+)@/.exec(spec)?.[1] : undefined;
+        if (target !== undefined) aliases.add(`${name}\0${target}`);
+      }
+    }
+  };
+  declare(document);
+  if (isObject(document.workspaces)) Object.values(document.workspaces).forEach(declare);
+  for (const entry of Object.values(document.packages)) if (Array.isArray(entry)) declare(entry[2]);
+  for (const [key, entry] of Object.entries(document.packages)) {
+    const [id, registry] = Array.isArray(entry) ? entry : [];
+    if (typeof id !== "string" || bunResolutionKind(id) !== "registry") continue;
+    const at = id.indexOf("@", id.startsWith("@") ? 1 : 0);
+    const name = id.slice(0, at);
+    const segments = key.split("/");
+    const installed = segments.at(-2)?.startsWith("@")
+      ? segments.slice(-2).join("/")
+      : (segments.at(-1) ?? "");
+    if (installed !== name && !aliases.has(`${installed}\0${name}`)) {
+      swaps.set(key, { entry: installed, source: id });
+    } else if (typeof registry === "string" && !tarballIsPackage(registry, name, id.slice(at + 1))) {
+      swaps.set(key, { entry: id, source: registry });
+    }
+  }
 }
 
 /** The entries of a `pnpm-lock.yaml`'s `packages:` map: each key, and its one-line fields. */

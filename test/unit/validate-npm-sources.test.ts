@@ -566,4 +566,36 @@ describe("validate: a lockfile entry resolved to another package's tarball", () 
     expect(changedLockfileSources("pnpm", undefined, named("pad"))).toEqual([]);
     expect(changedLockfileSources("pnpm", undefined, named("evil"))).toHaveLength(1);
   });
+  it("refuses a bun.lock entry installed as another package than its id, unless declared an alias", () => {
+    const bun = (packages: string) =>
+      `{\n  "lockfileVersion": 1,\n  "workspaces": {\n    "": { "name": "app", "dependencies": { "string-width-cjs": "npm:string-width@^4.2.0" }, },\n    "packages/web": { "name": "@mono/web", },\n  },\n  "packages": {\n${packages}  },\n}\n`;
+    const good = bun(
+      [
+        '    "string-width": ["string-width@5.1.2", "", {}, "sha512-AAAA"],',
+        '    "string-width-cjs": ["string-width@4.2.3", "", {}, "sha512-BBBB"],',
+        '    "wrap-ansi/string-width": ["string-width@4.2.3", "", {}, "sha512-BBBB"],',
+        '    "@mono/web/@s/a": ["@s/a@1.0.0", "", {}, "sha512-CCCC"],',
+        '    "@mono/web": ["@mono/web@workspace:packages/web"],',
+        '    "p": ["p@1.0.0", "https://registry.npmjs.org/p/-/p-1.0.0.tgz", {}, "sha512-DDDD"],',
+        "",
+      ].join("\n"),
+    );
+    expect(changedLockfileSources("bun", undefined, good)).toEqual([]);
+    const swapped = bun(
+      [
+        '    "lodash": ["evil-pkg@1.0.0", "", {}, "sha512-AAAA"],',
+        '    "p": ["p@1.0.0", "https://registry.npmjs.org/evil/-/evil-1.0.0.tgz", {}, "sha512-DDDD"],',
+        "",
+      ].join("\n"),
+    );
+    expect(changedLockfileSources("bun", good, swapped)).toEqual([
+      `resolves the entry "lodash" ("lodash") to "evil-pkg@1.0.0" (${another})`,
+      `resolves the entry "p" ("p@1.0.0") to "https://registry.npmjs.org/evil/-/evil-1.0.0.tgz" (${another})`,
+    ]);
+    // A package's own dependencies declare an alias too.
+    const declared = bun(
+      '    "x": ["x@1.0.0", "", { "dependencies": { "lodash": "npm:lodash-es@^4" } }, "sha512-AAAA"],\n    "x/lodash": ["lodash-es@4.17.21", "", {}, "sha512-BBBB"],\n',
+    );
+    expect(changedLockfileSources("bun", undefined, declared)).toEqual([]);
+  });
 });
