@@ -512,10 +512,18 @@ function swappedPackages(kind: LockKind, text: string | undefined): Map<string, 
       }
     };
     if (isObject(document.packages)) {
+      const aliases = declaredAliases(Object.values(document.packages));
       for (const [key, entry] of Object.entries(document.packages)) {
         if (!isObject(entry)) continue;
-        // npm writes an alias's package name (`"foo": "npm:bar@1"` installs bar as foo) in `name`.
-        const name = typeof entry.name === "string" ? entry.name : installedName(key);
+        // npm writes an alias's package name (`"foo": "npm:bar@1"` installs bar as foo) in `name`:
+        // an alias only where a dependency of the lockfile (the root's, as package.json) declares it.
+        const installed = installedName(key);
+        const name = typeof entry.name === "string" ? entry.name : installed;
+        if (installed !== undefined && name !== installed && !aliases.has(`${installed}\0${name}`)) {
+          const version = typeof entry.version === "string" ? `@${entry.version}` : "";
+          swaps.set(key, { entry: installed, source: `${name}${version}` });
+          continue;
+        }
         check(key, name, entry.version, entry.resolved);
       }
     }
@@ -597,7 +605,25 @@ function swappedPackages(kind: LockKind, text: string | undefined): Map<string, 
   return swaps;
 }
 
-const BUN_DEPENDENCY_FIELDS = [...DEPENDENCY_FIELDS, "overrides"];
+/**
+ * The npm aliases the dependency maps (and `overrides`) of `holders` declare, as `<name>\0<package>`
+ * for `"<name>": "npm:<package>@<range>"`.
+ */
+function declaredAliases(holders: readonly unknown[]): Set<string> {
+  const aliases = new Set<string>();
+  for (const holder of holders) {
+    if (!isObject(holder)) continue;
+    for (const field of [...DEPENDENCY_FIELDS, "overrides"]) {
+      const map = holder[field];
+      if (!isObject(map)) continue;
+      for (const [name, spec] of Object.entries(map)) {
+        const target = typeof spec === "string" ? /^npm:(@?[^@]+)@/.exec(spec)?.[1] : undefined;
+        if (target !== undefined) aliases.add(`${name}\0${target}`);
+      }
+    }
+  }
+  return aliases;
+}
 
 /**
  * The `bun.lock` entries whose package (`name@version`, the first item) is not the one installed
@@ -607,21 +633,11 @@ const BUN_DEPENDENCY_FIELDS = [...DEPENDENCY_FIELDS, "overrides"];
  */
 function bunSwaps(document: Json, swaps: Map<string, Swap>): void {
   if (!isObject(document.packages)) return;
-  const aliases = new Set<string>();
-  const declare = (holder: unknown) => {
-    if (!isObject(holder)) return;
-    for (const field of BUN_DEPENDENCY_FIELDS) {
-      const map = holder[field];
-      if (!isObject(map)) continue;
-      for (const [name, spec] of Object.entries(map)) {
-        const target = typeof spec === "string" ? /^npm:(@?[^@]+)@/.exec(spec)?.[1] : undefined;
-        if (target !== undefined) aliases.add(`${name}\0${target}`);
-      }
-    }
-  };
-  declare(document);
-  if (isObject(document.workspaces)) Object.values(document.workspaces).forEach(declare);
-  for (const entry of Object.values(document.packages)) if (Array.isArray(entry)) declare(entry[2]);
+  const aliases = declaredAliases([
+    document,
+    ...(isObject(document.workspaces) ? Object.values(document.workspaces) : []),
+    ...Object.values(document.packages).map((entry) => (Array.isArray(entry) ? entry[2] : undefined)),
+  ]);
   for (const [key, entry] of Object.entries(document.packages)) {
     const [id, registry] = Array.isArray(entry) ? entry : [];
     if (typeof id !== "string" || bunResolutionKind(id) !== "registry") continue;

@@ -397,6 +397,18 @@ describe("validate: a lockfile entry resolved to another package's tarball", () 
       `resolves the entry "node_modules/@s/a" ("@s/a@1.0.0") to "${npmjs}/@evil/a/-/a-1.0.0.tgz" (${another})`,
       `resolves the entry "node_modules/x/node_modules/@s/b" ("@s/b@1.0.0") to "${npmjs}/@s%2fb/-/evil-1.0.0.tgz" (${another})`,
     ]);
+    // An alias's name field names its package only where a dependency declares the alias.
+    const undeclared = lock({
+      "": { dependencies: { lodash: "^4.17.21" } },
+      "node_modules/lodash": {
+        name: "evil-pkg",
+        version: "1.0.0",
+        resolved: `${npmjs}/evil-pkg/-/evil-pkg-1.0.0.tgz`,
+      },
+    });
+    expect(changedLockfileSources("npm", before, undeclared)).toEqual([
+      `resolves the entry "node_modules/lodash" ("lodash") to "evil-pkg@1.0.0" (${another})`,
+    ]);
     // Version 1 names the package by its key, an alias's in its version.
     const v1 = JSON.stringify({
       lockfileVersion: 1,
@@ -423,7 +435,14 @@ describe("validate: a lockfile entry resolved to another package's tarball", () 
     const after = lock({
       "node_modules/@team/a": { version: "1.1.0", resolved: `${gitlab}/@team/a/-/@team/a-1.1.0.tgz` },
       "node_modules/@team/b": { version: "1.0.0", resolved: `${gitlab}/@team%2fb/-/b-1.0.0.tgz` },
+      "": { dependencies: { foo: "npm:bar@^1.0.0" } },
       "node_modules/foo": { name: "bar", version: "1.0.0", resolved: `${npmjs}/bar/-/bar-1.0.0.tgz` },
+      "node_modules/c": { version: "1.0.0", dependencies: { "string-width-cjs": "npm:string-width@^4.2.0" } },
+      "node_modules/string-width-cjs": {
+        name: "string-width",
+        version: "4.2.3",
+        resolved: `${npmjs}/string-width/-/string-width-4.2.3.tgz`,
+      },
       "node_modules/@s/c": { version: "2.0.0-rc.1", resolved: `${npmjs}/@s/c/-/c-2.0.0-rc.1.tgz` },
       "node_modules/c/node_modules/d": { version: "1.0.0", resolved: `${npmjs}/d/-/d-1.0.0.tgz` },
     });
