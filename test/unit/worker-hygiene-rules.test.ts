@@ -315,6 +315,70 @@ describe("which fixes one file may get", () => {
     expect(fixed('let s = """\nopen  \n', { path: "a.swift" })).toBe('let s = """\nopen  \n');
   });
 
+  it("keeps trailing spaces in YAML's block scalars, to the first line no deeper than the header's", () => {
+    // A literal block's trailing spaces are its content; a folded one's too.
+    const yaml = [
+      "# a comment: |  ",
+      "jobs:  ",
+      "  test:  ",
+      "    steps:  ",
+      "      - run: |  ",
+      "          echo one  ",
+      "    ",
+      "{{- if .Values.x }}",
+      "          echo two  ",
+      "      - name: after  ",
+      '        "a: b": >-2 # folded  ',
+      "          three  ",
+      "        plain: x  ",
+      "        seq:  ",
+      "        - |+  ",
+      "          four  ",
+      "        props:  ",
+      "          &text !!str  ",
+      "          |  ",
+      "         five  ",
+      "        end: 1  ",
+      "--- |  ",
+      "six  ",
+      "...  ",
+      "last: 1  ",
+      "",
+    ].join("\n");
+    expect(fixed(yaml, { path: ".github/workflows/ci.yml" })).toBe(
+      [
+        "# a comment: |",
+        "jobs:",
+        "  test:",
+        "    steps:",
+        "      - run: |",
+        "          echo one  ",
+        "    ",
+        "{{- if .Values.x }}",
+        "          echo two  ",
+        "      - name: after",
+        '        "a: b": >-2 # folded',
+        "          three  ",
+        "        plain: x",
+        "        seq:",
+        "        - |+",
+        "          four  ",
+        "        props:",
+        "          &text !!str",
+        "          |",
+        "         five  ",
+        "        end: 1",
+        "--- |",
+        "six  ",
+        "...",
+        "last: 1",
+        "",
+      ].join("\n"),
+    );
+    // A file that ends inside one is YAML still: the block ends with it.
+    expect(fixed("a: |\n  b  \n", { path: "a.yaml" })).toBe("a: |\n  b  \n");
+  });
+
   it("keeps trailing spaces inside Rust strings, raw or not, past comments, chars and lifetimes", () => {
     // As ripgrep's tests compare raw strings with its output byte for byte.
     const rust = [

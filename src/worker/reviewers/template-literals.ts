@@ -485,6 +485,73 @@ function tripleQuoteLines(path: string, text: string): Set<number> | undefined {
   return mode === "code" || mode === "line" ? lines : undefined;
 }
 
+const YAML_EXTENSION = /\.ya?ml$/i;
+
+function isYamlPath(path: string): boolean {
+  return YAML_EXTENSION.test(path);
+}
+
+/** A block scalar's indicator (`|`, `>-`, `|2+`), after its tag and anchor, then a comment at most. */
+const BLOCK_SCALAR = String.raw`(?:[&!]\S*[ \t]+)*[|>](?:[1-9][+-]?|[+-][1-9]?)?(?:[ \t]+#.*)?[ \t\r]*$`;
+/**
+ * A line that opens a block scalar: the value of a key (`run: |`, `"a: b": >-`), a sequence entry
+ * (`- |`) or a complex key (`? |`), any of them after `- ` entries (`- key: |`); or the indicator
+ * alone, a key's value on the line under it.
+ */
+const BLOCK_SCALAR_HEADER = new RegExp(
+  String.raw`^ *(?:[-?][ \t]+)*(?:(?:[^#\s].*?)?(?<colon>:)[ \t]+)?` + BLOCK_SCALAR,
+);
+/** A block scalar at the top of a document (`--- |`): its lines may start in the first column. */
+const DOCUMENT_SCALAR_HEADER = new RegExp(String.raw`^---[ \t]+` + BLOCK_SCALAR);
+/** A node's tag and anchor on a line of their own, above its indicator. */
+const PROPERTIES = /^[ \t]*(?:[&!]\S*[ \t]*)+\r?$/;
+const DOCUMENT_MARKER = /^(?:---|\.\.\.)(?:[ \t\r]|$)/;
+/** A template's directive (Helm's `{{ }}`, Jinja's `{% %}`), which may stand for any lines. */
+const TEMPLATE_DIRECTIVE = /^[ \t]*\{[{%]/;
+
+const indentOf = (line: string) => line.length - line.trimStart().length;
+const isBlank = (line: string) => /^[ \t\r]*$/.test(line);
+
+/**
+ * The same for YAML's block scalars (`key: |`, `key: >`), whose lines' trailing spaces are content
+ * (a literal block's, a folded one's), to the first line indented no deeper than the line that
+ * opened it: deeper than the key or the `-` would be exact, the line's own indent keeps more. Blank
+ * lines and a template's directives do not end one (a guess errs on keeping spaces); a header in a
+ * string or a comment only keeps more lines. Never undefined: YAML ends a block scalar anywhere.
+ */
+function yamlBlockScalarLines(text: string): Set<number> {
+  const lines = new Set<number>();
+  const source = text.split("\n");
+  // The indent a line must exceed to be in the open block scalar; undefined: none is open.
+  let parent: number | undefined;
+  let previous = -1;
+  for (let index = 0; index < source.length; index++) {
+    const line = source[index] as string;
+    if (parent !== undefined) {
+      const inside =
+        isBlank(line) ||
+        TEMPLATE_DIRECTIVE.test(line) ||
+        (parent < 0 ? !DOCUMENT_MARKER.test(line) : indentOf(line) > parent);
+      if (inside) {
+        lines.add(index + 1);
+        continue;
+      }
+      parent = undefined;
+    }
+    const header = BLOCK_SCALAR_HEADER.exec(line);
+    if (DOCUMENT_SCALAR_HEADER.test(line)) parent = -1;
+    else if (header) {
+      // The indicator alone on its line: the scalar is the value of the key on the line above.
+      const alone = header.groups?.colon === undefined && !/^ *[-?][ \t]/.test(line);
+      parent = alone ? previous : indentOf(line);
+    }
+    // The key a lone indicator belongs to: not a comment, nor its tag or anchor on a line of their own.
+    if (!isBlank(line) && !line.trimStart().startsWith("#") && !PROPERTIES.test(line))
+      previous = indentOf(line);
+  }
+  return lines;
+}
+
 /**
  * The 1-based numbers of the lines of `path` whose trailing spaces belong to a literal of its
  * language (none for a language without such literals), or undefined when a lexer lost track and
@@ -498,5 +565,6 @@ export function literalLines(path: string, text: string): Set<number> | undefine
   if (isShellPath(path)) return shellHeredocLines(text);
   if (isRubyPath(path)) return rubyHeredocLines(text);
   if (isTripleQuotePath(path)) return tripleQuoteLines(path, text);
+  if (isYamlPath(path)) return yamlBlockScalarLines(text);
   return new Set<number>();
 }
