@@ -105,16 +105,30 @@ describe("--filter-mode", () => {
   });
 });
 
-/** A commit changing three files whose names git quotes, each with a comment on its added line. */
+/** Names git quotes: always (a tab, a line break), or under core.quotePath (a non-ASCII letter). */
+const QUOTED_NAMES = ["caf\u00e9.ts", "tab\there.ts", "new\nline.ts"];
+const LOOK_HERE = QUOTED_NAMES.map((path) => ({ path, line: 1, severity: "warning", message: "Look here." }));
+
+/** The comments on QUOTED_NAMES as printed, with café.ts spelled `cafe`. */
+const lookHereLines = (cafe: string) => [
+  `${cafe}:1 warning Look here.`,
+  '"tab\\there.ts":1 warning Look here.',
+  '"new\\nline.ts":1 warning Look here.',
+];
+
+/** Those lines as the report and show list comments, indented. */
+const listed = (cafe: string) =>
+  lookHereLines(cafe)
+    .map((line) => `  ${line}`)
+    .join("\n");
+
+/** A commit changing each of QUOTED_NAMES on its line 1. */
 function quotedPathsRepo(): TestRepo {
   const repo = repos.add(createTestRepo());
-  const names = ["caf\u00e9.ts", "tab\there.ts", "new\nline.ts"];
-  for (const name of names) repo.write(name, "one\n");
+  for (const name of QUOTED_NAMES) repo.write(name, "one\n");
   repo.commit("base");
-  for (const name of names) repo.write(name, "two\n");
+  for (const name of QUOTED_NAMES) repo.write(name, "two\n");
   repo.commit("change");
-  const comments = names.map((path) => ({ path, line: 1, severity: "warning", message: "Look here." }));
-  useResultWorker(repo, okResult("Paths.", comments));
   return repo;
 }
 
@@ -124,55 +138,33 @@ describe("paths in the review's report and its git note", () => {
     ["false", "caf\u00e9.ts"],
   ])("are printed as git prints them with core.quotePath %s", (quotePath, cafe) => {
     const repo = quotedPathsRepo();
+    useResultWorker(repo, okResult("Paths.", LOOK_HERE));
     repo.git("config", "core.quotePath", quotePath);
-    const lines = [
-      `${cafe}:1 warning Look here.`,
-      '"tab\\there.ts":1 warning Look here.',
-      '"new\\nline.ts":1 warning Look here.',
-    ];
     const result = repo.run([]);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toContain(lines.map((line) => `  ${line}`).join("\n"));
+    expect(result.stdout).toContain(listed(cafe));
     const note = repo.git("notes", "--ref=review-remote", "show", "HEAD");
     expect(note).toMatch(/^review [0-9a-f]{12} by \S+:\n/);
-    expect(note).toContain(lines.join("\n"));
+    expect(note).toContain(lookHereLines(cafe).join("\n"));
   });
 });
 
 describe("show", () => {
   it("prints every path as git does, core.quotePath deciding: comments and each proposal's stat", () => {
-    const repo = repos.add(createTestRepo());
-    const names = ["caf\u00e9.ts", "tab\there.ts", "new\nline.ts"];
-    for (const name of names) repo.write(name, "one\n");
-    repo.commit("base");
-    for (const name of names) repo.write(name, "two\n");
-    repo.commit("change");
-    repo.write(names[0] as string, "three\n");
+    const repo = quotedPathsRepo();
+    repo.write(QUOTED_NAMES[0] as string, "three\n");
     const patch = repo.git("diff");
     repo.git("checkout", "--", ".");
-    const comments = names.map((path) => ({ path, line: 1, severity: "warning", message: "Look here." }));
-    useResultWorker(repo, okResult("Paths.", comments, [{ message: "Three", patch }]));
+    useResultWorker(repo, okResult("Paths.", LOOK_HERE, [{ message: "Three", patch }]));
     const id = JSON.parse(repo.run(["--json"]).stdout).id as string;
     const quoted = repo.run(["show", id]);
     expect(quoted.status, quoted.stderr).toBe(0);
     // The stat said "caf\303\251.ts" and the comment café.ts; a tab was \u{9}.
-    expect(quoted.stdout).toContain(
-      [
-        '  "caf\\303\\251.ts":1 warning Look here.',
-        '  "tab\\there.ts":1 warning Look here.',
-        '  "new\\nline.ts":1 warning Look here.',
-      ].join("\n"),
-    );
+    expect(quoted.stdout).toContain(listed('"caf\\303\\251.ts"'));
     expect(quoted.stdout).toMatch(/^ "caf\\303\\251\.ts" \| 2 \+-$/m);
     repo.git("config", "core.quotePath", "false");
     const plain = repo.run(["show", id]);
-    expect(plain.stdout).toContain(
-      [
-        "  caf\u00e9.ts:1 warning Look here.",
-        '  "tab\\there.ts":1 warning Look here.',
-        '  "new\\nline.ts":1 warning Look here.',
-      ].join("\n"),
-    );
+    expect(plain.stdout).toContain(listed("caf\u00e9.ts"));
     expect(plain.stdout).toMatch(/^ caf\u00e9\.ts \| 2 \+-$/m);
   });
 

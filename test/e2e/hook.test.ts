@@ -138,29 +138,23 @@ describe("pre-push hook", () => {
     const names = ["caf\u00e9.ts", "tab\there.ts", "new\nline.ts"];
     const comments = names.map((path) => ({ path, line: 1, severity: "warning", message: "Look here." }));
     useResultWorker(repo, okResult("Paths.", comments));
-    for (const name of names) repo.write(name, "one\n");
-    repo.commit("quoted names");
-    const quoted = push(repo);
-    expect(quoted.status, quoted.stderr).toBe(0);
-    expect(quoted.stderr).toContain(
-      [
-        'review-remote:   "caf\\303\\251.ts":1 warning Look here.',
-        'review-remote:   "tab\\there.ts":1 warning Look here.',
-        'review-remote:   "new\\nline.ts":1 warning Look here.',
-      ].join("\n"),
-    );
-    repo.git("config", "core.quotePath", "false");
-    for (const name of names) repo.write(name, "two\n");
-    repo.commit("again");
-    const plain = push(repo);
-    expect(plain.status, plain.stderr).toBe(0);
-    expect(plain.stderr).toContain(
-      [
-        "review-remote:   caf\u00e9.ts:1 warning Look here.",
-        'review-remote:   "tab\\there.ts":1 warning Look here.',
-        'review-remote:   "new\\nline.ts":1 warning Look here.',
-      ].join("\n"),
-    );
+    for (const [quotePath, cafe] of [
+      ["true", '"caf\\303\\251.ts"'],
+      ["false", "caf\u00e9.ts"],
+    ] as const) {
+      repo.git("config", "core.quotePath", quotePath);
+      for (const name of names) repo.write(name, `${quotePath}\n`);
+      repo.commit(`quotePath ${quotePath}`);
+      const pushed = push(repo);
+      expect(pushed.status, pushed.stderr).toBe(0);
+      expect(pushed.stderr).toContain(
+        [
+          `review-remote:   ${cafe}:1 warning Look here.`,
+          'review-remote:   "tab\\there.ts":1 warning Look here.',
+          'review-remote:   "new\\nline.ts":1 warning Look here.',
+        ].join("\n"),
+      );
+    }
   });
 
   it("reports and lets the push go in warn mode, and answers a re-push from the cache", () => {
