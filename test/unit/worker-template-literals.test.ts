@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { isScriptPath, templateLiteralLines } from "../../src/worker/reviewers/template-literals.js";
+import {
+  isScriptPath,
+  literalLines,
+  templateLiteralLines,
+} from "../../src/worker/reviewers/template-literals.js";
 
 const lines = (text: string) => {
   const found = templateLiteralLines(text);
@@ -39,5 +43,34 @@ describe("lines inside JavaScript template literals", () => {
     for (const path of ["a.js", "a.mjs", "a.cjs", "a.ts", "a.tsx", "a.jsx", "a.mts", "a.cts"])
       expect(isScriptPath(path)).toBe(true);
     for (const path of ["a.json", "a.md", "a.vue", "a.tsv"]) expect(isScriptPath(path)).toBe(false);
+  });
+});
+
+describe("block comments, nested where the language nests them", () => {
+  const linesOf = (path: string, text: string) => {
+    const found = literalLines(path, text);
+    return found === undefined ? undefined : [...found];
+  };
+
+  it("reads Kotlin's, Scala's and Swift's nested comments to their own end", () => {
+    // Read flat, the comment would end at the first `*/` and its `"""` open a string that the real
+    // one closes, leaving the real string's lines to be trimmed.
+    const source = ['/* /* */ """ */', 'val s = """', "a  ", '"""  // """', ""].join("\n");
+    for (const path of ["A.kt", "build.gradle.kts", "A.scala", "a.sc", "A.swift"])
+      expect(linesOf(path, source), path).toEqual([2, 3]);
+    const rust = ['/* /* */ " */', 'let s = "a  ', '";  // "', ""].join("\n");
+    expect(linesOf("a.rs", rust)).toEqual([2]);
+  });
+
+  it("keeps a file that ends inside a nested comment unsure", () => {
+    for (const path of ["A.kt", "A.scala", "A.swift", "a.rs"])
+      expect(linesOf(path, "/* /* */ val x = 1  \n"), path).toBeUndefined();
+  });
+
+  it("ends C#'s, Go's and JavaScript's comments at their first */", () => {
+    expect(linesOf("A.cs", ['/* /* */ var s = """', "a  ", '""";', ""].join("\n"))).toEqual([1, 2]);
+    expect(linesOf("a.go", "/* /* */ var s = `a  \n`\n")).toEqual([1]);
+    expect(linesOf("a.ts", "/* /* */ const s = `a  \n`;\n")).toEqual([1]);
+    expect(linesOf("A.cs", "/* /* */ var x = 1;  \n")).toEqual([]);
   });
 });

@@ -417,14 +417,16 @@ function hashesBefore(text: string, i: number): number {
  * The same for the raw strings of Kotlin and Scala (`"""..."""`) and C# (`"""..."""`, or longer
  * runs of quotes), C#'s verbatim strings (`@"..."`, `""` a quote) and Swift's multi-line strings
  * (`"""..."""`, `\"""` inside one escaped; with an extended delimiter, `#"""..."""#`, none is),
- * past line and block comments, one-line strings and character literals; undefined when a one-line
- * string meets a line break, or the file ends inside a string or a comment.
+ * past line and block comments (which nest in Kotlin, Scala and Swift, not in C#), one-line
+ * strings and character literals; undefined when a one-line string meets a line break, or the file
+ * ends inside a string or a comment.
  */
 function tripleQuoteLines(path: string, text: string): Set<number> | undefined {
   const csharp = /\.cs$/i.test(path);
   const swift = /\.swift$/i.test(path);
   const lines = new Set<number>();
   let mode: "code" | "line" | "block" | "string" | "verbatim" | "raw" = "code";
+  let depth = 0;
   let closer = 3;
   // Swift: the `#`s the string opened with, which its closing quote must be followed by.
   let hashes = 0;
@@ -442,6 +444,7 @@ function tripleQuoteLines(path: string, text: string): Set<number> | undefined {
       if (c === "/" && next === "/") mode = "line";
       else if (c === "/" && next === "*") {
         mode = "block";
+        depth = 1;
         i++;
       } else if (c === '"') {
         const run = quoteRun(text, i);
@@ -457,9 +460,13 @@ function tripleQuoteLines(path: string, text: string): Set<number> | undefined {
         else mode = "string";
       } else if (c === "'") i = rustCharEnd(text, i);
     } else if (mode === "block") {
-      if (c === "*" && next === "/") {
-        mode = "code";
+      if (c === "/" && next === "*" && !csharp) {
+        depth++;
         i++;
+      } else if (c === "*" && next === "/") {
+        depth--;
+        i++;
+        if (depth === 0) mode = "code";
       }
     } else if (mode === "string") {
       if (c === "\\" && next !== "\n" && hashes === 0) i++;
