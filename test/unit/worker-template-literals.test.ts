@@ -74,3 +74,15 @@ describe("block comments, nested where the language nests them", () => {
     expect(linesOf("A.cs", "/* /* */ var x = 1;  \n")).toEqual([]);
   });
 });
+
+describe("Go's strings", () => {
+  it("gives up on an interpreted string or a rune that a backslash carries over a line break", () => {
+    // Not Go, and never read as a way past the line break: the lines after it would be misnumbered.
+    for (const [open, close] of [
+      ['"a\\', 'b"'],
+      ["'\\", "'"],
+    ])
+      expect(literalLines("a.go", `var s = ${open}\n${close}\nvar r = \`x  \ny\`\n`), open).toBeUndefined();
+    expect([...(literalLines("a.go", 'var s = "a\\\\"\nvar r = `x  \ny`\n') ?? [])]).toEqual([2]);
+  });
+});

@@ -170,7 +170,8 @@ function goRawStringLines(text: string): Set<number> | undefined {
         i++;
       }
     } else if (mode === "double" || mode === "rune") {
-      if (c === "\\") i++;
+      // An escape pair; a `\` ending a line leaves the line break to the branch above.
+      if (c === "\\" && next !== "\n") i++;
       else if (c === (mode === "double" ? '"' : "'")) mode = "code";
     } else if (mode === "raw" && c === "`") mode = "code";
   }
