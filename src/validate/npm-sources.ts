@@ -295,14 +295,55 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
     else if (naming.test(line)) sources.set(line.trim(), UNREAD);
   }
   if (kind === "pnpm") {
-    // An importer's `link:` to a folder outside the tree: code no proposal shows, linked in as is.
-    for (const dependency of pnpmImporterDependencies(text)) {
-      const path = /^link:(.*)$/.exec(dependency.version)?.[1];
-      if (path === undefined || isTreePath(joinPath(dependency.importer, path))) continue;
-      sources.set(dependency.key, dependency.version);
+    // An importer's `link:` or `file:` to a folder outside the tree, or a specifier naming such a
+    // folder, a git repository or a URL: code no proposal shows, linked or fetched in as is.
+    const importers = readPnpmImporters(text);
+    for (const line of importers.unread) sources.set(line, UNREAD);
+    for (const dependency of importers.dependencies) {
+      if (!pnpmVersionInTree(dependency)) sources.set(dependency.key, dependency.version);
+      const specifier = dependency.specifier;
+      if (specifier !== undefined && !pnpmSpecifierInTree(dependency.importer, specifier)) {
+        sources.set(`${dependency.key} (specifier)`, specifier);
+      }
     }
   }
   return sources;
+}
+
+/** Whether `path`, relative to the folder `base` of the tree, stays in the tree: no `~`, no tarball. */
+function isTreeFolder(base: string, path: string): boolean {
+  return !path.startsWith("~") && !/\.(?:tgz|tar\.gz|tar)$/i.test(path) && isTreePath(joinPath(base, path));
+}
+
+/**
+ * Whether an importer's `version:` keeps to the registry or the tree: a `link:` to a folder inside
+ * it from the importer's folder, a `file:` folder inside it from the lockfile's folder (as pnpm
+ * writes it) and from the importer's (as a reader may take it), or no local path at all (a version,
+ * an alias, a package key: the `packages` entry it names is checked on its own).
+ */
+function pnpmVersionInTree(dependency: PnpmDependency): boolean {
+  const local = /^(link|file):(.*)$/i.exec(dependency.version);
+  if (!local) return true;
+  const [, protocol = "", path = ""] = local;
+  if (protocol.toLowerCase() === "link") return isTreeFolder(dependency.importer, path);
+  return isTreeFolder("", path) && isTreeFolder(dependency.importer, path);
+}
+
+/**
+ * Whether an importer's `specifier:` (its package.json's spec, which the next install resolves
+ * again where the lockfile no longer satisfies it) names the registry or a folder of the tree from
+ * the importer's folder: a version, a range, a tag, an alias, a `workspace:` or `catalog:`
+ * reference, or a `link:`, `file:`, `workspace:` or bare path that stays in the tree.
+ */
+function pnpmSpecifierInTree(importer: string, specifier: string): boolean {
+  const source = nonRegistrySource(specifier);
+  if (source === undefined) return true;
+  if (source !== "a local path") return false;
+  const value = specifier.trim();
+  const path =
+    /^(?:link|file|workspace):(.*)$/i.exec(value)?.[1] ??
+    (/^[a-z][a-z0-9+.-]*:/i.test(value) ? undefined : value);
+  return path !== undefined && isTreeFolder(importer, path);
 }
 
 /** `path` relative to the folder `base` of the tree, `..` components resolved as far as they go. */
@@ -339,13 +380,28 @@ function unquoteYaml(value: string): string {
 }
 
 /**
+ * A YAML scalar in a form pnpm writes (plain, or in single or double quotes without an escape), as
+ * YAML reads it; undefined for any other form (a flow mapping or sequence, an anchor, an alias, a
+ * tag, a block scalar, a comment after it), which may read as anything.
+ */
+function pnpmScalar(raw: string): string | undefined {
+  if (/^'(?:[^']|'')*'$/.test(raw)) return raw.slice(1, -1).replaceAll("''", "'");
+  if (/^"[^"\\]*"$/.test(raw)) return raw.slice(1, -1);
+  if (/^[-?:](?:\s|$)|^[#'"{}[\],&*!|>%@`]|\s#|:(?:\s|$)|^<<$/.test(raw)) return undefined;
+  return raw;
+}
+
+/**
  * The dependencies of each importer of a `pnpm-lock.yaml`, from the lines pnpm writes: under
  * `importers:` (`  <folder>:`, `    dependencies:`, `      <name>:`, `        specifier: ...`,
  * `        version: ...`), or at the top for a lockfile of one project, where version 5 writes
- * `<name>: <version>` on one line and the specifiers in a `specifiers:` map of their own.
+ * `<name>: <version>` on one line and the specifiers in a `specifiers:` map of their own. A line
+ * there in any other form (another indentation, a flow mapping, an anchor or alias, a field written
+ * twice, a scalar over lines) is `unread`: YAML may read it as a dependency this does not see.
  */
-function pnpmImporterDependencies(text: string): PnpmDependency[] {
+function readPnpmImporters(text: string): { dependencies: PnpmDependency[]; unread: string[] } {
   const found = new Map<string, PnpmDependency>();
+  const unread: string[] = [];
   let importer: string | undefined;
   let base = 0;
   let group: string | undefined;
@@ -365,45 +421,67 @@ function pnpmImporterDependencies(text: string): PnpmDependency[] {
     }
     return value;
   };
+  // A field written twice for one dependency is read as neither can be vouched for.
+  const seen = new Set<string>();
+  const set = (line: string, dependency: string, field: "specifier" | "version", value: string) => {
+    const id = `${importer}\0${group}\0${dependency}\0${field}`;
+    if (seen.has(id)) unread.push(line.trim());
+    seen.add(id);
+    entry(dependency)[field] = value;
+  };
   for (const line of text.split("\n")) {
+    if (/^\s*(?:#.*)?$/.test(line)) continue;
     const fields = /^( *)('[^']*'|"[^"]*"|[^\s'"#][^:]*?):(?: +(.*?))?\s*$/.exec(line);
-    if (!fields) continue;
-    const [, indent = "", rawKey = "", rawValue] = fields;
-    const depth = indent.length;
-    const key = unquoteYaml(rawKey);
-    const value = rawValue === undefined || rawValue === "" ? undefined : unquoteYaml(rawValue);
-    if (depth === 0) {
-      importer = PNPM_DEPENDENCY_GROUPS.has(key) ? "." : undefined;
+    const depth = fields?.[1]?.length ?? 0;
+    const key = fields === null ? undefined : pnpmScalar(fields[2] ?? "");
+    // An empty map, `{}`, is as pnpm writes an importer with no dependencies.
+    const rawValue = fields?.[3] === "" || fields?.[3] === "{}" ? undefined : fields?.[3];
+    const value = rawValue === undefined ? undefined : pnpmScalar(rawValue);
+    if (fields !== null && depth === 0) {
+      importer = key !== undefined && PNPM_DEPENDENCY_GROUPS.has(key) ? "." : undefined;
       base = 0;
       group = importer === undefined ? undefined : key;
+      name = undefined;
       if (key === "importers") importer = "";
-      continue;
-    }
-    if (importer === "" || (importer !== undefined && base === 4 && depth === 2)) {
-      // Under `importers:`: a folder at two spaces.
-      if (depth === 2) {
-        importer = key;
-        base = 4;
-        group = undefined;
-      }
+      if (importer !== undefined && rawValue !== undefined) unread.push(line.trim());
       continue;
     }
     if (importer === undefined) continue;
-    if (depth === base) {
+    // In an importer's lines only the forms pnpm writes are read; any other is unread.
+    const folder = importer === "" || (base === 4 && depth === 2);
+    const expected = folder ? depth === 2 : depth >= base && depth <= base + 4 && depth % 2 === 0;
+    if (
+      key === undefined ||
+      (rawValue !== undefined && value === undefined) ||
+      !expected ||
+      (depth === base + 4 && name === undefined)
+    ) {
+      unread.push(line.trim());
+      continue;
+    }
+    if (folder) {
+      // Under `importers:`: a folder at two spaces.
+      importer = key;
+      base = 4;
+      group = undefined;
+      name = undefined;
+    } else if (depth === base) {
       group = PNPM_DEPENDENCY_GROUPS.has(key) ? key : undefined;
       name = undefined;
-    } else if (group !== undefined && depth === base + 2) {
-      name = key;
-      if (value === undefined) continue;
-      const dependency = entry(key);
-      if (group === "specifiers") dependency.specifier = value;
-      else dependency.version = value;
-    } else if (group !== undefined && group !== "specifiers" && name !== undefined && depth === base + 4) {
-      if (key === "specifier" && value !== undefined) entry(name).specifier = value;
-      if (key === "version" && value !== undefined) entry(name).version = value;
+    } else if (depth === base + 2) {
+      // A dependency: its version (or version 5's specifier) on its line, or its fields below it.
+      name = group === undefined || value === undefined ? key : undefined;
+      if (group !== undefined && value !== undefined) {
+        set(line, key, group === "specifiers" ? "specifier" : "version", value);
+      }
+    } else if (group !== undefined && name !== undefined) {
+      const field = key === "specifier" || key === "version" ? key : undefined;
+      if (group === "specifiers" || (field !== undefined && value === undefined)) unread.push(line.trim());
+      else if (field !== undefined && value !== undefined) set(line, name, field, value);
     }
   }
-  return [...found.values()].filter((dependency) => dependency.version !== "");
+  const dependencies = [...found.values()].filter((dependency) => dependency.version !== "");
+  return { dependencies, unread };
 }
 
 /**
@@ -589,7 +667,7 @@ function swappedPackages(kind: LockKind, text: string | undefined): Map<string, 
     }
     // An importer's dependency resolved to another package than its name is an alias only where
     // its specifier says so (`npm:<package>@<range>`).
-    for (const dependency of pnpmImporterDependencies(text)) {
+    for (const dependency of readPnpmImporters(text).dependencies) {
       const resolved = /^\d/.test(dependency.version) ? undefined : pnpmPackage(dependency.version);
       if (resolved === undefined || resolved.name === dependency.name) continue;
       if (dependency.specifier?.startsWith(`npm:${resolved.name}@`)) continue;

@@ -585,6 +585,198 @@ describe("validate: a lockfile entry resolved to another package's tarball", () 
     expect(changedLockfileSources("pnpm", undefined, named("pad"))).toEqual([]);
     expect(changedLockfileSources("pnpm", undefined, named("evil"))).toHaveLength(1);
   });
+  it("refuses a pnpm importer's link:, file: or specifier that leaves the tree, and keeps links inside it", () => {
+    const off = "not the registry: the next install fetches it and runs its install scripts";
+    const v9 = (dependencies: string[], folder = "packages/b") =>
+      [
+        "lockfileVersion: '9.0'",
+        "",
+        "importers:",
+        "",
+        "  .:",
+        "    dependencies:",
+        "      lodash:",
+        "        specifier: ^4.17.21",
+        "        version: 4.17.21",
+        "",
+        `  ${folder}:`,
+        "    devDependencies:",
+        ...dependencies,
+        "",
+        "packages:",
+        "",
+        "  lodash@4.17.21:",
+        "    resolution: {integrity: sha512-AAAA}",
+        "",
+      ].join("\n");
+    const dependency = (name: string, specifier: string, version: string) => [
+      `      ${name}:`,
+      `        specifier: ${specifier}`,
+      `        version: ${version}`,
+    ];
+    // Links and folders inside the tree, from packages/b: a sibling, the root, its own subfolder.
+    const inside = v9([
+      ...dependency("a", "link:../a", "link:../a"),
+      ...dependency("root", "workspace:*", "link:../.."),
+      ...dependency("c", "file:../c", "file:packages/c"),
+      ...dependency("d", "workspace:../d", "link:../d"),
+      ...dependency("own", "link:./vendor/own", "link:vendor/own"),
+      ...dependency("sw", "npm:string-width@^4", "string-width@4.2.3"),
+    ]);
+    expect(changedLockfileSources("pnpm", undefined, inside)).toEqual([]);
+    const refused = (lines: string[], folder?: string) =>
+      changedLockfileSources("pnpm", inside, v9(lines, folder));
+    // A link or folder outside the tree, however it gets there.
+    expect(refused(dependency("x", "link:../../../outside", "link:../../../outside"))).toEqual([
+      `adds the source "link:../../../outside" for "importers > packages/b > x" (${off})`,
+      `adds the source "link:../../../outside" for "importers > packages/b > x (specifier)" (${off})`,
+    ]);
+    expect(refused(dependency("x", "file:../../../outside", "file:../outside"))).toEqual([
+      `adds the source "file:../outside" for "importers > packages/b > x" (${off})`,
+      `adds the source "file:../../../outside" for "importers > packages/b > x (specifier)" (${off})`,
+    ]);
+    for (const version of [
+      "link:/etc",
+      "link:~/outside",
+      "link:../a/../../../outside",
+      "file:/etc",
+      "file:../../outside",
+      // A tarball: its content is not in the tree for a reader to see.
+      "file:packages/c/pad.tgz",
+      "FILE:../../outside",
+    ]) {
+      expect(refused(dependency("x", "workspace:*", version)), version).toEqual([
+        `adds the source ${JSON.stringify(version)} for "importers > packages/b > x" (${off})`,
+      ]);
+    }
+    // A specifier the next install resolves again: a path out of the tree, a git repository, a URL.
+    for (const specifier of [
+      "../../../outside",
+      "workspace:../../../outside",
+      "file:pad.tgz",
+      "github:evil/pad",
+      "evil/pad",
+      "https://e.invalid/pad.tgz",
+      "git+ssh://git@e.invalid/pad.git",
+    ]) {
+      expect(refused(dependency("x", specifier, "1.0.0")), specifier).toEqual([
+        `adds the source ${JSON.stringify(specifier)} for "importers > packages/b > x (specifier)" (${off})`,
+      ]);
+    }
+    // From the root importer, `..` already leaves the tree; a changed link is refused as a new one.
+    expect(refused(dependency("x", "link:..", "link:.."), ".")).toHaveLength(2);
+    expect(
+      changedLockfileSources(
+        "pnpm",
+        undefined,
+        v9(dependency("x", "link:../a", "link:../a"), "packages/b/c"),
+      ),
+    ).toEqual([]);
+    // One the base already had may stay.
+    const outside = v9(dependency("x", "link:../../../outside", "link:../../../outside"));
+    expect(changedLockfileSources("pnpm", outside, `${outside}\n`)).toEqual([]);
+    // Version 5's one project: its versions on one line, its specifiers in a map of their own.
+    const v5 = (version: string, specifier: string) =>
+      `lockfileVersion: 5.4\n\nspecifiers:\n  x: ${specifier}\n\ndependencies:\n  x: ${version}\n`;
+    expect(changedLockfileSources("pnpm", undefined, v5("link:packages/x", "link:packages/x"))).toEqual([]);
+    expect(changedLockfileSources("pnpm", undefined, v5("link:../outside", "link:../outside"))).toEqual([
+      `adds the source "link:../outside" for "importers > . > x" (${off})`,
+      `adds the source "link:../outside" for "importers > . > x (specifier)" (${off})`,
+    ]);
+  });
+  it("refuses a pnpm importer's line in a form pnpm does not write, which YAML may read as a link out", () => {
+    const unread = "a resolution not in the form the package manager writes: it may name any source";
+    const lock = (lines: string[]) =>
+      ["lockfileVersion: '9.0'", "", "importers:", "", "  .:", ...lines, ""].join("\n");
+    const plain = [
+      "    dependencies:",
+      "      x:",
+      "        specifier: link:packages/x",
+      "        version: link:packages/x",
+    ];
+    expect(changedLockfileSources("pnpm", undefined, lock(plain))).toEqual([]);
+    // An importer with no dependencies, as pnpm writes it.
+    expect(
+      changedLockfileSources("pnpm", undefined, lock(["    dependencies: {}", "", "  packages/y: {}"])),
+    ).toEqual([]);
+    expect(
+      changedLockfileSources(
+        "pnpm",
+        undefined,
+        lock([
+          "    dependencies:",
+          "      x:",
+          "        specifier: 'link:packages/x'",
+          '        version: "link:packages/x"',
+        ]),
+      ),
+    ).toEqual([]);
+    for (const lines of [
+      // A flow mapping, at each level.
+      ["    dependencies:", "      x: {specifier: 'link:../outside', version: 'link:../outside'}"],
+      ["    dependencies: {x: {specifier: 'link:../outside', version: 'link:../outside'}}"],
+      // A comment YAML drops: `link:..` is the parent of the tree.
+      [
+        "    dependencies:",
+        "      x:",
+        "        specifier: workspace:*",
+        "        version: link:.. #/packages/x",
+      ],
+      // An anchor and alias, a tag, a block scalar, a scalar continued on the next line.
+      [
+        "    dependencies:",
+        "      x:",
+        "        specifier: workspace:*",
+        "        version: &out link:packages/x",
+      ],
+      ["    dependencies:", "      x:", "        specifier: workspace:*", "        version: *out"],
+      [
+        "    dependencies:",
+        "      x:",
+        "        specifier: workspace:*",
+        "        version: !!str link:../outside",
+      ],
+      [
+        "    dependencies:",
+        "      x:",
+        "        specifier: workspace:*",
+        "        version: >-",
+        "          link:../outside",
+      ],
+      [
+        "    dependencies:",
+        "      x:",
+        "        specifier: workspace:*",
+        "        version: link:",
+        "          ../outside",
+      ],
+      ["    dependencies:", "      <<: *base"],
+      // Another indentation: YAML reads the field; a reading by columns would not.
+      [
+        "    dependencies:",
+        "      x:",
+        "         specifier: workspace:*",
+        "         version: link:../outside",
+      ],
+      ["    dependencies:", "        version: link:../outside"],
+      // A field written twice.
+      [
+        "    dependencies:",
+        "      x:",
+        "        specifier: workspace:*",
+        "        version: link:packages/x",
+        "        version: link:../outside",
+      ],
+      // A top-level group as a flow mapping.
+      [],
+    ]) {
+      const text =
+        lines.length === 0 ? "lockfileVersion: 5.4\ndependencies: {x: 'link:../outside'}\n" : lock(lines);
+      expect(changedLockfileSources("pnpm", undefined, text), lines.join("\n")).toContainEqual(
+        expect.stringContaining(unread),
+      );
+    }
+  });
   it("refuses a bun.lock entry installed as another package than its id, unless declared an alias", () => {
     const bun = (packages: string) =>
       `{\n  "lockfileVersion": 1,\n  "workspaces": {\n    "": { "name": "app", "dependencies": { "string-width-cjs": "npm:string-width@^4.2.0" }, },\n    "packages/web": { "name": "@mono/web", },\n  },\n  "packages": {\n${packages}  },\n}\n`;
