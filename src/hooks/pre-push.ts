@@ -99,7 +99,7 @@ async function baseOf(
 /**
  * For a push to a remote this clone knows no branch of (a fork's first push): the newest commit of
  * `localOid` that another remote's branches already have, when one commit parts what they have
- * from what they do not; else undefined. The commits a clone of babel adds to origin/main are the
+ * from what they do not (`localOid` itself when they have it all); else undefined. The commits a clone of babel adds to origin/main are the
  * change, not its 18k-commit history.
  */
 async function publishedBase(repo: Repo, localOid: string): Promise<string | undefined> {
@@ -109,6 +109,8 @@ async function publishedBase(repo: Repo, localOid: string): Promise<string | und
   if (remotes.exitCode !== 0 || remotes.stdout.trim() === "") return undefined;
   const listed = await git(["rev-list", "--boundary", localOid, "--not", "--remotes"], options);
   if (listed.exitCode !== 0) return undefined;
+  // Another remote has it all (a clone's main pushed to a fork): there is nothing new to review.
+  if (listed.stdout.trim() === "") return localOid;
   const boundaries = listed.stdout.split("\n").filter((line) => line.startsWith("-"));
   return boundaries.length === 1 ? boundaries[0]?.slice(1) : undefined;
 }

@@ -774,6 +774,25 @@ describe("a push git knows no base for", () => {
     const [review] = JSON.parse(repo.run(["list", "--json"]).stdout);
     expect(review.range).toEqual({ base: published, head: repo.git("rev-parse", "HEAD").trim() });
   });
+
+  it("has nothing new to review in a fork's first push of a commit another remote has", () => {
+    const repo = committedRepo();
+    const origin = repos.add(createTestRepo({ bare: true, name: "origin.git" }));
+    const fork = repos.add(createTestRepo({ bare: true, name: "fork.git" }));
+    repo.git("remote", "add", "origin", origin.dir);
+    repo.git("push", "-q", "origin", "main");
+    repo.git("remote", "add", "fork", fork.dir);
+    expect(repo.run(["install-hook"]).status).toBe(0);
+    const head = repo.git("rev-parse", "HEAD").trim();
+    const pushed = gitPush(repo, "fork", "main");
+    expect(pushed.status, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toContain(
+      `review-remote: refs/heads/main (0000000..${head.slice(0, 7)}): nothing new to review\n`,
+    );
+    expect(pushed.stderr).not.toContain("whole tree");
+    expect(JSON.parse(repo.run(["list", "--json"]).stdout)).toEqual([]);
+    expect(repo.git("ls-remote", fork.dir, "refs/heads/main").split("\t")[0]).toBe(head);
+  });
 });
 
 describe("git review-remote worker run by hand", () => {
