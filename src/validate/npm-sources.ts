@@ -281,7 +281,10 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
   }
   // Only the one-line forms the package managers write are read as sources. Any other line that
   // names a resolution (a block or quoted key, an anchor, a flow mapping over lines) or holds an
-  // escape that could spell one is a source this cannot read: kept as the line reads (UNREAD).
+  // escape that could spell one is a source this cannot read: kept as the line reads (UNREAD). So
+  // is a written one the next lines continue: YAML reads a scalar on to the lines indented deeper
+  // (`resolution: pad@npm:1.0.0` then `    ::__archiveUrl=...` is one value), and no lockfile
+  // written by its package manager indents the line after a resolution deeper than it.
   const written =
     kind === "yarn"
       ? // v1 `resolved "https://..."`, berry `resolution: "name@npm:1.0.0"`.
@@ -289,10 +292,11 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
       : // pnpm's `resolution: {integrity: ...}`, or `{tarball: ...}`, `{type: git, repo: ...}`, `{directory: ...}`.
         /^\s+resolution:\s*(\{[^\n]*\})\s*$/;
   const naming = kind === "yarn" ? /\b(?:resolved|resolution)\b|\\/ : /\b(?:resolution|tarball)\b|\\/;
-  for (const line of text.split("\n")) {
+  const lines = text.split("\n");
+  for (const [index, line] of lines.entries()) {
     const source = written.exec(line)?.[1];
-    if (source !== undefined) sources.set(source, source);
-    else if (naming.test(line)) sources.set(line.trim(), UNREAD);
+    if (source !== undefined && !continuesOnto(lines, index)) sources.set(source, source);
+    else if (source !== undefined || naming.test(line)) sources.set(line.trim(), UNREAD);
   }
   if (kind === "pnpm") {
     // An importer's `link:` or `file:` to a folder outside the tree, or a specifier naming such a
@@ -344,6 +348,16 @@ function pnpmSpecifierInTree(importer: string, specifier: string): boolean {
     /^(?:link|file|workspace):(.*)$/i.exec(value)?.[1] ??
     (/^[a-z][a-z0-9+.-]*:/i.test(value) ? undefined : value);
   return path !== undefined && isTreeFolder(importer, path);
+}
+
+/** Whether a YAML scalar on `lines[index]` may go on: the next line not blank is indented deeper. */
+function continuesOnto(lines: readonly string[], index: number): boolean {
+  const indent = (line: string) => /^[ \t]*/.exec(line)?.[0].length ?? 0;
+  for (let next = index + 1; next < lines.length; next++) {
+    const line = lines[next] as string;
+    if (line.trim() !== "") return indent(line) > indent(lines[index] as string);
+  }
+  return false;
 }
 
 /** `path` relative to the folder `base` of the tree, `..` components resolved as far as they go. */

@@ -318,6 +318,12 @@ describe("validate: changedLockfileSources", () => {
     ]);
     const v1 = 'pad@^1.0.0:\n  version "1.0.0"\n  "resolved" "https://e.invalid/pad.tgz"\n';
     expect(changedLockfileSources("yarn", undefined, v1)).toHaveLength(1);
+    // A plain scalar goes on over the lines indented deeper: YAML reads this resolution as
+    // `pad@npm:1.0.0 ::__archiveUrl=...`, which Berry fetches from that URL.
+    const continued = `"pad@npm:^1.0.0":\n  version: 1.0.0\n  resolution: pad@npm:1.0.0\n\n    ::__archiveUrl=https%3A%2F%2Fe.invalid%2Fpad.tgz\n  checksum: abc\n`;
+    expect(changedLockfileSources("yarn", undefined, continued)).toEqual([
+      `adds the line ${JSON.stringify("resolution: pad@npm:1.0.0")} (${unread})`,
+    ]);
     // One the base already had may stay.
     expect(changedLockfileSources("yarn", berry, `${berry}\n`)).toEqual([]);
   });
