@@ -133,6 +133,53 @@ export function templateLiteralLines(text: string): Set<number> | undefined {
   return lexer.run() ? lexer.lines : undefined;
 }
 
+/** Where a C-family lexer's `read` leaves it: in code, or in a literal that may span lines or may not. */
+type Place = "code" | "multi-line" | "one-line";
+
+/**
+ * The walk the lexers of Go, Rust, Kotlin, Scala, C# and Swift share: `//` line comments, `/*` block
+ * comments (nested where `nests`), the line count, and the answer: the lines whose line break lies
+ * inside a multi-line literal, or undefined when a one-line literal meets a line break, or the file
+ * ends inside a literal or a comment. `read` reads the language's code and literals outside
+ * comments: from the character at `i`, in `place`, it returns the index it ended on (past an escape
+ * pair or a delimiter, never past a line break) and where that leaves the lexer.
+ */
+function cFamilyLiteralLines(
+  text: string,
+  nests: boolean,
+  read: (i: number, place: Place) => [end: number, place: Place],
+): Set<number> | undefined {
+  const lines = new Set<number>();
+  let place: Place | "line comment" | "block comment" = "code";
+  let depth = 0;
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    const next = text[i + 1];
+    if (c === "\n") {
+      if (place === "multi-line") lines.add(line);
+      else if (place === "one-line") return undefined;
+      else if (place === "line comment") place = "code";
+      line++;
+    } else if (place === "block comment") {
+      if (nests && c === "/" && next === "*") {
+        depth++;
+        i++;
+      } else if (c === "*" && next === "/") {
+        depth--;
+        i++;
+        if (depth === 0) place = "code";
+      }
+    } else if (place === "code" && c === "/" && next === "/") place = "line comment";
+    else if (place === "code" && c === "/" && next === "*") {
+      place = "block comment";
+      depth = 1;
+      i++;
+    } else if (place !== "line comment") [i, place] = read(i, place);
+  }
+  return place === "code" || place === "line comment" ? lines : undefined;
+}
+
 const GO_EXTENSION = /\.go$/i;
 
 function isGoPath(path: string): boolean {
@@ -145,37 +192,19 @@ function isGoPath(path: string): boolean {
  * ends inside one.
  */
 function goRawStringLines(text: string): Set<number> | undefined {
-  const lines = new Set<number>();
-  let mode: "code" | "line" | "block" | "double" | "rune" | "raw" = "code";
-  let line = 1;
-  for (let i = 0; i < text.length; i++) {
+  // The quote that ends the literal the lexer is in: a raw string's `, a string's " or a rune's '.
+  let quote = "";
+  return cFamilyLiteralLines(text, false, (i, place) => {
     const c = text[i] as string;
-    const next = text[i + 1];
-    if (c === "\n") {
-      if (mode === "raw") lines.add(line);
-      else if (mode === "line") mode = "code";
-      else if (mode === "double" || mode === "rune") return undefined;
-      line++;
-    } else if (mode === "code") {
-      if (c === "/" && next === "/") mode = "line";
-      else if (c === "/" && next === "*") {
-        mode = "block";
-        i++;
-      } else if (c === '"') mode = "double";
-      else if (c === "'") mode = "rune";
-      else if (c === "`") mode = "raw";
-    } else if (mode === "block") {
-      if (c === "*" && next === "/") {
-        mode = "code";
-        i++;
-      }
-    } else if (mode === "double" || mode === "rune") {
-      // An escape pair; a `\` ending a line leaves the line break to the branch above.
-      if (c === "\\" && next !== "\n") i++;
-      else if (c === (mode === "double" ? '"' : "'")) mode = "code";
-    } else if (mode === "raw" && c === "`") mode = "code";
-  }
-  return mode === "code" || mode === "line" ? lines : undefined;
+    if (place === "code") {
+      if (c !== "`" && c !== '"' && c !== "'") return [i, "code"];
+      quote = c;
+      return [i, c === "`" ? "multi-line" : "one-line"];
+    }
+    // An escape pair, not in a raw string; a `\` ending a line leaves the line break to the walk.
+    if (c === "\\" && quote !== "`" && text[i + 1] !== "\n") return [i + 1, place];
+    return [i, c === quote ? "code" : place];
+  });
 }
 
 const RUST_EXTENSION = /\.rs$/i;
@@ -224,50 +253,30 @@ function rustCharEnd(text: string, i: number): number {
  * file ends inside a string or a comment.
  */
 function rustStringLines(text: string): Set<number> | undefined {
-  const lines = new Set<number>();
-  let mode: "code" | "line" | "block" | "string" | "raw" = "code";
-  let depth = 0;
+  // In a raw string: the `#`s its closing quote must be followed by; in a plain one, escapes.
+  let raw = false;
   let hashes = 0;
-  let line = 1;
-  for (let i = 0; i < text.length; i++) {
+  return cFamilyLiteralLines(text, true, (i, place) => {
     const c = text[i] as string;
-    const next = text[i + 1];
-    if (c === "\n") {
-      if (mode === "string" || mode === "raw") lines.add(line);
-      else if (mode === "line") mode = "code";
-      line++;
-    } else if (mode === "code") {
-      const raw = rustRawHashes(text, i);
-      if (raw >= 0) {
-        mode = "raw";
-        hashes = raw;
-        i = text.indexOf('"', i);
-      } else if (c === "/" && next === "/") mode = "line";
-      else if (c === "/" && next === "*") {
-        mode = "block";
-        depth = 1;
-        i++;
-      } else if (c === '"') mode = "string";
-      else if (c === "'") i = rustCharEnd(text, i);
-    } else if (mode === "block") {
-      if (c === "/" && next === "*") {
-        depth++;
-        i++;
-      } else if (c === "*" && next === "/") {
-        depth--;
-        i++;
-        if (depth === 0) mode = "code";
+    if (place === "code") {
+      const rawHashes = rustRawHashes(text, i);
+      if (rawHashes >= 0) {
+        raw = true;
+        hashes = rawHashes;
+        return [text.indexOf('"', i), "multi-line"];
       }
-    } else if (mode === "string") {
-      // An escape pair; a `\` ending a line leaves the line break to the branch above.
-      if (c === "\\" && next !== "\n") i++;
-      else if (c === '"') mode = "code";
-    } else if (mode === "raw" && c === '"' && text.startsWith("#".repeat(hashes), i + 1)) {
-      mode = "code";
-      i += hashes;
+      if (c === '"') {
+        raw = false;
+        hashes = 0;
+        return [i, "multi-line"];
+      }
+      return [c === "'" ? rustCharEnd(text, i) : i, "code"];
     }
-  }
-  return mode === "code" || mode === "line" ? lines : undefined;
+    // An escape pair; a `\` ending a line leaves the line break to the walk.
+    if (!raw && c === "\\" && text[i + 1] !== "\n") return [i + 1, place];
+    if (c === '"' && text.startsWith("#".repeat(hashes), i + 1)) return [i + hashes, "code"];
+    return [i, place];
+  });
 }
 
 const PYTHON_EXTENSION = /\.pyi?$/i;
@@ -425,72 +434,49 @@ function hashesBefore(text: string, i: number): number {
 function tripleQuoteLines(path: string, text: string): Set<number> | undefined {
   const csharp = /\.cs$/i.test(path);
   const swift = /\.swift$/i.test(path);
-  const lines = new Set<number>();
-  let mode: "code" | "line" | "block" | "string" | "verbatim" | "raw" = "code";
-  let depth = 0;
+  let literal: "string" | "verbatim" | "raw" = "string";
   let closer = 3;
   // Swift: the `#`s the string opened with, which its closing quote must be followed by.
   let hashes = 0;
   const closes = (end: number) => text.startsWith("#".repeat(hashes), end);
-  let line = 1;
-  for (let i = 0; i < text.length; i++) {
+  return cFamilyLiteralLines(text, !csharp, (i, place) => {
     const c = text[i] as string;
     const next = text[i + 1];
-    if (c === "\n") {
-      if (mode === "raw" || mode === "verbatim") lines.add(line);
-      else if (mode === "line") mode = "code";
-      else if (mode === "string") return undefined;
-      line++;
-    } else if (mode === "code") {
-      if (c === "/" && next === "/") mode = "line";
-      else if (c === "/" && next === "*") {
-        mode = "block";
-        depth = 1;
-        i++;
-      } else if (c === '"') {
-        const run = quoteRun(text, i);
-        hashes = swift ? hashesBefore(text, i) : 0;
-        if (run >= 3) {
-          mode = "raw";
-          // Kotlin and Scala open with three, the rest being content; C# with the whole run.
-          closer = csharp ? run : 3;
-          i += closer - 1;
-        } else if (csharp && (text[i - 1] === "@" || (text[i - 1] === "$" && text[i - 2] === "@"))) {
-          mode = "verbatim";
-        } else if (run === 2) i++;
-        else mode = "string";
-      } else if (c === "'") i = rustCharEnd(text, i);
-    } else if (mode === "block") {
-      if (c === "/" && next === "*" && !csharp) {
-        depth++;
-        i++;
-      } else if (c === "*" && next === "/") {
-        depth--;
-        i++;
-        if (depth === 0) mode = "code";
-      }
-    } else if (mode === "string") {
-      if (c === "\\" && next !== "\n" && hashes === 0) i++;
-      else if (c === '"' && closes(i + 1)) {
-        mode = "code";
-        i += hashes;
-      }
-    } else if (mode === "verbatim") {
-      if (c === '"' && next === '"') i++;
-      else if (c === '"') mode = "code";
-    } else if (swift && c === "\\" && next !== "\n" && hashes === 0) i++;
-    else if (c === '"') {
-      // A run as long as the opening one ends it; in Kotlin, Scala and Swift, its last three do
-      // (in Swift, followed by the `#`s it opened with).
+    if (place === "code") {
+      if (c === "'") return [rustCharEnd(text, i), "code"];
+      if (c !== '"') return [i, "code"];
       const run = quoteRun(text, i);
-      if (run >= closer && closes(i + run)) {
-        mode = "code";
-        i += hashes;
+      hashes = swift ? hashesBefore(text, i) : 0;
+      if (run >= 3) {
+        literal = "raw";
+        // Kotlin and Scala open with three, the rest being content; C# with the whole run.
+        closer = csharp ? run : 3;
+        return [i + closer - 1, "multi-line"];
       }
-      i += run - 1;
+      if (csharp && (text[i - 1] === "@" || (text[i - 1] === "$" && text[i - 2] === "@"))) {
+        literal = "verbatim";
+        return [i, "multi-line"];
+      }
+      if (run === 2) return [i + 1, "code"];
+      literal = "string";
+      return [i, "one-line"];
     }
-  }
-  return mode === "code" || mode === "line" ? lines : undefined;
+    if (literal === "string") {
+      if (c === "\\" && next !== "\n" && hashes === 0) return [i + 1, place];
+      return c === '"' && closes(i + 1) ? [i + hashes, "code"] : [i, place];
+    }
+    if (literal === "verbatim") {
+      if (c === '"' && next === '"') return [i + 1, place];
+      return [i, c === '"' ? "code" : place];
+    }
+    if (swift && c === "\\" && next !== "\n" && hashes === 0) return [i + 1, place];
+    if (c !== '"') return [i, place];
+    // A run as long as the opening one ends it; in Kotlin, Scala and Swift, its last three do (in
+    // Swift, followed by the `#`s it opened with).
+    const run = quoteRun(text, i);
+    if (run >= closer && closes(i + run)) return [i + run - 1 + hashes, "code"];
+    return [i + run - 1, place];
+  });
 }
 
 const YAML_EXTENSION = /\.ya?ml$/i;
