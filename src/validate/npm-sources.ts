@@ -285,12 +285,15 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
   // is a written one the next lines continue: YAML reads a scalar on to the lines indented deeper
   // (`resolution: pad@npm:1.0.0` then `    ::__archiveUrl=...` is one value), and no lockfile
   // written by its package manager indents the line after a resolution deeper than it.
+  // Neither holds a backslash: Yarn v1 reads its quoted values as JSON and YAML its double-quoted
+  // ones with escapes, so `"https://registry.yarnpkg.com\u0040e.invalid/..."` is read here as a
+  // registry's path and there as a URL whose host is e.invalid.
   const written =
     kind === "yarn"
       ? // v1 `resolved "https://..."`, berry `resolution: "name@npm:1.0.0"`.
-        /^\s+(?:resolved\s+|resolution:\s*)"?([^"\n]*?)"?\s*$/
+        /^\s+(?:resolved\s+|resolution:\s*)"?([^"\\\n]*?)"?\s*$/
       : // pnpm's `resolution: {integrity: ...}`, or `{tarball: ...}`, `{type: git, repo: ...}`, `{directory: ...}`.
-        /^\s+resolution:\s*(\{[^\n]*\})\s*$/;
+        /^\s+resolution:\s*(\{[^\n\\]*\})\s*$/;
   const naming = kind === "yarn" ? /\b(?:resolved|resolution)\b|\\/ : /\b(?:resolution|tarball)\b|\\/;
   const lines = text.split("\n");
   for (const [index, line] of lines.entries()) {

@@ -318,6 +318,15 @@ describe("validate: changedLockfileSources", () => {
     ]);
     const v1 = 'pad@^1.0.0:\n  version "1.0.0"\n  "resolved" "https://e.invalid/pad.tgz"\n';
     expect(changedLockfileSources("yarn", undefined, v1)).toHaveLength(1);
+    // Yarn v1 reads a quoted value as JSON: this tarball's host is e.invalid, after the `@`, while
+    // the line as written names a registry path.
+    const escaped = String.raw`u0040e.invalid@^1.0.0:
+  version "1.0.0"
+  resolved "https://registry.yarnpkg.com\u0040e.invalid/-/u0040e.invalid-1.0.0.tgz"
+`;
+    expect(changedLockfileSources("yarn", undefined, escaped)).toEqual([
+      `adds the line ${JSON.stringify(escaped.split("\n")[2]?.trim())} (${unread})`,
+    ]);
     // A plain scalar goes on over the lines indented deeper: YAML reads this resolution as
     // `pad@npm:1.0.0 ::__archiveUrl=...`, which Berry fetches from that URL.
     const continued = `"pad@npm:^1.0.0":\n  version: 1.0.0\n  resolution: pad@npm:1.0.0\n\n    ::__archiveUrl=https%3A%2F%2Fe.invalid%2Fpad.tgz\n  checksum: abc\n`;
