@@ -12,6 +12,7 @@ import {
   SecretsFoundError,
   secretsHints,
 } from "../export/bundle.js";
+import { readQuotePath } from "../git/quote.js";
 import { messages } from "../messages.js";
 import { resolveRange, resolveTarget } from "../pipeline/target.js";
 import { type Repo, resolveWorkTreeRepo } from "../repo.js";
@@ -44,11 +45,13 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
   };
   if (args.list) {
     const listing = await listExport(repo, options);
-    printListing(listing, args.json, output);
+    // Paths as git prints them, core.quotePath deciding; --json keeps them as they are.
+    const quotePath = !args.json && (await readQuotePath({ cwd: repo.cwd, env: repo.env }));
+    printListing(listing, { json: args.json, quotePath }, output);
     // The listing showed the findings (redacted): the exit code says the export would be refused.
     if (listing.findings.length > 0) {
       throw new ExportRefusedError(messages.secretsWouldStop(listing.findings.length), {
-        hints: secretsHints(listing.findings, listing.removedOnly),
+        hints: secretsHints(listing.findings, { removedOnly: listing.removedOnly, quotePath }),
       });
     }
     if (args.rev === undefined && !args.worktree && !args.json && args.pathspecs.length === 0) {

@@ -6,6 +6,7 @@ import type { Policy } from "../config/policy.js";
 import { debug } from "../debug.js";
 import { ExportRefusedError, ReviewRemoteError } from "../errors.js";
 import { resolveCommit } from "../git/commits.js";
+import { readQuotePath } from "../git/quote.js";
 import { createScratch, type Scratch } from "../git/scratch.js";
 import { listTree } from "../git/trees.js";
 import { messages } from "../messages.js";
@@ -375,7 +376,10 @@ async function exportBundle(repo: Repo, options: ExportOptions, own?: Scratch): 
     debug(`export: archived ${listing.tarBytes} tar bytes`);
     const archived = { ...listing, allowed: scanner.allowed() };
     const complete = await completeListing(repo, scratch, options, filtered, archived, early);
-    if (complete.findings.length > 0) throw new SecretsFoundError(complete.findings, complete.removedOnly);
+    if (complete.findings.length > 0) {
+      const quotePath = await readQuotePath({ cwd: repo.cwd, env: repo.env });
+      throw new SecretsFoundError(complete.findings, { removedOnly: complete.removedOnly, quotePath });
+    }
     // Claimed before it is stored: a prune running now would otherwise take it for an unused one.
     await claimBundle(store, digest.sha256);
     const path = await storeBundle(store, tmp, digest.sha256, complete.files);
@@ -481,7 +485,10 @@ const DEPENDENCY_CACHE = /(?:^|\/)\.yarn\/cache\//;
  * secrets shows the few places they are, and the entry that allows a test directory whole.
  */
 
-export function secretsHints(findings: readonly Finding[], removedOnly = false): string[] {
+export function secretsHints(
+  findings: readonly Finding[],
+  { removedOnly = false, quotePath }: { removedOnly?: boolean | undefined; quotePath: boolean },
+): string[] {
   if (removedOnly) {
     return [
       messages.hintSecretsRemoved,
@@ -493,7 +500,7 @@ export function secretsHints(findings: readonly Finding[], removedOnly = false):
     findings.length > 1
       ? [
           messages.hintSecretsByPlace(findings.length),
-          ...groups.slice(0, HINT_PLACES).map((group) => `  ${formatFindingGroup(group)}`),
+          ...groups.slice(0, HINT_PLACES).map((group) => `  ${formatFindingGroup(group, quotePath)}`),
           ...(groups.length > HINT_PLACES
             ? [`  ${messages.hintSecretsMorePlaces(groups.length - HINT_PLACES)}`]
             : []),
@@ -529,20 +536,23 @@ export function secretsHints(findings: readonly Finding[], removedOnly = false):
   ];
 }
 
-/** The content scan stopped the export; `findings` are redacted and safe to print. */
+/**
+ * The content scan stopped the export; `findings` are redacted and safe to print, their paths as git
+ * prints paths under `quotePath` (core.quotePath).
+ */
 export class SecretsFoundError extends ExportRefusedError {
   constructor(
     readonly findings: readonly Finding[],
-    removedOnly = false,
+    how: { removedOnly?: boolean | undefined; quotePath: boolean },
   ) {
     super(messages.secretsFound(findings.length), {
       details: [
-        ...findings.slice(0, DETAIL_FINDINGS).map(formatFinding),
+        ...findings.slice(0, DETAIL_FINDINGS).map((finding) => formatFinding(finding, how.quotePath)),
         ...(findings.length > DETAIL_FINDINGS
           ? [messages.moreFindings(findings.length - DETAIL_FINDINGS)]
           : []),
       ],
-      hints: secretsHints(findings, removedOnly),
+      hints: secretsHints(findings, how),
     });
   }
 }

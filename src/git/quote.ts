@@ -20,10 +20,10 @@ function needsQuote(byte: number, octalHigh: boolean): boolean {
   return byte < 0x20 || byte === 0x22 || byte === 0x5c || byte === 0x7f || (octalHigh && byte > 0x7f);
 }
 
-/** `path` quoted as git quotes it; `quotePath`: the value of core.quotePath (true unless set false). */
-export function quoteLikeGit(path: string, quotePath: boolean): string {
-  const bytes = Buffer.from(path, "utf8");
-  if (!bytes.some((byte) => needsQuote(byte, quotePath))) return path;
+/** `text`'s bytes as they stand inside git's quotes, and whether any needs quoting. */
+function escapeBytes(text: string, quotePath: boolean): { body: string; quoted: boolean } {
+  const bytes = Buffer.from(text, "utf8");
+  if (!bytes.some((byte) => needsQuote(byte, quotePath))) return { body: text, quoted: false };
   let out = "";
   let plain: number[] = [];
   const flush = () => {
@@ -39,7 +39,19 @@ export function quoteLikeGit(path: string, quotePath: boolean): string {
     out += ESCAPES[byte] ?? `\\${byte.toString(8).padStart(3, "0")}`;
   }
   flush();
-  return `"${out}"`;
+  return { body: out, quoted: true };
+}
+
+/**
+ * `path` quoted as git quotes it; `quotePath`: the value of core.quotePath (true unless set false).
+ * `keep`: text of ours set into the path (a redacted value, `ghp_…`) that stands as it is, inside
+ * the quotes when the rest of the path needs them; the path's own bytes around it are quoted.
+ */
+export function quoteLikeGit(path: string, quotePath: boolean, keep?: string): string {
+  const pieces = keep === undefined || keep === "" ? [path] : path.split(keep);
+  const escaped = pieces.map((piece) => escapeBytes(piece, quotePath));
+  const body = escaped.map((piece) => piece.body).join(keep ?? "");
+  return escaped.some((piece) => piece.quoted) ? `"${body}"` : body;
 }
 
 /**

@@ -1,8 +1,8 @@
 // One comment on one line, `path:line severity message`: the terminal, the hook and the git note
 // all show comments this way, the path as git prints paths under the user's core.quotePath.
-import { quoteLikeGit } from "../git/quote.js";
 import type { ReviewComment } from "../protocol/result.js";
-import { escapeForDisplay, sanitizeLine } from "../validate/sanitize.js";
+import { sanitizeLine } from "../validate/sanitize.js";
+import { showPath } from "./path.js";
 
 /**
  * `quotePath`: core.quotePath; the path is printed as git prints paths under it (a tab or a line
@@ -12,9 +12,4 @@ export function formatComment(comment: ReviewComment, quotePath: boolean): strin
   const path = comment.path ? showPath(comment.path, quotePath) : undefined;
   const where = path ? `${path}${comment.line ? `:${comment.line}` : ""}` : "(general)";
   return `${where} ${comment.severity} ${sanitizeLine(comment.message)}`;
-}
-
-/** What git's quoting leaves as it is (quotePath false: a bidi or format character) is escaped still. */
-function showPath(path: string, quotePath: boolean): string {
-  return escapeForDisplay(quoteLikeGit(path, quotePath));
 }

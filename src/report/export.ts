@@ -5,11 +5,20 @@ import { NOT_INCLUDED, OUTSIDE_PATHSPECS } from "../export/filter.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 import { formatAllowed, formatFinding } from "./finding.js";
 import { formatSize, type Output, paint, plural } from "./output.js";
+import { showPath } from "./path.js";
 
 /** The reasons that say only that a path was not asked for. */
 const UNSELECTED = new Set([OUTSIDE_PATHSPECS, NOT_INCLUDED]);
 
-export function printListing(listing: ExportListing, json: boolean, output: Output): void {
+/**
+ * `quotePath`: core.quotePath; every path of the text is printed as git prints paths under it (a
+ * tab or a line break always quoted, a non-ASCII byte when it is true). JSON keeps paths as they are.
+ */
+export function printListing(
+  listing: ExportListing,
+  { json, quotePath }: { json: boolean; quotePath: boolean },
+  output: Output,
+): void {
   if (json) {
     const { snapshot, files, excluded, findings, allowed, range } = listing;
     const change = range
@@ -31,7 +40,7 @@ export function printListing(listing: ExportListing, json: boolean, output: Outp
   );
   // Paths are the repository's own, but a cloned repository's names may hold escape sequences.
   for (const file of listing.files)
-    output.out(`${formatSize(file.size).padStart(11)}  ${escapeForDisplay(file.path)}`);
+    output.out(`${formatSize(file.size).padStart(11)}  ${showPath(file.path, quotePath)}`);
   if (listing.range) {
     const { base, head, paths, patch } = listing.range;
     output.out(
@@ -45,9 +54,10 @@ export function printListing(listing: ExportListing, json: boolean, output: Outp
     // not listed (`-- src` in babel would print 27k lines over the secret names that matter).
     const unselected = listing.excluded.filter((entry) => UNSELECTED.has(entry.reason));
     const listed = listing.excluded.filter((entry) => !UNSELECTED.has(entry.reason));
-    const width = Math.min(48, Math.max(0, ...listed.map((e) => e.path.length)));
-    for (const entry of listed) {
-      output.out(`  ${escapeForDisplay(entry.path).padEnd(width)}  ${escapeForDisplay(entry.reason)}`);
+    const shown = listed.map((entry) => ({ path: showPath(entry.path, quotePath), reason: entry.reason }));
+    const width = Math.min(48, Math.max(0, ...shown.map((e) => e.path.length)));
+    for (const entry of shown) {
+      output.out(`  ${entry.path.padEnd(width)}  ${escapeForDisplay(entry.reason)}`);
     }
     for (const reason of UNSELECTED) {
       const count = unselected.filter((entry) => entry.reason === reason).length;
@@ -58,11 +68,11 @@ export function printListing(listing: ExportListing, json: boolean, output: Outp
     output.out(
       `Would let through ${plural(listing.allowed.length, "allowed finding")} (${allowedBy(listing)}):`,
     );
-    for (const finding of listing.allowed) output.out(`  ${formatAllowed(finding)}`);
+    for (const finding of listing.allowed) output.out(`  ${formatAllowed(finding, quotePath)}`);
   }
   if (listing.findings.length > 0) {
     output.out(paint(output, "red", `The content scan would stop the export (${listing.findings.length}):`));
-    for (const finding of listing.findings) output.out(`  ${formatFinding(finding)}`);
+    for (const finding of listing.findings) output.out(`  ${formatFinding(finding, quotePath)}`);
   }
 }
 

@@ -3,15 +3,18 @@
 import { isAllowedByPathAlone } from "../secrets/allow.js";
 import { type Finding, isAboutName } from "../secrets/finding.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
+import { showPath } from "./path.js";
 
 /**
  * The place of a finding: the file, and inside an archive the member (`keys.zip!/conf/app.env`,
- * nested members joined by `!/`), whose line the finding's is.
+ * nested members joined by `!/`), whose line the finding's is; quoted as git quotes paths under
+ * `quotePath` (core.quotePath), the whole place as one path.
  */
-function placeOf(finding: Finding): string {
+function placeOf(finding: Finding, quotePath: boolean): string {
+  // A value in the name itself is printed as any value is: redacted, the redaction not quoted.
+  if (finding.shownPlace !== undefined) return showPath(finding.shownPlace, quotePath, finding.redacted);
   const member = finding.member === undefined ? "" : `!/${finding.member}`;
-  // A value in the name itself is printed as any value is: redacted.
-  return escapeForDisplay(finding.shownPlace ?? `${finding.path}${member}`);
+  return showPath(`${finding.path}${member}`, quotePath);
 }
 
 /**
@@ -19,16 +22,16 @@ function placeOf(finding: Finding): string {
  * name (a link's target, an archive member's name) or an archive left unread has no line and no
  * value to excerpt: its place says what it is, so the line reads `keys.zip!/id_rsa: <rule>: ...`.
  */
-export function formatFinding(finding: Finding): string {
+export function formatFinding(finding: Finding, quotePath: boolean): string {
   const where = finding.inBase ? " (in the range's base)" : "";
   const nameOnly = isAboutName(finding);
   const line = nameOnly ? "" : `:${finding.line}`;
   const excerpt = nameOnly ? "" : ` (${finding.redacted})`;
-  return `${placeOf(finding)}${line}: ${finding.rule}: ${finding.description}${excerpt} [fingerprint ${finding.fingerprint}]${where}`;
+  return `${placeOf(finding, quotePath)}${line}: ${finding.rule}: ${finding.description}${excerpt} [fingerprint ${finding.fingerprint}]${where}`;
 }
 
 /** A finding an allow let through, and what allowed it: the marker on its line or the policy entry. */
-export function formatAllowed(finding: Finding): string {
+export function formatAllowed(finding: Finding, quotePath: boolean): string {
   // The policy entry's glob is the repository's own text: a cloned policy may hold escape sequences.
   const by = escapeForDisplay(finding.allowedBy ?? "");
   const reason =
@@ -37,7 +40,7 @@ export function formatAllowed(finding: Finding): string {
       : by.startsWith("secrets.allow")
         ? by
         : `${by} on its line`;
-  return `${formatFinding(finding)}: allowed by ${reason}`;
+  return `${formatFinding(finding, quotePath)}: allowed by ${reason}`;
 }
 
 /** Findings of one top directory (or one file at the top): where, how many, of which rules. */
@@ -180,9 +183,9 @@ export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
   return groups.sort((a, b) => b.count - a.count || (a.where < b.where ? -1 : 1));
 }
 
-/** `412 in testdata/ (generic-api-key 300, aws-access-token 80, +3 rules)`. */
-export function formatFindingGroup(group: FindingGroup): string {
+/** `412 in testdata/ (generic-api-key 300, aws-access-token 80, +3 rules)`, the place quoted as a path. */
+export function formatFindingGroup(group: FindingGroup, quotePath: boolean): string {
   const shown = group.rules.slice(0, 3).map(([rule, count]) => `${rule} ${count}`);
   const more = group.rules.length > 3 ? `, +${group.rules.length - 3} rules` : "";
-  return `${group.count} in ${escapeForDisplay(group.where)} (${shown.join(", ")}${more})`;
+  return `${group.count} in ${showPath(group.where, quotePath)} (${shown.join(", ")}${more})`;
 }

@@ -14,7 +14,7 @@ const at = (path: string, rule = "aws-access-token"): Finding => ({
 
 describe("one finding's line", () => {
   test("a value found on a line: the place, the line, the rule, the excerpt, the fingerprint", () => {
-    expect(formatFinding({ ...at("src/settings.ts"), line: 3, description: "AWS access key ID" })).toBe(
+    expect(formatFinding({ ...at("src/settings.ts"), line: 3, description: "AWS access key ID" }, true)).toBe(
       "src/settings.ts:3: aws-access-token: AWS access key ID (AKIA…) [fingerprint 0123456789abcdef]",
     );
   });
@@ -26,7 +26,7 @@ describe("one finding's line", () => {
       description: "names a dotenv file (dotenv)",
       redacted: "co…",
     };
-    expect(formatFinding(named)).toBe(
+    expect(formatFinding(named, true)).toBe(
       "keys.zip!/conf/.env: secret-file-name: names a dotenv file (dotenv) [fingerprint 0123456789abcdef]",
     );
     const link = {
@@ -34,7 +34,7 @@ describe("one finding's line", () => {
       description: "names a dotenv file (dotenv)",
       redacted: ".…",
     };
-    expect(formatFinding(link)).toBe(
+    expect(formatFinding(link, true)).toBe(
       "current: secret-file-name: names a dotenv file (dotenv) [fingerprint 0123456789abcdef]",
     );
     const unread = {
@@ -42,7 +42,7 @@ describe("one finding's line", () => {
       description: "archive not inspected: over 2 MiB",
       redacted: "",
     };
-    expect(formatFinding(unread)).toBe(
+    expect(formatFinding(unread, true)).toBe(
       "big.log.gz: uninspectable-archive: archive not inspected: over 2 MiB [fingerprint 0123456789abcdef]",
     );
   });
@@ -57,7 +57,7 @@ describe("findings grouped by place", () => {
       at("README.md", "github-pat"),
       at("config/app.toml"),
     ]);
-    expect(groups.map(formatFindingGroup)).toEqual([
+    expect(groups.map((group) => formatFindingGroup(group, true))).toEqual([
       "3 in cmd/gen/rules/ (jwt 2, aws-access-token 1)",
       "1 in README.md (github-pat 1)",
       "1 in config/app.toml (aws-access-token 1)",
@@ -141,6 +141,8 @@ describe("findings grouped by place", () => {
 
   test("more than three rules are counted, not named", () => {
     const rules = ["a", "b", "c", "d", "e"].map((rule) => at("t/x.txt", rule));
-    expect(groupFindings(rules).map(formatFindingGroup)).toEqual(["5 in t/x.txt (a 1, b 1, c 1, +2 rules)"]);
+    expect(groupFindings(rules).map((group) => formatFindingGroup(group, true))).toEqual([
+      "5 in t/x.txt (a 1, b 1, c 1, +2 rules)",
+    ]);
   });
 });

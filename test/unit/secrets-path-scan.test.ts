@@ -26,7 +26,7 @@ describe("a credential in a path", () => {
     });
     expect(finding?.redacted).toMatch(/^.{1,4}…$/);
     // Printed, the path says where as any finding does, and shows no more of the value.
-    const printed = formatFinding(finding as Finding);
+    const printed = formatFinding(finding as Finding, true);
     const value = /[A-Za-z0-9_]{16,}/.exec(path)?.[0] as string;
     expect(printed).not.toContain(value);
     expect(printed).toContain(path.replace(value, finding?.redacted as string));
@@ -48,7 +48,7 @@ describe("a credential in a path", () => {
     const allowing = createContentScanner({ allow: [{ path: "testdata/**" }] });
     expect(allowing.scanPath(path)).toEqual([]);
     expect(allowing.allowed().map((finding) => finding.path)).toEqual([path]);
-    expect(formatAllowed(allowing.allowed()[0] as Finding)).not.toContain(path);
+    expect(formatAllowed(allowing.allowed()[0] as Finding, true)).not.toContain(path);
   });
 });
 
@@ -65,7 +65,7 @@ describe("a credential in a name inside an archive", () => {
     expect(findings).toEqual([
       expect.objectContaining({ path: "assets/bundle.zip", member: name, rule: "github-pat" }),
     ]);
-    expect(formatFinding(findings[0] as Finding)).toMatch(
+    expect(formatFinding(findings[0] as Finding, true)).toMatch(
       /^assets\/bundle\.zip!\/cache\/.{1,4}…\.json:1: github-pat: /,
     );
   });
