@@ -294,7 +294,13 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
         /^\s+(?:resolved\s+|resolution:\s*)"?([^"\\\n]*?)"?\s*$/
       : // pnpm's `resolution: {integrity: ...}`, or `{tarball: ...}`, `{type: git, repo: ...}`, `{directory: ...}`.
         /^\s+resolution:\s*(\{[^\n\\]*\})\s*$/;
-  const naming = kind === "yarn" ? /\b(?:resolved|resolution)\b|\\/ : /\b(?:resolution|tarball)\b|\\/;
+  // A key stands between the separators of YAML and of Yarn v1 (a space, a quote, a flow bracket,
+  // a comma, the colon after it): `default-resolution@^2.0.0:` and `@pnpm/tarball-fetcher` are
+  // packages' names, not the key.
+  const naming =
+    kind === "yarn"
+      ? /(?:^|[\s"'{[,])(?:resolved|resolution)(?=$|[\s"':,}\]])|\\/
+      : /(?:^|[\s"'{[,])(?:resolution|tarball)(?=$|[\s"':,}\]])|\\/;
   const lines = text.split("\n");
   for (const [index, line] of lines.entries()) {
     const source = written.exec(line)?.[1];

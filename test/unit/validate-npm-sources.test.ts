@@ -336,6 +336,19 @@ describe("validate: changedLockfileSources", () => {
     // One the base already had may stay.
     expect(changedLockfileSources("yarn", berry, `${berry}\n`)).toEqual([]);
   });
+  it("reads a package whose name holds the word resolution or tarball as a package", () => {
+    // gulp's undertaker depends on default-resolution; pnpm's own packages include tarball-fetcher.
+    const v1 = (version: string) =>
+      `undertaker@^1.2.1:\n  version "1.2.1"\n  resolved "https://registry.yarnpkg.com/undertaker/-/undertaker-1.2.1.tgz#abc"\n  dependencies:\n    default-resolution "^${version}"\n\ndefault-resolution@^${version}:\n  version "${version}"\n  resolved "https://registry.yarnpkg.com/default-resolution/-/default-resolution-${version}.tgz#abc"\n`;
+    expect(changedLockfileSources("yarn", v1("2.0.0"), v1("2.0.1"))).toEqual([]);
+    const pnpm = (version: string) =>
+      `lockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n      '@pnpm/tarball-fetcher':\n        specifier: ^${version}\n        version: ${version}\n\npackages:\n\n  '@pnpm/tarball-fetcher@${version}':\n    resolution: {integrity: sha512-AAAA}\n`;
+    expect(changedLockfileSources("pnpm", pnpm("1.0.0"), pnpm("1.0.1"))).toEqual([]);
+    // The key itself, between YAML's separators, is still read wherever it stands.
+    const flow = `"pad@npm:^1.0.0": {version: 1.0.0,resolution: "pad@https://e.invalid/pad.tgz"}\n`;
+    expect(changedLockfileSources("yarn", undefined, flow)).toHaveLength(1);
+  });
+
   it("reads Bun's text lockfile, JSONC as Bun writes it, and refuses one it cannot read", () => {
     // As `bun install` writes it: trailing commas, an npm entry's registry "" for the default one.
     const bun = (packages: string) =>
