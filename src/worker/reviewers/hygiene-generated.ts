@@ -1,16 +1,21 @@
 // Files GitHub's linguist counts generated with no attribute saying so (its generated.rb and
-// vendor.yml): lock files, installed dependencies and Yarn's committed release, plugins, SDKs and
-// zero-install package cache by name, and by content source maps, minified or source-mapped
-// JavaScript and CSS, and Go code marked generated; and, of any kind, a file with a line longer
-// than anyone types, or whose first lines say in a comment that a tool wrote it (`@generated`,
-// `DO NOT EDIT`, `This file is auto-generated`). Their bytes belong to the tool that wrote them,
-// which writes them again: a source map has no final newline by design (axios commits 2.5 MB of
-// them in dist/), and neither a lock file nor Yarn's 3.6 MB `.yarn/releases/yarn-4.x.cjs` (Yarn
-// asks for it to be committed) over the size hygiene reports is a case for Git LFS.
-// `-linguist-generated` on a path says it is the project's own after all.
+// vendor.yml): lock files (npm's, pnpm's, Bun's, Deno's, Composer's, Cargo's, Poetry's, PDM's,
+// uv's, pixi's, Pipenv's, Go dep's and Glide's, SwiftPM's Package.resolved, Nix's flake.lock,
+// Bazel's MODULE.bazel.lock, mise's, Julia's Manifest.toml, Terraform's), installed dependencies
+// and Yarn's committed release, plugins, SDKs and zero-install package cache by name, and by
+// content source maps, minified or source-mapped JavaScript and CSS, and Go code marked generated;
+// and, of any kind, a file with a line longer than anyone types, or whose first lines say in a
+// comment that a tool wrote it (`@generated`, `DO NOT EDIT`, `This file is auto-generated`). Their
+// bytes belong to the tool that wrote them, which writes them again: a source map has no final
+// newline by design (axios commits 2.5 MB of them in dist/), and neither a lock file nor Yarn's
+// 3.6 MB `.yarn/releases/yarn-4.x.cjs` (Yarn asks for it to be committed) over the size hygiene
+// reports is a case for Git LFS. `-linguist-generated` on a path says it is the project's own
+// after all. Not Babel's runtime helpers outside node_modules/ (`@babel/runtime/helpers/`, Babel's
+// own `packages/babel-runtime/helpers/`): linguist has no rule for them, and the few Babel commits
+// (its legacy `toArray.js`, `typeof.js`...) are kept on purpose and edited in its own commits.
 
 const GENERATED_NAME =
-  /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|composer\.lock|Cargo\.lock|poetry\.lock|pdm\.lock|Pipfile\.lock|Gopkg\.lock|glide\.lock|\.terraform\.lock\.hcl|\.pnp\.[^/]+)$|(?:^|\/)node_modules\/|\.(?:css|[cm]?js)\.map$|[.-]min\.(?:css|[cm]?js)$|(?:^|\/)\.yarn\/(?:releases|plugins|sdks|unplugged|cache)\//;
+  /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|bun\.lockb?|deno\.lock|composer\.lock|Cargo\.lock|poetry\.lock|pdm\.lock|uv\.lock|pixi\.lock|Pipfile\.lock|Gopkg\.lock|glide\.lock|Package\.resolved|flake\.lock|MODULE\.bazel\.lock|mise(?:\.[^/]+)?\.lock|(?:Julia)?Manifest(?:-v\d+\.\d+)?\.toml|\.terraform\.lock\.hcl|\.pnp\.[^/]+)$|(?:^|\/)node_modules\/|\.(?:css|[cm]?js)\.map$|[.-]min\.(?:css|[cm]?js)$|(?:^|\/)\.yarn\/(?:releases|plugins|sdks|unplugged|cache)\//;
 
 /** Source map revision 2 and later begin with their version. */
 const SOURCE_MAP_START = /^\{"version":\d+,/;
