@@ -303,6 +303,8 @@ export const messages = {
     'tell git who you are, then merge again: git config --global user.name "Your Name"; git config --global user.email you@example.com (a CI job can export GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL, GIT_COMMITTER_NAME and GIT_COMMITTER_EMAIL instead)',
   mergeFailedHalfway: (reason: string) =>
     `git merge failed: ${reason}; the index or the work tree may hold part of the merge`,
+  mergeInterruptedHalfway:
+    "interrupted during git merge; the index or the work tree may hold part of the merge",
   hintUndoMerge: (undo: string) => `to restore them: ${undo}`,
   /**
    * How to get a deleted review branch back, in the one wording drop, merge and prune print; `unkept`:

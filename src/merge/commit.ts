@@ -176,7 +176,12 @@ export async function mergeCommitSnapshot(
     return { kind: MergeKind.alreadyMerged, reviewId: record.id, previous: head };
   }
   await verifySnapshotInHead(run, record, head, tip, run.cwd);
-  const conflicts = await previewMerge(repo, run, head, tip);
+  const conflicts = await previewMerge(repo, run, head, tip).catch((error: unknown) => {
+    // Ctrl-C stopped git merge-tree too: what it printed dying is no reason.
+    if (hooks.guard.received)
+      throw new InterruptedError(messages.interruptedNothingChanged, { cause: error });
+    throw error;
+  });
   if (conflicts.length > 0) {
     throw new MergeConflictError(messages.conflictWithHead(record.id), {
       details: conflicts.map((file) => conflictDetail(file)),
@@ -204,14 +209,17 @@ export async function mergeCommitSnapshot(
       ];
   const merged = await git(args, { ...run, allowFailure: true });
   if (merged.exitCode !== 0) {
+    // Ctrl-C reaches git merge (and its hooks) too: its stderr's first line is then no reason.
+    const interrupted = hooks.guard.received !== undefined;
     const reason = (merged.stderr.trim().split("\n")[0] ?? "").replace(/^(fatal|error): /, "");
     if (await rollBack(run, head, indexFile, index)) {
       await forgetUndo(run, record, head);
+      if (interrupted) throw new InterruptedError(messages.interruptedNothingChanged);
       throw new ReviewRemoteError(messages.mergeFailed(reason));
     }
-    throw new ReviewRemoteError(messages.mergeFailedHalfway(reason), {
-      hints: [messages.hintUndoMerge(undo)],
-    });
+    const hints = [messages.hintUndoMerge(undo)];
+    if (interrupted) throw new InterruptedError(messages.mergeInterruptedHalfway, { hints });
+    throw new ReviewRemoteError(messages.mergeFailedHalfway(reason), { hints });
   }
   const kind = fastForward ? MergeKind.fastForward : MergeKind.merged;
   return { kind, reviewId: record.id, previous: head, undo };

@@ -323,4 +323,30 @@ describe("a commit-snapshot merge git fails half way", () => {
     expect(readFileSync(join(repo.dir, "a.txt"), "utf8")).toBe(lines());
     expect(repo.run(["list", "--json"]).stdout).toContain('"state": "imported"');
   });
+
+  it("says interrupted (exit 130) when Ctrl-C stops git merge, and rolls it back", async () => {
+    const repo = twoWorkerRepo();
+    const { id } = review(repo, "a");
+    repo.write("c.txt", "c\n");
+    repo.commit("not a fast-forward");
+    // Ctrl-C in a terminal signals the whole foreground group: this process, git merge, its hook.
+    const hooks = join(repo.dir, repo.git("rev-parse", "--git-path", "hooks").trim());
+    mkdirSync(hooks, { recursive: true });
+    writeFileSync(join(hooks, "pre-merge-commit"), "#!/bin/sh\necho merging >&2\nkill -s INT 0\nsleep 10\n", {
+      mode: 0o755,
+    });
+    const { head, refs, index, status } = repoState(repo);
+    const child = spawn("node", [BIN, "merge", id], { cwd: repo.dir, env: repo.env, detached: true });
+    child.stdin.end();
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code, stderr).toBe(130);
+    expect(stderr).toMatch(/^git-review-remote: interrupted; nothing was changed$/m);
+    expect(stderr).not.toContain("merging");
+    expect(repoState(repo)).toMatchObject({ head, refs, index, status });
+    expect(repo.run(["list", "--json"]).stdout).toContain('"state": "imported"');
+  });
 });
