@@ -301,7 +301,7 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
     kind === "yarn"
       ? /(?:^|[\s"'{[,])(?:resolved|resolution)(?=$|[\s"':,}\]])|\\/
       : /(?:^|[\s"'{[,])(?:resolution|tarball)(?=$|[\s"':,}\]])|\\/;
-  const lines = text.split("\n");
+  const lines = lockLines(text);
   for (const [index, line] of lines.entries()) {
     const source = written.exec(line)?.[1];
     if (source !== undefined && !continuesOnto(lines, index)) sources.set(source, source);
@@ -357,6 +357,15 @@ function pnpmSpecifierInTree(importer: string, specifier: string): boolean {
     /^(?:link|file|workspace):(.*)$/i.exec(value)?.[1] ??
     (/^[a-z][a-z0-9+.-]*:/i.test(value) ? undefined : value);
   return path !== undefined && isTreeFolder(importer, path);
+}
+
+/**
+ * A lockfile's lines, broken where YAML and Yarn v1's own parser break them: at a carriage return
+ * alone too, which a reader of `\n` lines would take for part of a line (`\rpad@^1.0.0:` starts an
+ * entry for Yarn, and nothing here).
+ */
+function lockLines(text: string): string[] {
+  return text.split(/\r\n?|\n/);
 }
 
 /** Whether a YAML scalar on `lines[index]` may go on: the next line not blank is indented deeper. */
@@ -452,7 +461,7 @@ function readPnpmImporters(text: string): { dependencies: PnpmDependency[]; unre
     seen.add(id);
     entry(dependency)[field] = value;
   };
-  for (const line of text.split("\n")) {
+  for (const line of lockLines(text)) {
     if (/^\s*(?:#.*)?$/.test(line)) continue;
     const fields = /^( *)('[^']*'|"[^"]*"|[^\s'"#][^:]*?):(?: +(.*?))?\s*$/.exec(line);
     const depth = fields?.[1]?.length ?? 0;
@@ -761,7 +770,7 @@ function pnpmPackageEntries(text: string): { key: string; fields: Map<string, st
   const entries: { key: string; fields: Map<string, string> }[] = [];
   let inPackages = false;
   let entry: { key: string; fields: Map<string, string> } | undefined;
-  for (const line of text.split("\n")) {
+  for (const line of lockLines(text)) {
     if (/^\S/.test(line)) {
       inPackages = /^packages:\s*$/.test(line);
       entry = undefined;
@@ -799,7 +808,7 @@ interface YarnBlock {
 function yarnBlocks(text: string): YarnBlock[] {
   const blocks: YarnBlock[] = [];
   let block: YarnBlock | undefined;
-  for (const line of text.split("\n")) {
+  for (const line of lockLines(text)) {
     const key = /^([^\s#].*):\s*$/.exec(line)?.[1];
     if (key !== undefined) {
       const descriptors = key

@@ -336,6 +336,29 @@ describe("validate: changedLockfileSources", () => {
     // One the base already had may stay.
     expect(changedLockfileSources("yarn", berry, `${berry}\n`)).toEqual([]);
   });
+  it("breaks a lockfile's lines at a carriage return alone, as Yarn and YAML do", () => {
+    // Yarn's parsers and YAML's take a lone \r for a line break: the key after one starts an entry
+    // of its own, here resolved to another package's tarball.
+    const evil = `evil@^1.0.0:\n  version "1.0.0"\n  resolved "https://registry.yarnpkg.com/evil/-/evil-1.0.0.tgz#abc"\n`;
+    const pad = (url: string) => `pad@^1.0.0:\n  version "1.0.0"\n  resolved "${url}"\n`;
+    const before = `${evil}\n${pad("https://registry.yarnpkg.com/pad/-/pad-1.0.0.tgz#def")}`;
+    const after = `${evil}\r${pad("https://registry.yarnpkg.com/evil/-/evil-1.0.0.tgz#abc")}`;
+    expect(changedLockfileSources("yarn", before, after)).toEqual([
+      'resolves the entry "pad@^1.0.0" ("pad@1.0.0") to "https://registry.yarnpkg.com/evil/-/evil-1.0.0.tgz#abc" (not the package the entry names: the next install puts that code, and its install scripts, in its place)',
+    ]);
+    const berry = (glue: string, resolution: string) =>
+      `"evil@npm:^1.0.0":\n  version: 1.0.0\n  resolution: "evil@npm:1.0.0"\n${glue}"pad@npm:^1.0.0":\n  version: 1.0.0\n  resolution: "${resolution}"\n`;
+    expect(
+      changedLockfileSources("yarn", berry("\n", "pad@npm:1.0.0"), berry("\r", "evil@npm:1.0.0")),
+    ).toHaveLength(1);
+    // A lockfile written with \r\n reads as one with \n.
+    const crlf = (version: string) =>
+      pad(`https://registry.yarnpkg.com/pad/-/pad-${version}.tgz#def`)
+        .replace('1.0.0"', `${version}"`)
+        .replaceAll("\n", "\r\n");
+    expect(changedLockfileSources("yarn", crlf("1.0.0"), crlf("1.0.1"))).toEqual([]);
+  });
+
   it("reads a package whose name holds the word resolution or tarball as a package", () => {
     // gulp's undertaker depends on default-resolution; pnpm's own packages include tarball-fetcher.
     const v1 = (version: string) =>
