@@ -51,9 +51,13 @@ export async function runPrune(
       superseded.add(record.id);
       if (!args.dryRun) await writeRecord(store, { ...record, state: ReviewState.dropped, supersededBy });
     }
-    // A superseded review is dropped by now (or would be): its bundle is no longer needed for it.
+    // A superseded review is dropped by now (or, with --dry-run, would be, changed now): its bundle
+    // is no longer needed for it, and its answer stays until the expiry counts from now.
+    const droppedAt = new Date().toISOString();
     const records = (await listRecords(store)).map((record) =>
-      superseded.has(record.id) ? { ...record, state: ReviewState.dropped } : record,
+      args.dryRun && superseded.has(record.id)
+        ? { ...record, state: ReviewState.dropped, updatedAt: droppedAt }
+        : record,
     );
     const plan = await planBundles(store, records, await readAudit(store), {
       cutoffMs: cutoff,

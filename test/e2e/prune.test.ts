@@ -87,6 +87,22 @@ describe("merge and prune", () => {
     expect(record(repo, newer.id)).toMatchObject({ state: "imported" });
   });
 
+  it("says with --dry-run what it then does to a review it supersedes: its answer stays until the expiry", () => {
+    const repo = fixableRepo();
+    const older = review(repo);
+    const newer = review(repo, ["--no-cache"]);
+    // Past any expiry, but for this prune's own change: the superseded review is dropped just now.
+    const dry = runUnchanged(repo, ["prune", "--dry-run", "--expire=now"], 0);
+    expect(dry.stdout).toBe(`Would delete branch ${older.branch} (superseded by ${newer.id})\n`);
+    const pruned = repo.run(["prune", "--expire=now"]);
+    expect(pruned.status, pruned.stderr).toBe(0);
+    expect(pruned.stdout).toMatch(
+      new RegExp(`^Deleted branch ${older.branch} \\(superseded by ${newer.id}\\)[^\n]*\n$`),
+    );
+    expect(record(repo, older.id)).toMatchObject({ state: "dropped", supersededBy: newer.id });
+    expect(record(repo, older.id)).not.toHaveProperty("pruned");
+  });
+
   it("keeps a branch someone committed on, and a review of another target", () => {
     const repo = fixableRepo();
     const whole = review(repo, ["--all"]);
