@@ -72,7 +72,7 @@ export const messages = {
   hintSecretsRemovedAllow: (fingerprints: readonly string[]) =>
     `or, for a false positive, add {"fingerprint": "${new Set(fingerprints).size === 1 ? fingerprints[0] : "<fp>"}"} to secrets.allow (no marker reaches a removed line)`,
   /** With the finding's own fingerprint when there is one to name, so the line can be pasted. */
-  /** A marker allows a value on a line: offered only when some finding has one. */
+  /** A marker allows a value on a line: offered only when some finding has one (not one in a name). */
   hintSecretsAllow: (fingerprints: readonly string[], onALine: boolean) =>
     `or, for a false positive, add {"fingerprint": "${new Set(fingerprints).size === 1 ? fingerprints[0] : "<fp>"}"} to secrets.allow there${onALine ? ', or "review-remote:allow" on the line' : ""}`,
   noMergeBase: (spec: string) => `${spec}: the two commits share no history, so there is no fork point`,

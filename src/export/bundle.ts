@@ -14,7 +14,7 @@ import { removeStale } from "../os/tempdir.js";
 import type { Repo } from "../repo.js";
 import { formatFinding, formatFindingGroup, groupFindings, testDirsAllow } from "../report/finding.js";
 import { isAllowedByPathAlone } from "../secrets/allow.js";
-import { type Finding, isAboutName } from "../secrets/finding.js";
+import { type Finding, isOffLine } from "../secrets/finding.js";
 import { forgetJudgedPaths } from "../secrets/names.js";
 import { type ContentScanner, createContentScanner } from "../secrets/scanner.js";
 import { storeBundle } from "../store/bundles.js";
@@ -530,7 +530,7 @@ export function secretsHints(
     ...(named.length > 0 ? [messages.hintSecretsRuleAllow(named.sort())] : []),
     messages.hintSecretsAllow(
       findings.map((finding) => finding.fingerprint),
-      findings.some((finding) => !isAboutName(finding)),
+      findings.some((finding) => !isOffLine(finding)),
     ),
     ...(findings.length > 1 ? [messages.hintSecretsListAllowed] : []),
   ];

@@ -1,7 +1,7 @@
 // One line per secret the content scan found: where, which rule, the redacted value, the fingerprint;
 // and the findings grouped by where they are, for the hint of a refused export.
 import { isAllowedByPathAlone } from "../secrets/allow.js";
-import { type Finding, isAboutName } from "../secrets/finding.js";
+import { type Finding, isAboutName, isOffLine } from "../secrets/finding.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 import { showPath } from "./path.js";
 
@@ -21,11 +21,12 @@ function placeOf(finding: Finding, quotePath: boolean): string {
  * `src/a.ts:3: aws-access-token: AWS access key ID (AKIA…) [fingerprint 9c1e…]`. A finding about a
  * name (a link's target, an archive member's name) or an archive left unread has no line and no
  * value to excerpt: its place says what it is, so the line reads `keys.zip!/id_rsa: <rule>: ...`.
+ * A value in a name has no line either, only its excerpt: `cache/ghp_….json: github-pat: ... (ghp_…)`.
  */
 export function formatFinding(finding: Finding, quotePath: boolean): string {
   const where = finding.inBase ? " (in the range's base)" : "";
   const nameOnly = isAboutName(finding);
-  const line = nameOnly ? "" : `:${finding.line}`;
+  const line = isOffLine(finding) ? "" : `:${finding.line}`;
   const excerpt = nameOnly ? "" : ` (${finding.redacted})`;
   return `${placeOf(finding, quotePath)}${line}: ${finding.rule}: ${finding.description}${excerpt} [fingerprint ${finding.fingerprint}]${where}`;
 }

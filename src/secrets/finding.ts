@@ -11,6 +11,15 @@ export function isAboutName(finding: { rule: string }): boolean {
   return finding.rule === SECRET_FILE_RULE || finding.rule === UNINSPECTABLE_RULE;
 }
 
+/**
+ * A finding with no line of its own: about a name or an unread archive, or a value in a name (a
+ * path's, an archive member's, a member link's target, which `shownPlace` marks). A line marker
+ * cannot allow it: no line holds it.
+ */
+export function isOffLine(finding: { rule: string; shownPlace?: string | undefined }): boolean {
+  return isAboutName(finding) || finding.shownPlace !== undefined;
+}
+
 export interface SecretAllow {
   rule?: string;
   /** Gitignore-style glob. */

@@ -1,6 +1,8 @@
 // The paths export and a refused review print, as git prints paths: `export --list`'s files, the
 // paths it keeps back, the findings and the refusal's hint, quoted under core.quotePath (a tab or a
 // line break always), --json keeping them as they are.
+import { execFileSync, spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fake } from "../fixtures/secrets/fake-tokens.js";
 import { makeZip } from "../fixtures/secrets/zip-writer.js";
@@ -83,3 +85,64 @@ describe("export's paths, as git prints them", () => {
 function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+describe("a credential in a file's path", () => {
+  const token = fake.githubPat();
+  const path = `d/${token}.txt`;
+  /** `d/ghp_….txt: github-pat: ..., in a name (ghp_…) [fingerprint <fp>]`: no line, the value redacted. */
+  const finding =
+    /^ {2}d\/ghp_….txt: github-pat: GitHub personal access token, in a name \(ghp_…\) \[fingerprint [0-9a-f]{16}\]$/m;
+
+  function tokenRepo(): TestRepo {
+    const repo = newRepo();
+    repo.write("a.txt", "ok\n");
+    repo.write(path, "x\n");
+    repo.commit("a token in a name");
+    return repo;
+  }
+
+  it("is reported with no line and no line marker in the hint, by export --list, export and a review", () => {
+    const repo = tokenRepo();
+    const list = runUnchanged(repo, ["export", "--list"], 6);
+    expect(list.stdout).toMatch(finding);
+    for (const args of [["export"], []]) {
+      const refused = runUnchanged(repo, args, 6);
+      expect(refused.stderr).toMatch(finding);
+      expect(refused.stderr).not.toContain(token);
+    }
+    for (const output of [list.stderr, runUnchanged(repo, ["export"], 6).stderr]) {
+      expect(output).toMatch(
+        /^hint: or, for a false positive, add \{"fingerprint": "[0-9a-f]{16}"\} to secrets\.allow there$/m,
+      );
+      expect(output).not.toContain("review-remote:allow");
+      expect(output).not.toContain(":1:");
+    }
+    // A value on a line beside it: the marker is offered again, for that one.
+    repo.write("src/key.ts", `export const key = "${fake.awsKeyId()}";\n`);
+    repo.commit("a key on a line");
+    const both = runUnchanged(repo, ["export"], 6);
+    expect(both.stderr).toMatch(/^ {2}src\/key\.ts:1: aws-access-token: /m);
+    expect(both.stderr).toMatch(finding);
+    expect(both.stderr).toContain(', or "review-remote:allow" on the line');
+  });
+
+  it("is reported the same way by the pre-push hook, whose push it stops", () => {
+    const repo = tokenRepo();
+    const bare = join(repo.home, "remote.git");
+    execFileSync("git", ["init", "-q", "--bare", bare], { env: repo.env });
+    repo.git("remote", "add", "origin", bare);
+    repo.run(["install-hook"]);
+    repo.git("config", "review-remote.failClosed", "true");
+    const pushed = spawnSync("git", ["push", "origin", "HEAD:main"], {
+      cwd: repo.dir,
+      env: repo.env,
+      encoding: "utf8",
+    });
+    expect(pushed.status).not.toBe(0);
+    expect(pushed.stderr).toMatch(
+      /^review-remote: {3}d\/ghp_….txt: github-pat: GitHub personal access token, in a name \(ghp_…\) \[fingerprint [0-9a-f]{16}\]$/m,
+    );
+    expect(pushed.stderr).not.toContain(token);
+    expect(repo.git("ls-remote", "origin")).toBe("");
+  });
+});

@@ -200,9 +200,9 @@ describe("ranges and work-tree snapshots", () => {
     repo.commit("drop it");
     repo.git("config", "review-remote.echo.command", "cat > /dev/null; exit 1");
     const result = runUnchanged(repo, ["HEAD~1..HEAD", "--worker", "echo"], 6);
-    // The name is printed with the key in it redacted, as a key in a file's content is.
+    // The name is printed with the key in it redacted, as a key in a file's content is, and no line.
     expect(result.stderr).toMatch(
-      /^ {2}fixtures\/AKIA…\.json:1: aws-access-token: .*\(in the range's base\)$/m,
+      /^ {2}fixtures\/AKIA…\.json: aws-access-token: .*\(in the range's base\)$/m,
     );
     expect(result.stderr).not.toContain(AWS_KEY);
     // The head's tree alone, which lacks the file, still leaves.

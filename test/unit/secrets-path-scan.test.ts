@@ -32,6 +32,16 @@ describe("a credential in a path", () => {
     expect(printed).toContain(path.replace(value, finding?.redacted as string));
   });
 
+  test("printed with no line, quoted as git quotes the path, the redaction as it is", () => {
+    const token = fake.githubPat();
+    const [finding] = scanner.scanPath(`caf\u00e9/${token}\t.json`);
+    expect(finding).toMatchObject({ line: 1, redacted: "ghp_…" });
+    expect(formatFinding(finding as Finding, true)).toMatch(
+      /^"caf\\303\\251\/ghp_…\\t\.json": github-pat: GitHub personal access token, in a name \(ghp_…\) \[fingerprint [0-9a-f]{16}\]$/,
+    );
+    expect(formatFinding(finding as Finding, false)).toMatch(/^"caf\u00e9\/ghp_…\\t\.json": github-pat: /);
+  });
+
   test("ordinary paths find nothing", () => {
     for (const path of [
       "src/app.ts",
@@ -66,7 +76,7 @@ describe("a credential in a name inside an archive", () => {
       expect.objectContaining({ path: "assets/bundle.zip", member: name, rule: "github-pat" }),
     ]);
     expect(formatFinding(findings[0] as Finding, true)).toMatch(
-      /^assets\/bundle\.zip!\/cache\/.{1,4}…\.json:1: github-pat: /,
+      /^assets\/bundle\.zip!\/cache\/.{1,4}…\.json: github-pat: /,
     );
   });
 
