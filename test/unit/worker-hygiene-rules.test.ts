@@ -315,6 +315,31 @@ describe("which fixes one file may get", () => {
     expect(fixed('let s = """\nopen  \n', { path: "a.swift" })).toBe('let s = """\nopen  \n');
   });
 
+  it("keeps trailing spaces inside C++ raw strings, past comments a backslash continues", () => {
+    // As a formatter's tests compare a raw string with its output byte for byte.
+    const cpp = [
+      "int a = 1;  ",
+      '// R"( in a comment \\',
+      '   still the comment: R"(  ',
+      'auto expected = R"cpp(line  ',
+      '  )" is not the end  ',
+      ')cpp";  ',
+      "",
+    ].join("\n");
+    expect(fixed(cpp, { path: "unittests/FormatTest.cpp" })).toBe(
+      [
+        "int a = 1;",
+        '// R"( in a comment \\',
+        '   still the comment: R"(',
+        'auto expected = R"cpp(line  ',
+        '  )" is not the end  ',
+        ')cpp";',
+        "",
+      ].join("\n"),
+    );
+    expect(fixed('auto s = R"(open  \n', { path: "a.h" })).toBe('auto s = R"(open  \n');
+  });
+
   it("keeps trailing spaces in YAML's block scalars, to the first line no deeper than the header's", () => {
     // A literal block's trailing spaces are its content; a folded one's too.
     const yaml = [

@@ -86,3 +86,50 @@ describe("Go's strings", () => {
     expect([...(literalLines("a.go", 'var s = "a\\\\"\nvar r = `x  \ny`\n') ?? [])]).toEqual([2]);
   });
 });
+
+describe("C++ raw strings", () => {
+  const linesOf = (path: string, text: string) => {
+    const found = literalLines(path, text);
+    return found === undefined ? undefined : [...found];
+  };
+
+  it('names the lines inside R"(...)" and R"delim(...)delim", prefixed or not', () => {
+    const source = [
+      'auto a = R"(one  ',
+      'two )"; int after = 1;  ', // `)"` ends a string opened with no delimiter
+      'auto b = u8R"xy(three )" and )x" are content  ',
+      ')xy"; auto c = LR"(four  ',
+      ')";',
+      "",
+    ].join("\n");
+    expect(linesOf("format_test.cpp", source)).toEqual([1, 3, 4]);
+  });
+
+  it("reads past comments, plain strings, characters and digit separators", () => {
+    const source = [
+      '// R"( in a comment  ', // 1
+      'const char* s = "R\\"(not raw";  /* R"( */', // 2
+      "char q = '\"'; int n = 1'000'000;  ", // 3
+      'auto FOOR = 1; auto t = FOOR"(plain)";  ', // 4
+      'auto r = R"--(', // 5
+      '  )" )-" still  ', // 6
+      ')--";', // 7
+      "",
+    ].join("\n");
+    expect(linesOf("a.hpp", source)).toEqual([5, 6]);
+  });
+
+  it("carries a line comment past a backslash that ends its line, spaces after it too", () => {
+    const spliced = (after: string) =>
+      [`// a comment \\${after}`, 'R"( is comment too', 'auto r = R"(x  ', ')";', ""].join("\n");
+    expect(linesOf("a.cc", spliced(""))).toEqual([3]);
+    expect(linesOf("a.cc", spliced("  "))).toEqual([3]);
+    expect(linesOf("a.h", spliced("\r"))).toEqual([3]);
+  });
+
+  it("gives up on a file that ends inside a string, or a plain string continued on the next line", () => {
+    expect(linesOf("a.cpp", 'auto r = R"x(open  \n)";\n')).toBeUndefined();
+    expect(linesOf("a.cpp", 'auto s = "a\\\nb";\n')).toBeUndefined();
+    expect(linesOf("a.cpp", "/* open  \n")).toBeUndefined();
+  });
+});

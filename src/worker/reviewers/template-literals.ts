@@ -1,7 +1,7 @@
 // Lines that end inside a literal whose trailing spaces are its content (test inputs compared byte
 // for byte), not whitespace errors: JavaScript and TypeScript template literals, Go raw strings,
 // Rust strings, Python's triple-quoted strings, shell and Ruby here-documents, Kotlin, Scala and
-// C# raw strings. Small lexers of each language's strings and comments (for JavaScript, regular
+// C# raw strings, Swift's multi-line strings, C++ raw strings and YAML's block scalars. Small lexers of each language's strings and comments (for JavaScript, regular
 // expressions and `${}` nesting too); when one cannot tell (a file that ends inside a string, JSX
 // text with a quote), it says so and hygiene leaves every line of the file alone (`literalLines`).
 
@@ -136,9 +136,27 @@ export function templateLiteralLines(text: string): Set<number> | undefined {
 /** Where a C-family lexer's `read` leaves it: in code, or in a literal that may span lines or may not. */
 type Place = "code" | "multi-line" | "one-line";
 
+/** How a language's comments differ from C's. */
+interface CommentSyntax {
+  /** A block comment inside a block comment needs its own end (Rust, Kotlin, Scala, Swift). */
+  nests?: boolean;
+  /**
+   * A backslash ending a line joins the next to it, so a line comment goes on there (C and C++; GCC
+   * and Clang allow spaces after the backslash).
+   */
+  splices?: boolean;
+}
+
+/** True when the line break at `i` follows a backslash, spaces and tabs (and a CR) at most between. */
+function splicedAt(text: string, i: number): boolean {
+  let end = i;
+  while (end > 0 && /[ \t\r]/.test(text[end - 1] as string)) end--;
+  return text[end - 1] === "\\";
+}
+
 /**
- * The walk the lexers of Go, Rust, Kotlin, Scala, C# and Swift share: `//` line comments, `/*` block
- * comments (nested where `nests`), the line count, and the answer: the lines whose line break lies
+ * The walk the lexers of Go, Rust, Kotlin, Scala, C#, Swift and C++ share: `//` line comments, `/*`
+ * block comments (as `comments` says), the line count, and the answer: the lines whose line break lies
  * inside a multi-line literal, or undefined when a one-line literal meets a line break, or the file
  * ends inside a literal or a comment. `read` reads the language's code and literals outside
  * comments: from the character at `i`, in `place`, it returns the index it ended on (past an escape
@@ -146,7 +164,7 @@ type Place = "code" | "multi-line" | "one-line";
  */
 function cFamilyLiteralLines(
   text: string,
-  nests: boolean,
+  comments: CommentSyntax,
   read: (i: number, place: Place) => [end: number, place: Place],
 ): Set<number> | undefined {
   const lines = new Set<number>();
@@ -159,10 +177,10 @@ function cFamilyLiteralLines(
     if (c === "\n") {
       if (place === "multi-line") lines.add(line);
       else if (place === "one-line") return undefined;
-      else if (place === "line comment") place = "code";
+      else if (place === "line comment" && !(comments.splices && splicedAt(text, i))) place = "code";
       line++;
     } else if (place === "block comment") {
-      if (nests && c === "/" && next === "*") {
+      if (comments.nests && c === "/" && next === "*") {
         depth++;
         i++;
       } else if (c === "*" && next === "/") {
@@ -194,7 +212,7 @@ function isGoPath(path: string): boolean {
 function goRawStringLines(text: string): Set<number> | undefined {
   // The quote that ends the literal the lexer is in: a raw string's `, a string's " or a rune's '.
   let quote = "";
-  return cFamilyLiteralLines(text, false, (i, place) => {
+  return cFamilyLiteralLines(text, {}, (i, place) => {
     const c = text[i] as string;
     if (place === "code") {
       if (c !== "`" && c !== '"' && c !== "'") return [i, "code"];
@@ -256,7 +274,7 @@ function rustStringLines(text: string): Set<number> | undefined {
   // In a raw string: the `#`s its closing quote must be followed by; in a plain one, escapes.
   let raw = false;
   let hashes = 0;
-  return cFamilyLiteralLines(text, true, (i, place) => {
+  return cFamilyLiteralLines(text, { nests: true }, (i, place) => {
     const c = text[i] as string;
     if (place === "code") {
       const rawHashes = rustRawHashes(text, i);
@@ -439,7 +457,7 @@ function tripleQuoteLines(path: string, text: string): Set<number> | undefined {
   // Swift: the `#`s the string opened with, which its closing quote must be followed by.
   let hashes = 0;
   const closes = (end: number) => text.startsWith("#".repeat(hashes), end);
-  return cFamilyLiteralLines(text, !csharp, (i, place) => {
+  return cFamilyLiteralLines(text, { nests: !csharp }, (i, place) => {
     const c = text[i] as string;
     const next = text[i + 1];
     if (place === "code") {
@@ -476,6 +494,60 @@ function tripleQuoteLines(path: string, text: string): Set<number> | undefined {
     const run = quoteRun(text, i);
     if (run >= closer && closes(i + run)) return [i + run - 1 + hashes, "code"];
     return [i + run - 1, place];
+  });
+}
+
+/** C++ sources and headers (`.h` too: C has no `R"`, and a C header reads the same either way). */
+const CPP_EXTENSION = /\.(?:cc|cpp|cxx|c\+\+|cppm|ixx|h|hh|hpp|hxx|h\+\+|ipp|tpp|inl)$/i;
+
+function isCppPath(path: string): boolean {
+  return CPP_EXTENSION.test(path);
+}
+
+/** A raw string's opening: an encoding prefix, `R"`, a delimiter of up to 16 characters, `(`. */
+const CPP_RAW_OPENER = /(?:u8|[uUL])?R"([^ ()\\\t\v\f\r\n]{0,16})\(/y;
+
+/**
+ * The raw string that opens at `i` (`R"(`, `u8R"x(`, `LR"--(`), or undefined: the opening must
+ * begin a word (`FOOR"(...)"` is an identifier and a plain string).
+ */
+function cppRawOpener(text: string, i: number): RegExpExecArray | undefined {
+  if (!/[uULR]/.test(text[i] as string) || (i > 0 && IDENTIFIER_CHAR.test(text[i - 1] as string)))
+    return undefined;
+  CPP_RAW_OPENER.lastIndex = i;
+  return CPP_RAW_OPENER.exec(text) ?? undefined;
+}
+
+/**
+ * The same for C++'s raw strings (`R"(...)"`, `R"delim(...)delim"`: no escapes, every line break
+ * and trailing space content, as a formatter's or a compiler's test holds its expected output),
+ * past comments (a line comment goes on past a backslash that ends its line), one-line strings and
+ * character literals; undefined when a one-line string meets a line break (a backslash continuing
+ * one too), or the file ends inside a string or a comment.
+ */
+function cppRawStringLines(text: string): Set<number> | undefined {
+  // What ends the raw string the lexer is in, `)delim"`; "" in a plain string, which has escapes.
+  let closer = "";
+  return cFamilyLiteralLines(text, { splices: true }, (i, place) => {
+    const c = text[i] as string;
+    if (place === "code") {
+      const raw = cppRawOpener(text, i);
+      if (raw) {
+        closer = `)${raw[1]}"`;
+        return [i + raw[0].length - 1, "multi-line"];
+      }
+      if (c === '"') {
+        closer = "";
+        return [i, "one-line"];
+      }
+      return [c === "'" ? rustCharEnd(text, i) : i, "code"];
+    }
+    if (closer === "") {
+      // An escape pair; a `\` ending a line leaves the line break to the walk.
+      if (c === "\\" && text[i + 1] !== "\n") return [i + 1, place];
+      return [i, c === '"' ? "code" : place];
+    }
+    return text.startsWith(closer, i) ? [i + closer.length - 1, "code"] : [i, place];
   });
 }
 
@@ -559,6 +631,7 @@ export function literalLines(path: string, text: string): Set<number> | undefine
   if (isShellPath(path)) return shellHeredocLines(text);
   if (isRubyPath(path)) return rubyHeredocLines(text);
   if (isTripleQuotePath(path)) return tripleQuoteLines(path, text);
+  if (isCppPath(path)) return cppRawStringLines(text);
   if (isYamlPath(path)) return yamlBlockScalarLines(text);
   return new Set<number>();
 }
