@@ -425,6 +425,10 @@ export const messages = {
     `signed, not verified: no allowed signers file is configured for worker '${principal}'`,
   noAllowedSigners: (worker: string) => `no allowed signers file is configured for worker '${worker}'`,
   noReceipt: (id: string) => `review ${id} has no stored receipt: its result was not signed`,
+  noReceiptRefusedFirst: (id: string) =>
+    `review ${id} has no stored receipt: its result was refused before its receipt was checked`,
+  noReceiptRefused: (id: string, reason: string) =>
+    `review ${id} has no stored receipt: its receipt was refused when the result arrived (${reason})`,
   receiptNotVerified: (id: string) => `the receipt of review ${id} does not verify`,
   hintRepeatVerify: (command: string) => `check the signature alone with: ${command}`,
   receiptsFailedVerification: (count: number) =>

@@ -54,17 +54,24 @@ async function parseAndCheck(context: AcceptContext, worker: Worker, record: Rev
     ...part,
     problems: part.problems.map(sanitizeLine),
   }));
-  const overLimit = dropped.find((part) => part.part === "proposals" && part.count !== undefined);
-  if (overLimit?.limit && parsed.result.comments.length === 0) {
-    // Nothing would be left to import: the result is refused whole, with what to do about it.
-    await updateRecord(context.store, record, { state: ReviewState.rejected, problems: overLimit.problems });
-    throw new InvalidResultError(messages.proposalsRejected(worker.name), {
-      details: overLimit.problems,
-      hints: [messages.hintNarrowReview, messages.hintRaiseLimit(overLimit.limit)],
-    });
-  }
   if (dropped.length > 0) record.dropped = dropped;
   return { received: parsed.document, result: storedResult(parsed.result) };
+}
+
+/**
+ * A result whose proposals went over a limit and that has no comment either is refused whole, with
+ * what to do about it: nothing would be left to import. Its receipt has been checked and kept by
+ * then, so `verify` can still say whose result it was.
+ */
+async function refuseOverLimit(context: AcceptContext, worker: Worker, record: ReviewRecord, result: Result) {
+  const overLimit = record.dropped?.find((part) => part.part === "proposals" && part.count !== undefined);
+  if (!overLimit?.limit || result.comments.length > 0) return;
+  record.dropped = undefined;
+  await updateRecord(context.store, record, { state: ReviewState.rejected, problems: overLimit.problems });
+  throw new InvalidResultError(messages.proposalsRejected(worker.name), {
+    details: overLimit.problems,
+    hints: [messages.hintNarrowReview, messages.hintRaiseLimit(overLimit.limit)],
+  });
 }
 
 /** Over this many characters, a stray line is cut in the hint that quotes it. */
@@ -210,6 +217,7 @@ export async function acceptResult(
   debug(`validate: ${raw.length} bytes from worker '${worker.name}'`);
   const { received, result } = await parseAndCheck(context, worker, record, raw);
   await checkResultReceipt(context, worker, record, { receipt: result.receipt, document: received, raw });
+  await refuseOverLimit(context, worker, record, result);
   // The result is made durable (an fsync) while its proposals are checked in quarantine, which
   // writes nothing of the repository's; every change of the record's state waits for it, so no
   // state names a result not yet on disk.

@@ -12,7 +12,7 @@ import type { Repo } from "../repo.js";
 import { readManifest } from "../store/bundles.js";
 import type { StorePaths } from "../store/layout.js";
 import { readReceiptFiles } from "../store/receipts.js";
-import { type ReviewRecord, readReviewFile } from "../store/records.js";
+import { type ReviewRecord, ReviewState, readReviewFile } from "../store/records.js";
 import { storedResultOf } from "../validate/stored-result.js";
 import { verifyCommand } from "./describe.js";
 import type { ReceiptSubjects } from "./statement.js";
@@ -61,6 +61,23 @@ function parseReceived(text: string): unknown {
 }
 
 /**
+ * Why a review has no stored receipt, from what its record says became of its result: a result the
+ * receipt layer never saw (refused as it was read: too large, not JSON, not the schema), a receipt
+ * that layer refused (kept out of the store), or a result that carried none.
+ */
+function noReceiptMessage(record: ReviewRecord): string {
+  const { receipt } = record;
+  if (receipt === undefined && record.state === ReviewState.rejected) {
+    return messages.noReceiptRefusedFirst(record.id);
+  }
+  const refused: readonly string[] = [ReceiptStatus.bad, ReceiptStatus.untrusted, ReceiptStatus.mismatch];
+  if (receipt !== undefined && refused.includes(receipt.status)) {
+    return messages.noReceiptRefused(record.id, receipt.reason ?? receipt.status);
+  }
+  return messages.noReceipt(record.id);
+}
+
+/**
  * Verifies the receipt stored for `record` against the allowed signers configured for its worker now.
  * Throws when there is nothing to verify: no stored receipt (1), no allowed signers file (2).
  */
@@ -71,7 +88,7 @@ export async function reverifyStored(
   record: ReviewRecord,
 ): Promise<Reverified> {
   const stored = await readReceiptFiles(store, record.id);
-  if (!stored) throw new ReviewRemoteError(messages.noReceipt(record.id));
+  if (!stored) throw new ReviewRemoteError(noReceiptMessage(record));
   const principal = record.worker.name;
   const { allowedSigners } = receiptPolicyFor(settings, principal, repo);
   if (allowedSigners === undefined) {

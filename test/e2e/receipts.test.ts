@@ -175,6 +175,101 @@ describe("receipts: a signing worker", () => {
   });
 });
 
+describe("receipts: a signed result over a limit", () => {
+  it("verifies a result whose comments were cut to maxComments, as received and as stored", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", tamperingWorker(["flood", workerKey.private, "600"]));
+    trustKey(repo);
+    const result = repo.run(["--worker", "box", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const review = JSON.parse(result.stdout);
+    expect(review.receipt.status).toBe("good");
+    expect(review.comments).toHaveLength(500);
+    expect(review.dropped).toEqual([
+      expect.objectContaining({ part: "comments", count: 101, limit: "maxComments" }),
+    ]);
+    const dir = join(repo.dir, ".git", "review-remote", "reviews", review.id);
+    expect(JSON.parse(readFileSync(join(dir, "received.json"), "utf8")).comments).toHaveLength(601);
+    expect(JSON.parse(readFileSync(join(dir, "result.json"), "utf8")).comments).toHaveLength(500);
+
+    const verified = repo.run(["verify", review.id]);
+    expect(verified.status, verified.stderr).toBe(0);
+    expect(verified.stdout).toContain(
+      `Good signature from worker "box" with ED25519 key ${workerKey.fingerprint}`,
+    );
+    const command = verified.stdout.trim().split("\n").at(-1)?.trim() as string;
+    expect(spawnSync("sh", ["-c", command], { encoding: "utf8" }).status).toBe(0);
+    const audit = repo.run(["audit", "--verify"]);
+    expect(audit.status, audit.stderr).toBe(0);
+    expect(audit.stdout).toContain("All stored receipts verify (1 signed review).");
+
+    // The cut is the signed result's: a comment put back in result.json is found.
+    const stored = JSON.parse(readFileSync(join(dir, "result.json"), "utf8"));
+    stored.comments.push({ ...stored.comments.at(-1), message: "Flood 599." });
+    writeFileSync(join(dir, "result.json"), JSON.stringify(stored));
+    const changed = repo.run(["verify", review.id]);
+    expect(changed.status).toBe(4);
+    expect(changed.stderr).toContain("result.json, which show reads, is not the signed result");
+  });
+
+  it("verifies a result refused whole for its proposals over maxCommits, and refuses nothing else", () => {
+    const repo = changedRepo();
+    configureWorker(repo, "box", tamperingWorker(["commits", workerKey.private, "21"]));
+    trustKey(repo);
+    const refused = runUnchanged(repo, ["--worker", "box"], 4);
+    expect(refused.stderr).toContain("rejected the proposals of worker 'box'; nothing was imported");
+    expect(refused.stderr).toContain("commits: 21 commits, over the limit of 20");
+    const record = JSON.parse(repo.run(["list", "--json"]).stdout).at(-1);
+    expect(record.state).toBe("rejected");
+
+    // The receipt was checked and kept, so the refused result can be shown to be the worker's.
+    const before = repoState(repo);
+    const verified = repo.run(["verify", record.id]);
+    expect(verified.status, verified.stderr).toBe(0);
+    expect(verified.stdout).toContain(
+      `Good signature from worker "box" with ED25519 key ${workerKey.fingerprint}`,
+    );
+    expect(repoState(repo)).toEqual(before);
+    const audit = repo.run(["audit", "--verify"]);
+    expect(audit.status, audit.stderr).toBe(0);
+    expect(audit.stdout).toContain("All stored receipts verify (1 signed review).");
+  });
+
+  it("refuses a result over the limit whose receipt does not hold for its receipt, not its limit", () => {
+    const repo = changedRepo();
+    const stranger = keys.key("ed25519");
+    configureWorker(repo, "box", tamperingWorker(["commits", stranger.private, "21"]));
+    trustKey(repo);
+    const reason = `the receipt is signed with ED25519 key ${stranger.fingerprint}, which is not an allowed signer for worker 'box'`;
+    expectRefused(repo, reason);
+    // Nothing of it was kept; verify says why, not that the result was unsigned.
+    const record = JSON.parse(repo.run(["list", "--json"]).stdout).at(-1);
+    const verify = repo.run(["verify", record.id]);
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).toContain(
+      `review ${record.id} has no stored receipt: its receipt was refused when the result arrived (${reason})`,
+    );
+  });
+
+  it("says a result refused before its receipt was read was not verified, not that it was unsigned", () => {
+    const repo = changedRepo();
+    // 600 comments of 16 KiB each: over the 8 MiB a result may have, refused as it is read.
+    configureWorker(repo, "box", tamperingWorker(["flood", workerKey.private, "600", "16384"]));
+    trustKey(repo);
+    const refused = runUnchanged(repo, ["--worker", "box"], 4);
+    expect(refused.stderr).toContain("it sent more than 8388608 bytes (limits.maxResultBytes)");
+    const record = JSON.parse(repo.run(["list", "--json"]).stdout).at(-1);
+    const before = repoState(repo);
+    const verify = repo.run(["verify", record.id]);
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).toContain(
+      `review ${record.id} has no stored receipt: its result was refused before its receipt was checked`,
+    );
+    expect(verify.stderr).not.toContain("was not signed");
+    expect(repoState(repo)).toEqual(before);
+  });
+});
+
 describe("receipts: refused with exit 4, nothing imported", () => {
   it("a result with one comment changed after signing", () => {
     const repo = changedRepo();
