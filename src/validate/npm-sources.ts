@@ -22,6 +22,9 @@ const UNREAD_LINE = "a resolution not in the form the package manager writes: it
 const ANOTHER_PACKAGE =
   "not the package the entry names: the next install puts that code, and its install scripts, in its place";
 
+const LOCKED_DEPENDENCY =
+  "the next install resolves it from there, with the entry, and runs its install scripts";
+
 const RESOLVES_OFF_REGISTRY = "not the registry: the next install fetches it and runs its install scripts";
 
 /**
@@ -793,11 +796,15 @@ function pnpmPackageEntries(text: string): { key: string; fields: Map<string, st
   return entries;
 }
 
-/** A `yarn.lock` entry: its key line, its descriptors, and the values of its fields, by name. */
+/**
+ * A `yarn.lock` entry: its key line, its descriptors, the values of its fields, by name, and the
+ * dependencies it installs with it, each with its spec.
+ */
 interface YarnBlock {
   key: string;
   descriptors: string[];
   fields: Map<string, string[]>;
+  dependencies: { name: string; spec: string }[];
 }
 
 /**
@@ -808,6 +815,8 @@ interface YarnBlock {
 function yarnBlocks(text: string): YarnBlock[] {
   const blocks: YarnBlock[] = [];
   let block: YarnBlock | undefined;
+  /** The dependency map (`dependencies`, `optionalDependencies`) the lines four spaces in are of. */
+  let map: string | undefined;
   for (const line of lockLines(text)) {
     const key = /^([^\s#].*):\s*$/.exec(line)?.[1];
     if (key !== undefined) {
@@ -815,13 +824,25 @@ function yarnBlocks(text: string): YarnBlock[] {
         .split(",")
         .map((part) => part.trim().replace(/^"|"$/g, ""))
         .filter((part) => part !== "");
-      block = { key: descriptors.join(", "), descriptors, fields: new Map() };
+      block = { key: descriptors.join(", "), descriptors, fields: new Map(), dependencies: [] };
       blocks.push(block);
+      map = undefined;
       continue;
     }
     if (/^\S/.test(line)) block = undefined;
+    if (block === undefined) continue;
+    // v1 `    pad "^1.0.0"`, Berry `    pad: "npm:^1.0.0"`, under `  dependencies:`.
+    const dependency = /^ {4}("[^"]*"|[^\s":]+):?\s+"?([^"]*?)"?\s*$/.exec(line);
+    if (map !== undefined && dependency) {
+      const [, name = "", spec = ""] = dependency;
+      block.dependencies.push({ name: name.replace(/^"|"$/g, ""), spec });
+      continue;
+    }
+    // The maps of what the entry installs with it; not `peerDependencies`, its parent's to install.
+    const mapLine = /^ {2}(dependencies|optionalDependencies):\s*$/.exec(line)?.[1];
+    if (/^ {0,3}\S/.test(line)) map = mapLine;
     const field = /^ {2}([A-Za-z]+):?\s+"?([^"]*?)"?\s*$/.exec(line);
-    if (block === undefined || !field) continue;
+    if (!field) continue;
     const [, name = "", value = ""] = field;
     block.fields.set(name, [...(block.fields.get(name) ?? []), value]);
   }
@@ -850,6 +871,58 @@ function descriptorTarget(descriptor: string): string {
     }
   }
   return name;
+}
+
+/** A dependency a lockfile entry lists: the entry, the dependency's name and its spec. */
+interface LockedDependency {
+  entry: string;
+  name: string;
+  spec: string;
+}
+
+/**
+ * The dependencies each lockfile entry lists: the package manager installs them with the entry from
+ * the lockfile's copy, not the registry's manifest, and resolves one the lockfile has no entry for
+ * (`yarn install`, `npm install`) from its spec, wherever it says. Yarn's `dependencies` and
+ * `optionalDependencies`; npm's `packages` entries' and version 1's `requires`. pnpm's list
+ * resolved versions, whose entries are read on their own.
+ */
+function lockDependencies(kind: LockKind, text: string | undefined): LockedDependency[] {
+  const found: LockedDependency[] = [];
+  if (text === undefined) return found;
+  if (kind === "yarn") {
+    for (const block of yarnBlocks(text)) {
+      for (const { name, spec } of block.dependencies) found.push({ entry: block.key, name, spec });
+    }
+  }
+  if (kind === "npm") {
+    const document = parseObject(text);
+    if (document === undefined) return found;
+    const add = (entry: string, maps: unknown, fields: readonly string[]) => {
+      if (!isObject(maps)) return;
+      for (const field of fields) {
+        const map = maps[field];
+        if (!isObject(map)) continue;
+        for (const [name, spec] of Object.entries(map)) {
+          if (typeof spec === "string") found.push({ entry, name, spec });
+        }
+      }
+    };
+    if (isObject(document.packages)) {
+      for (const [key, entry] of Object.entries(document.packages)) {
+        add(key, entry, ["dependencies", "optionalDependencies"]);
+      }
+    }
+    const walk = (prefix: string, dependencies: unknown) => {
+      if (!isObject(dependencies)) return;
+      for (const [name, entry] of Object.entries(dependencies)) {
+        add(`${prefix}${name}`, entry, ["requires"]);
+        if (isObject(entry)) walk(`${prefix}${name} > `, entry.dependencies);
+      }
+    };
+    walk("dependencies > ", document.dependencies);
+  }
+  return found;
 }
 
 /** A lockfile entry resolved to another package: the entry's `name@version`, and what it resolves to. */
@@ -936,6 +1009,19 @@ export function changedLockfileSources(
     const entry = key === source ? "" : ` for ${quoteForDisplay(key)}`;
     problems.push(
       `${old === undefined ? "adds" : "changes"} the source ${quoteForDisplay(source)}${entry} (${RESOLVES_OFF_REGISTRY})`,
+    );
+  }
+  // A dependency's spec the lockfile already had, for an entry of any key (Yarn's keys change as
+  // ranges are added), may stay.
+  const dependenciesBefore = new Set(
+    lockDependencies(kind, oldText).map(({ name, spec }) => `${name}\0${spec}`),
+  );
+  for (const { entry, name, spec } of lockDependencies(kind, newText)) {
+    if (dependenciesBefore.has(`${name}\0${spec}`)) continue;
+    const source = nonRegistrySource(spec);
+    if (source === undefined) continue;
+    problems.push(
+      `adds the dependency ${quoteForDisplay(name)} of the entry ${quoteForDisplay(entry)} on ${quoteForDisplay(spec)} (${source}: ${LOCKED_DEPENDENCY})`,
     );
   }
   const swappedBefore = swappedPackages(kind, oldText);

@@ -336,6 +336,58 @@ describe("validate: changedLockfileSources", () => {
     // One the base already had may stay.
     expect(changedLockfileSources("yarn", berry, `${berry}\n`)).toEqual([]);
   });
+  it("reads the dependencies a lockfile entry installs with it from the lockfile's copy", () => {
+    // Yarn and npm take a locked package's dependencies from the lockfile, and `yarn install` or
+    // `npm install` resolves one no entry locks from its spec: here a git repository.
+    const v1 = (spec: string) =>
+      `pad@^1.0.0:\n  version "1.0.0"\n  resolved "https://registry.yarnpkg.com/pad/-/pad-1.0.0.tgz#abc"\n  dependencies:\n    left "${spec}"\n  bin:\n    pad bin/pad.js\n`;
+    expect(changedLockfileSources("yarn", v1("^1.0.0"), v1("^1.1.0"))).toEqual([]);
+    expect(changedLockfileSources("yarn", v1("^1.0.0"), v1("git+https://e.invalid/left.git"))).toEqual([
+      'adds the dependency "left" of the entry "pad@^1.0.0" on "git+https://e.invalid/left.git" (a git repository: the next install resolves it from there, with the entry, and runs its install scripts)',
+    ]);
+    const berry = (key: string, spec: string) =>
+      `"${key}":\n  version: 1.0.0\n  resolution: "pad@npm:1.0.0"\n  dependencies:\n    "@s/left": "${spec}"\n  bin:\n    pad: bin/pad.js\n  languageName: node\n`;
+    expect(
+      changedLockfileSources(
+        "yarn",
+        berry("pad@npm:^1.0.0", "npm:^1.0.0"),
+        berry("pad@npm:^1.0.0", "npm:^1.1.0"),
+      ),
+    ).toEqual([]);
+    expect(
+      changedLockfileSources(
+        "yarn",
+        berry("pad@npm:^1.0.0", "npm:^1.0.0"),
+        berry("pad@npm:^1.0.0", "https://e.invalid/left.tgz"),
+      ),
+    ).toHaveLength(1);
+    // One the lockfile had may stay, under a key Yarn rewrote as ranges were added.
+    const link = berry("pad@npm:^1.0.0", "link:./left");
+    expect(
+      changedLockfileSources("yarn", link, berry("pad@npm:^1.0.0, pad@npm:^1.0.1", "link:./left")),
+    ).toEqual([]);
+    const npm = (spec: string) =>
+      JSON.stringify({
+        lockfileVersion: 3,
+        packages: {
+          "": { dependencies: { pad: "^1.0.0" } },
+          "node_modules/pad": {
+            version: "1.0.0",
+            resolved: "https://registry.npmjs.org/pad/-/pad-1.0.0.tgz",
+            dependencies: { left: spec },
+          },
+        },
+      });
+    expect(changedLockfileSources("npm", npm("^1.0.0"), npm("^1.1.0"))).toEqual([]);
+    expect(changedLockfileSources("npm", npm("^1.0.0"), npm("github:evil/left"))).toHaveLength(1);
+    const legacy = (spec: string) =>
+      JSON.stringify({
+        lockfileVersion: 1,
+        dependencies: { pad: { version: "1.0.0", requires: { left: spec } } },
+      });
+    expect(changedLockfileSources("npm", legacy("^1.0.0"), legacy("file:../left"))).toHaveLength(1);
+  });
+
   it("breaks a lockfile's lines at a carriage return alone, as Yarn and YAML do", () => {
     // Yarn's parsers and YAML's take a lone \r for a line break: the key after one starts an entry
     // of its own, here resolved to another package's tarball.
