@@ -246,7 +246,7 @@ describe("review pipeline", () => {
     // The client starts the local worker inside its namespaces itself; a tmpfs refused there is
     // learned before anything is sent, and the worker command then runs, falls back and warns.
     const repo = baseRepo();
-    const PATH = refusingMountPath(join(repo.home, "refusing-mount"));
+    const PATH = refusingMountPath(join(repo.home, "refusing-mount"), repo.env.PATH);
     const result = repo.run(["HEAD", "--no-cache"], { env: { PATH } });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Review [0-9a-f]{12} by local/m);

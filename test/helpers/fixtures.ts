@@ -71,12 +71,13 @@ export function useResultWorker(repo: TestRepo, result: string): void {
 
 /**
  * A `mount` that refuses, written in `dir`: the PATH of a machine whose namespaces can be made but
- * not a tmpfs in them (mount's reason ends in "(fixture)").
+ * not a tmpfs in them (mount's reason ends in "(fixture)"), before `base` (a test repo's PATH, which
+ * holds the built CLI; this process's own PATH by default).
  */
-export function refusingMountPath(dir: string): string {
+export function refusingMountPath(dir: string, base = process.env.PATH): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "mount"), "#!/bin/sh\necho 'mount: permission denied (fixture)' >&2\nexit 32\n", {
     mode: 0o755,
   });
-  return `${dir}:${process.env.PATH}`;
+  return `${dir}:${base}`;
 }
