@@ -884,34 +884,32 @@ interface LockedDependency {
  * The dependencies each lockfile entry lists: the package manager installs them with the entry from
  * the lockfile's copy, not the registry's manifest, and resolves one the lockfile has no entry for
  * (`yarn install`, `npm install`) from its spec, wherever it says. Yarn's `dependencies` and
- * `optionalDependencies`; npm's `packages` entries' and version 1's `requires`. pnpm's list
- * resolved versions, whose entries are read on their own.
+ * `optionalDependencies`; npm's `packages` entries' and version 1's `requires`; Bun's entries'
+ * (their third item). pnpm's list resolved versions, whose entries are read on their own.
  */
 function lockDependencies(kind: LockKind, text: string | undefined): LockedDependency[] {
   const found: LockedDependency[] = [];
   if (text === undefined) return found;
+  const add = (entry: string, maps: unknown, fields: readonly string[]) => {
+    if (!isObject(maps)) return;
+    for (const field of fields) {
+      const map = maps[field];
+      if (!isObject(map)) continue;
+      for (const [name, spec] of Object.entries(map)) {
+        if (typeof spec === "string") found.push({ entry, name, spec });
+      }
+    }
+  };
+  const installed = ["dependencies", "optionalDependencies"];
   if (kind === "yarn") {
     for (const block of yarnBlocks(text)) {
       for (const { name, spec } of block.dependencies) found.push({ entry: block.key, name, spec });
     }
-  }
-  if (kind === "npm") {
+  } else if (kind === "npm") {
     const document = parseObject(text);
     if (document === undefined) return found;
-    const add = (entry: string, maps: unknown, fields: readonly string[]) => {
-      if (!isObject(maps)) return;
-      for (const field of fields) {
-        const map = maps[field];
-        if (!isObject(map)) continue;
-        for (const [name, spec] of Object.entries(map)) {
-          if (typeof spec === "string") found.push({ entry, name, spec });
-        }
-      }
-    };
     if (isObject(document.packages)) {
-      for (const [key, entry] of Object.entries(document.packages)) {
-        add(key, entry, ["dependencies", "optionalDependencies"]);
-      }
+      for (const [key, entry] of Object.entries(document.packages)) add(key, entry, installed);
     }
     const walk = (prefix: string, dependencies: unknown) => {
       if (!isObject(dependencies)) return;
@@ -921,6 +919,13 @@ function lockDependencies(kind: LockKind, text: string | undefined): LockedDepen
       }
     };
     walk("dependencies > ", document.dependencies);
+  } else if (kind === "bun") {
+    // An entry's third item: `{ "dependencies": {...}, "optionalDependencies": {...} }`.
+    const document = parseBunLock(text);
+    if (typeof document === "string" || !isObject(document.packages)) return found;
+    for (const [key, entry] of Object.entries(document.packages)) {
+      add(key, Array.isArray(entry) ? entry[2] : undefined, installed);
+    }
   }
   return found;
 }

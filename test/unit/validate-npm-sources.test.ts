@@ -386,6 +386,10 @@ describe("validate: changedLockfileSources", () => {
         dependencies: { pad: { version: "1.0.0", requires: { left: spec } } },
       });
     expect(changedLockfileSources("npm", legacy("^1.0.0"), legacy("file:../left"))).toHaveLength(1);
+    const bun = (spec: string) =>
+      `{\n  "lockfileVersion": 1,\n  "packages": {\n    "pad": ["pad@1.0.0", "", { "dependencies": { "left": "${spec}" } }, "sha512-AAAA"],\n  },\n}\n`;
+    expect(changedLockfileSources("bun", bun("^1.0.0"), bun("^1.1.0"))).toEqual([]);
+    expect(changedLockfileSources("bun", bun("^1.0.0"), bun("github:evil/left"))).toHaveLength(1);
   });
 
   it("breaks a lockfile's lines at a carriage return alone, as Yarn and YAML do", () => {
