@@ -244,6 +244,47 @@ describe("which fixes one file may get", () => {
     expect(fixed(open, { path: "Rakefile" })).toBe(open);
   });
 
+  it("keeps trailing spaces in PHP's heredocs and nowdocs, to the label that ends each", () => {
+    // As a fixer's tests hold the code before and after, whitespace and all.
+    const php = [
+      "<?php  ",
+      "$input = <<<'EOD'",
+      "    $a = 1;  ",
+      "    EODX stays in it  ",
+      "    EOD;  ",
+      'yield [<<< "EOT"',
+      "  two  ",
+      "EOT, $b];  ",
+      "$help = <<<EOF",
+      "three  ",
+      "EOF . <<<'EOF'",
+      "four  ",
+      "EOF;  ",
+      "$x = 1;  ",
+      "",
+    ].join("\n");
+    expect(fixed(php, { path: "tests/Fixer/Whitespace/NoTrailingWhitespaceFixerTest.php" })).toBe(
+      [
+        "<?php",
+        "$input = <<<'EOD'",
+        "    $a = 1;  ",
+        "    EODX stays in it  ",
+        "    EOD;",
+        'yield [<<< "EOT"',
+        "  two  ",
+        "EOT, $b];",
+        "$help = <<<EOF",
+        "three  ",
+        "EOF . <<<'EOF'",
+        "four  ",
+        "EOF;",
+        "$x = 1;",
+        "",
+      ].join("\n"),
+    );
+    expect(fixed("$a = <<<EOT\nopen  \n", { path: "a.php" })).toBe("$a = <<<EOT\nopen  \n");
+  });
+
   it("keeps trailing spaces inside Kotlin, Scala and C# raw strings and C#'s verbatim ones", () => {
     const kotlin = [
       'val q = "\\"\\"\\""  // not a raw string: """ in a comment  ',

@@ -2,7 +2,7 @@
 // the change added (a focused review never touches another line), git's whitespace rules (the
 // `whitespace` attribute over core.whitespace), the .editorconfig properties, Markdown hard breaks
 // and string literals whose trailing spaces are content (JavaScript templates, Go raw strings, Rust,
-// Python's triple-quoted strings, a shell script's here-documents and Ruby's heredocs, Kotlin,
+// Python's triple-quoted strings, a shell script's here-documents, Ruby's and PHP's heredocs, Kotlin,
 // Scala and C# raw strings, Swift's multi-line strings, C++ raw strings, YAML's block scalars).
 import type { LineSpan } from "../../protocol/changed-lines.js";
 import type { EditorSettings } from "./editorconfig.js";

@@ -1,7 +1,8 @@
 // Lines that end inside a literal whose trailing spaces are its content (test inputs compared byte
 // for byte), not whitespace errors: JavaScript and TypeScript template literals, Go raw strings,
 // Rust strings, Python's triple-quoted strings, shell and Ruby here-documents, Kotlin, Scala and
-// C# raw strings, Swift's multi-line strings, C++ raw strings and YAML's block scalars. Small lexers of each language's strings and comments (for JavaScript, regular
+// C# raw strings, Swift's multi-line strings, C++ raw strings, PHP's heredocs and YAML's block
+// scalars. Small lexers of each language's strings and comments (for JavaScript, regular
 // expressions and `${}` nesting too); when one cannot tell (a file that ends inside a string, JSX
 // text with a quote), it says so and hygiene leaves every line of the file alone (`literalLines`).
 
@@ -359,6 +360,15 @@ const HEREDOC = /(?<!<)<<(?!<)(-?)[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([A-Za-z0-
 interface Heredoc {
   word: string;
   indent: RegExp | undefined;
+  /** What may follow the word on the line that ends it (PHP's `EOT;`); with none, nothing may. */
+  after?: RegExp;
+}
+
+/** True when `line` ends the here-document `open`. */
+function endsHeredoc(open: Heredoc, line: string): boolean {
+  const rest = open.indent ? line.replace(open.indent, "") : line;
+  if (!open.after) return rest === open.word;
+  return rest.startsWith(open.word) && open.after.test(rest.slice(open.word.length));
 }
 
 /**
@@ -379,9 +389,13 @@ function heredocLines(
     const line = source[index] as string;
     const open = pending[0];
     if (open) {
-      if ((open.indent ? line.replace(open.indent, "") : line) === open.word) pending.shift();
-      else lines.add(index + 1);
-      continue;
+      if (!endsHeredoc(open, line)) {
+        lines.add(index + 1);
+        continue;
+      }
+      pending.shift();
+      // The line that ends the last one may open the next (PHP's `EOT . <<<EOT`).
+      if (pending.length > 0) continue;
     }
     for (const match of line.matchAll(opener)) pending.push(read(match));
   }
@@ -414,6 +428,32 @@ function rubyHeredocLines(text: string): Set<number> | undefined {
   return heredocLines(text, RUBY_HEREDOC, (match) => ({
     word: (match[2] ?? match[3] ?? match[4] ?? match[5]) as string,
     indent: match[1] === "" ? undefined : /^[ \t]+/,
+  }));
+}
+
+const PHP_EXTENSION = /\.(?:php\d?|phpt|phtml)$/i;
+
+function isPhpPath(path: string): boolean {
+  return PHP_EXTENSION.test(path);
+}
+
+const PHP_LABEL = String.raw`[A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*`;
+/** `<<<EOT`, `<<<"EOT"`, `<<< 'EOT'` (a nowdoc): the label ends its line. */
+const PHP_HEREDOC = new RegExp(
+  String.raw`<<<[ \t]*(?:"(${PHP_LABEL})"|'(${PHP_LABEL})'|(${PHP_LABEL}))\r?$`,
+  "g",
+);
+
+/**
+ * The bodies of PHP's heredocs and nowdocs (a fixer's test input and expected output), as for the
+ * shell: the label that ends one may be indented and followed by anything but a label's character
+ * (`EOT;`, `EOT, $b)`), as PHP 7.3 reads it.
+ */
+function phpHeredocLines(text: string): Set<number> | undefined {
+  return heredocLines(text, PHP_HEREDOC, (match) => ({
+    word: (match[1] ?? match[2] ?? match[3]) as string,
+    indent: /^[ \t]+/,
+    after: /^(?![A-Za-z0-9_\x80-\xff])/,
   }));
 }
 
@@ -630,6 +670,7 @@ export function literalLines(path: string, text: string): Set<number> | undefine
   if (isPythonPath(path)) return pythonStringLines(text);
   if (isShellPath(path)) return shellHeredocLines(text);
   if (isRubyPath(path)) return rubyHeredocLines(text);
+  if (isPhpPath(path)) return phpHeredocLines(text);
   if (isTripleQuotePath(path)) return tripleQuoteLines(path, text);
   if (isCppPath(path)) return cppRawStringLines(text);
   if (isYamlPath(path)) return yamlBlockScalarLines(text);
