@@ -7,18 +7,27 @@ import { createProgress } from "./progress.js";
 export function createPipelineEvents(
   output: Output,
   workerCount: number,
+  stream?: NodeJS.WriteStream,
 ): PipelineEvents & { finish(): void } {
-  const progress = createProgress(output);
+  const progress = createProgress(output, stream);
+  // The workers that have their envelope: the progress line says the review is theirs now, and for
+  // how long (a whole-tree linter can take a minute), not how much of the envelope went before.
+  const working = new Set<string>();
   return {
     progress: (stage, bytes, total) => progress.phase(stage, bytes, total),
+    sent(worker) {
+      working.add(worker.name);
+      const [only] = working;
+      progress.wait(working.size === 1 ? `review on worker '${only}'` : `review on ${working.size} workers`);
+    },
     remoteLine(worker, line) {
-      progress.done();
+      progress.clear();
       if (output.quiet) return false;
       output.err(workerCount > 1 ? `remote[${worker.name}]: ${line}` : `remote: ${line}`);
       return true;
     },
     warning(text, hints = []) {
-      progress.done();
+      progress.clear();
       output.err(`warning: ${text}`);
       for (const hint of hints) output.err(`hint: ${hint}`);
     },

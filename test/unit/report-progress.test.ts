@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createPipelineEvents } from "../../src/report/events.js";
 import type { Output } from "../../src/report/output.js";
 import { createProgress } from "../../src/report/progress.js";
 
@@ -43,6 +44,64 @@ describe("the progress line", () => {
     ] as const) {
       const { stream, written } = terminal();
       createProgress(output(tty, quiet), stream).phase("send", 1, 2);
+      expect(written).toEqual([]);
+    }
+  });
+});
+
+describe("the progress line while a worker reviews", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const shownText = (written: string[]) =>
+    written.filter((text) => text !== CLEAR_LINE).map((text) => text.slice(CLEAR_LINE.length));
+  const worker = (name: string) => ({ name, command: `ssh ${name} git-review-remote worker` });
+
+  it("names the worker once it has its envelope, and counts the seconds until the answer", () => {
+    vi.useFakeTimers();
+    const { stream, written } = terminal();
+    const events = createPipelineEvents(output(true), 1, stream);
+    events.progress("send", 1024, 1024);
+    events.sent?.(worker("box"));
+    vi.advanceTimersByTime(2500);
+    expect(shownText(written)).toEqual([
+      "send, 1.0 KiB of 1.0 KiB (0.0s)",
+      "review on worker 'box' (0.0s)",
+      "review on worker 'box' (1.0s)",
+      "review on worker 'box' (2.0s)",
+    ]);
+    // Cleared for the worker's own lines, then shown again below them; gone at the end, for good.
+    events.remoteLine(worker("box"), "linting");
+    expect(written.at(-1)).toBe(CLEAR_LINE);
+    vi.advanceTimersByTime(1000);
+    expect(shownText(written).at(-1)).toBe("review on worker 'box' (3.0s)");
+    events.finish();
+    const count = written.length;
+    expect(written.at(-1)).toBe(CLEAR_LINE);
+    vi.advanceTimersByTime(5000);
+    expect(written).toHaveLength(count);
+  });
+
+  it("counts the workers that have their envelope in a fan-out", () => {
+    vi.useFakeTimers();
+    const { stream, written } = terminal();
+    const events = createPipelineEvents(output(true), 2, stream);
+    events.sent?.(worker("a"));
+    events.sent?.(worker("b"));
+    expect(shownText(written)).toEqual(["review on worker 'a' (0.0s)", "review on 2 workers (0.0s)"]);
+    events.finish();
+  });
+
+  it("writes nothing off a terminal, or with -q", () => {
+    vi.useFakeTimers();
+    for (const [tty, quiet] of [
+      [false, false],
+      [true, true],
+    ] as const) {
+      const { stream, written } = terminal();
+      createPipelineEvents(output(tty, quiet), 1, stream).sent?.(worker("box"));
+      vi.advanceTimersByTime(3000);
       expect(written).toEqual([]);
     }
   });
