@@ -12,7 +12,14 @@ import { listTree } from "../git/trees.js";
 import { messages } from "../messages.js";
 import { removeStale } from "../os/tempdir.js";
 import type { Repo } from "../repo.js";
-import { formatFinding, formatFindingGroup, groupFindings, testDirsAllow } from "../report/finding.js";
+import {
+  formatFinding,
+  formatFindingGroup,
+  groupFindings,
+  redactValues,
+  testDirsAllow,
+  valuesInNames,
+} from "../report/finding.js";
 import { isAllowedByPathAlone } from "../secrets/allow.js";
 import { type Finding, isOffLine } from "../secrets/finding.js";
 import { forgetJudgedPaths } from "../secrets/names.js";
@@ -511,9 +518,12 @@ export function secretsHints(
   // data; with none, the form of one, to fill in.
   const byPath = [...new Set(findings.flatMap((f) => (isAllowedByPathAlone(f.rule) ? [f.path] : [])))];
   const covering = testDirsAllow(byPath);
-  const testAllows = covering
-    ? [covering]
-    : [...new Set(groups.flatMap((group) => (group.testAllow ? [group.testAllow] : [])))];
+  // Never an entry that spells a value found in a name (a test directory named after a token).
+  const spells = covering !== undefined && redactValues(covering, valuesInNames(findings)) !== undefined;
+  const testAllows =
+    covering && !spells
+      ? [covering]
+      : [...new Set(groups.flatMap((group) => (group.testAllow ? [group.testAllow] : [])))];
   const pathAllows =
     testAllows.length > 0 ? testAllows.slice(0, 3).map(escapeForDisplay) : [messages.pathAllowForm];
   // A path alone allows content, not a secret's name or an unread archive: the entry names the rule.

@@ -47,10 +47,20 @@ function escapeBytes(text: string, quotePath: boolean): { body: string; quoted: 
  * `keep`: text of ours set into the path (a redacted value, `ghp_…`) that stands as it is, inside
  * the quotes when the rest of the path needs them; the path's own bytes around it are quoted.
  */
-export function quoteLikeGit(path: string, quotePath: boolean, keep?: string): string {
-  const pieces = keep === undefined || keep === "" ? [path] : path.split(keep);
-  const escaped = pieces.map((piece) => escapeBytes(piece, quotePath));
-  const body = escaped.map((piece) => piece.body).join(keep ?? "");
+export function quoteLikeGit(path: string, quotePath: boolean, keep: readonly string[] = []): string {
+  // The longest first: of two that start alike, the whole of the longer is kept.
+  const kept = keep.filter((text) => text !== "").sort((a, b) => b.length - a.length);
+  const pieces =
+    kept.length === 0
+      ? [path]
+      : path.split(
+          new RegExp(`(${kept.map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`),
+        );
+  // split with a group: the kept texts are at the odd indexes.
+  const escaped = pieces.map((piece, index) =>
+    index % 2 === 1 ? { body: piece, quoted: false } : escapeBytes(piece, quotePath),
+  );
+  const body = escaped.map((piece) => piece.body).join("");
   return escaped.some((piece) => piece.quoted) ? `"${body}"` : body;
 }
 

@@ -3,7 +3,7 @@
 import type { ExportListing, StoredBundle } from "../export/bundle.js";
 import { NOT_INCLUDED, OUTSIDE_PATHSPECS } from "../export/filter.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
-import { formatAllowed, formatFinding } from "./finding.js";
+import { formatAllowed, formatFinding, redactValues, type ValueInName, valuesInNames } from "./finding.js";
 import { formatSize, type Output, paint, plural } from "./output.js";
 import { showPath } from "./path.js";
 
@@ -38,9 +38,11 @@ export function printListing(
   output.out(
     `Would send ${plural(listing.files.length, "file")} (${formatSize(total)}) from ${listing.snapshot.commit}:`,
   );
-  // Paths are the repository's own, but a cloned repository's names may hold escape sequences.
-  for (const file of listing.files)
-    output.out(`${formatSize(file.size).padStart(11)}  ${showPath(file.path, quotePath)}`);
+  // Paths are the repository's own, but a cloned repository's names may hold escape sequences. A
+  // value the scan found in a name is redacted in it here too, as its finding prints it.
+  const values = valuesInNames([...listing.findings, ...listing.allowed]);
+  const show = (path: string) => listedPath(path, values, quotePath);
+  for (const file of listing.files) output.out(`${formatSize(file.size).padStart(11)}  ${show(file.path)}`);
   if (listing.range) {
     const { base, head, paths, patch } = listing.range;
     output.out(
@@ -54,7 +56,7 @@ export function printListing(
     // not listed (`-- src` in babel would print 27k lines over the secret names that matter).
     const unselected = listing.excluded.filter((entry) => UNSELECTED.has(entry.reason));
     const listed = listing.excluded.filter((entry) => !UNSELECTED.has(entry.reason));
-    const shown = listed.map((entry) => ({ path: showPath(entry.path, quotePath), reason: entry.reason }));
+    const shown = listed.map((entry) => ({ path: show(entry.path), reason: entry.reason }));
     const width = Math.min(48, Math.max(0, ...shown.map((e) => e.path.length)));
     for (const entry of shown) {
       output.out(`  ${entry.path.padEnd(width)}  ${escapeForDisplay(entry.reason)}`);
@@ -74,6 +76,16 @@ export function printListing(
     output.out(paint(output, "red", `The content scan would stop the export (${listing.findings.length}):`));
     for (const finding of listing.findings) output.out(`  ${formatFinding(finding, quotePath)}`);
   }
+}
+
+/** Said after a listed name with a value redacted in it: the listing still names the file, --json whole. */
+const REDACTED_NAME = "(redacted: its name holds a credential the scan found; --json names it whole)";
+
+/** A listed path as git prints it, and any value found in a name redacted in it, as its finding has it. */
+function listedPath(path: string, values: readonly ValueInName[], quotePath: boolean): string {
+  const redacted = redactValues(path, values);
+  if (redacted === undefined) return showPath(path, quotePath);
+  return `${showPath(redacted.shown, quotePath, redacted.keep)}  ${REDACTED_NAME}`;
 }
 
 /** What let the allowed findings through, with how many each: `142 by gitleaks:allow, 3 by ...`. */

@@ -12,9 +12,58 @@ import { showPath } from "./path.js";
  */
 function placeOf(finding: Finding, quotePath: boolean): string {
   // A value in the name itself is printed as any value is: redacted, the redaction not quoted.
-  if (finding.shownPlace !== undefined) return showPath(finding.shownPlace, quotePath, finding.redacted);
+  if (finding.shownPlace !== undefined) return showPath(finding.shownPlace, quotePath, [finding.redacted]);
   const member = finding.member === undefined ? "" : `!/${finding.member}`;
   return showPath(`${finding.path}${member}`, quotePath);
+}
+
+/** A value found in a name, and its redaction (`ghp_…`): where the name is printed, so is the redaction. */
+export interface ValueInName {
+  value: string;
+  redacted: string;
+}
+
+/**
+ * The values the findings found in their own names (a path's, an archive member's), each once, the
+ * longest first: what a path printed beside them (a listed file, a group of the hint) must not show.
+ * Read back from the place as printed (`shownPlace`, the name with every copy of the value redacted):
+ * the finding keeps no value.
+ */
+export function valuesInNames(findings: readonly Finding[]): ValueInName[] {
+  const values = new Map<string, string>();
+  for (const finding of findings) {
+    if (finding.shownPlace === undefined || finding.redacted === "") continue;
+    const name = finding.member === undefined ? finding.path : `${finding.path}!/${finding.member}`;
+    const pieces = finding.shownPlace.split(finding.redacted);
+    const copies = pieces.length - 1;
+    const length = (name.length - pieces.reduce((sum, piece) => sum + piece.length, 0)) / copies;
+    if (copies === 0 || !Number.isInteger(length) || length <= 0) continue;
+    const start = (pieces[0] as string).length;
+    const value = name.slice(start, start + length);
+    // A name that held the redaction's own text is read back wrong: then no value, and no harm.
+    if (pieces.join(value) === name) values.set(value, finding.redacted);
+  }
+  return [...values]
+    .map(([value, redacted]) => ({ value, redacted }))
+    .sort((a, b) => b.value.length - a.value.length);
+}
+
+/**
+ * `path` as printed where `values` are known: each value redacted in it, as its finding prints it,
+ * and the redactions it then holds (for showPath's `keep`); undefined when it holds none.
+ */
+export function redactValues(
+  path: string,
+  values: readonly ValueInName[],
+): { shown: string; keep: string[] } | undefined {
+  let shown = path;
+  const keep: string[] = [];
+  for (const { value, redacted } of values) {
+    if (!shown.includes(value)) continue;
+    shown = shown.replaceAll(value, redacted);
+    keep.push(redacted);
+  }
+  return keep.length === 0 ? undefined : { shown, keep };
 }
 
 /**
@@ -53,6 +102,8 @@ export interface FindingGroup {
   rules: [string, number][];
   /** The path-scoped allow that covers them all, when every one is in test data; else undefined. */
   testAllow?: string;
+  /** `where` with the values found in names redacted, when it holds one (`1 in d/ghp_….txt`). */
+  shownWhere?: { shown: string; keep: string[] };
 }
 
 /** A directory that holds tests or their data, by the names test frameworks and repos use. */
@@ -161,6 +212,8 @@ function testAllowOf(paths: readonly string[], where: string): string | undefine
 
 /** The findings grouped by top directory (a file at the top is a group of its own), most first. */
 export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
+  // A value in a name is never printed whole, in a group's place or in the entry offered for it.
+  const values = valuesInNames(findings);
   const byTop = new Map<string, Finding[]>();
   for (const finding of findings) {
     const slash = finding.path.indexOf("/");
@@ -178,8 +231,17 @@ export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
     const rules = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     // A path entry is offered only where it would allow the whole group.
     const byPath = members.every((finding) => isAllowedByPathAlone(finding.rule));
+    // Not an entry that spells a value found in a name: the form to fill in is offered instead.
     const testAllow = byPath ? testAllowOf(paths, where) : undefined;
-    groups.push({ where, count: members.length, rules, ...(testAllow ? { testAllow } : {}) });
+    const offered = testAllow !== undefined && redactValues(testAllow, values) === undefined;
+    const shownWhere = redactValues(where, values);
+    groups.push({
+      where,
+      count: members.length,
+      rules,
+      ...(offered ? { testAllow } : {}),
+      ...(shownWhere ? { shownWhere } : {}),
+    });
   }
   return groups.sort((a, b) => b.count - a.count || (a.where < b.where ? -1 : 1));
 }
@@ -188,5 +250,8 @@ export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
 export function formatFindingGroup(group: FindingGroup, quotePath: boolean): string {
   const shown = group.rules.slice(0, 3).map(([rule, count]) => `${rule} ${count}`);
   const more = group.rules.length > 3 ? `, +${group.rules.length - 3} rules` : "";
-  return `${group.count} in ${showPath(group.where, quotePath)} (${shown.join(", ")}${more})`;
+  const where = group.shownWhere
+    ? showPath(group.shownWhere.shown, quotePath, group.shownWhere.keep)
+    : showPath(group.where, quotePath);
+  return `${group.count} in ${where} (${shown.join(", ")}${more})`;
 }

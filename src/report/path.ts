@@ -4,7 +4,7 @@
 import { quoteLikeGit } from "../git/quote.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 
-/** `keep`: a redacted value set into the path (`ghp_…`), printed as it is inside the quoting. */
-export function showPath(path: string, quotePath: boolean, keep?: string): string {
+/** `keep`: redacted values set into the path (`ghp_…`), printed as they are inside the quoting. */
+export function showPath(path: string, quotePath: boolean, keep: readonly string[] = []): string {
   return escapeForDisplay(quoteLikeGit(path, quotePath, keep));
 }

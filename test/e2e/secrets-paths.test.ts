@@ -146,3 +146,62 @@ describe("a credential in a file's path", () => {
     expect(repo.git("ls-remote", "origin")).toBe("");
   });
 });
+
+describe("a listed name that holds a credential", () => {
+  const onFile = fake.githubPat(1);
+  const onDir = fake.githubPat(2);
+  const redacted = "(redacted: its name holds a credential the scan found; --json names it whole)";
+
+  it.each([
+    ["true", "caf\\303\\251", (path: string) => `"${path}"`],
+    ["false", "caf\u00e9", (path: string) => path],
+  ] as const)(
+    "core.quotePath=%s: is listed redacted, as its finding prints it, and named whole by --json",
+    (quotePath, cafe, q) => {
+      const repo = newRepo();
+      repo.git("config", "core.quotePath", quotePath);
+      repo.write(`d/${onFile}.txt`, "x\n");
+      repo.write(`caf\u00e9/${onDir}/x.json`, "{}\n");
+      repo.write(`caf\u00e9/${onDir}/.env`, "A=1\n");
+      repo.write("key.py", `k = "${fake.awsKeyId()}"\n`);
+      repo.commit("tokens in names");
+      const list = runUnchanged(repo, ["export", "--list"], 6);
+      expect(list.stdout).toContain(`\n        2 B  d/ghp_….txt  ${redacted}\n`);
+      expect(list.stdout).toContain(`\n        3 B  ${q(`${cafe}/ghp_…/x.json`)}  ${redacted}\n`);
+      // Kept back, not scanned: its directory's name is the value found in the file beside it.
+      expect(list.stdout).toMatch(
+        new RegExp(`^ {2}${literal(`${q(`${cafe}/ghp_…/.env`)}  ${redacted}`)} +secret name: dotenv`, "m"),
+      );
+      expect(list.stdout).toMatch(/^ {2}d\/ghp_….txt: github-pat: /m);
+      expect(list.stderr).toContain("hint:   1 in d/ghp_….txt (github-pat 1)\n");
+      expect(list.stderr).toContain(`hint:   1 in ${q(`${cafe}/ghp_…/x.json`)} (github-pat 1)\n`);
+      // The refusals of the export and of a review name the places the same way.
+      for (const args of [["export"], []]) {
+        const refused = runUnchanged(repo, args, 6);
+        expect(refused.stderr).toContain("hint:   1 in d/ghp_….txt (github-pat 1)\n");
+        expect(refused.stderr).not.toContain(onFile);
+        expect(refused.stderr).not.toContain(onDir);
+      }
+      expect(list.stdout + list.stderr).not.toContain(onFile);
+      expect(list.stdout + list.stderr).not.toContain(onDir);
+      // --json names each file whole, to find it by.
+      const json = JSON.parse(runUnchanged(repo, ["export", "--list", "--json"], 6).stdout);
+      expect(json.files.map((file: { path: string }) => file.path)).toEqual(
+        expect.arrayContaining([`d/${onFile}.txt`, `caf\u00e9/${onDir}/x.json`]),
+      );
+    },
+  );
+
+  it("is listed redacted when an allow lets it through too, as its allowed finding prints it", () => {
+    const repo = newRepo();
+    repo.write(`d/${onFile}.txt`, "x\n");
+    repo.write(".review-remote.json", JSON.stringify({ secrets: { allow: [{ path: "d/**" }] } }));
+    repo.commit("an allowed token in a name");
+    const list = runUnchanged(repo, ["export", "--list"], 0);
+    expect(list.stdout).toContain(`\n        2 B  d/ghp_….txt  ${redacted}\n`);
+    expect(list.stdout).toMatch(
+      /^ {2}d\/ghp_….txt: github-pat: .*: allowed by secrets\.allow \{"path": "d\/\*\*"\}$/m,
+    );
+    expect(list.stdout + list.stderr).not.toContain(onFile);
+  });
+});

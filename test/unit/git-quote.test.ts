@@ -11,9 +11,14 @@ describe("quoteLikeGit", () => {
   });
 
   test("a redacted value set into the path stands as it is, inside the quotes the rest needs", () => {
-    expect(quoteLikeGit("d/ghp_….txt", true, "ghp_…")).toBe("d/ghp_….txt");
+    expect(quoteLikeGit("d/ghp_….txt", true, ["ghp_…"])).toBe("d/ghp_….txt");
     expect(quoteLikeGit("d/ghp_….txt", true)).toBe('"d/ghp_\\342\\200\\246.txt"');
-    expect(quoteLikeGit("caf\u00e9/ghp_…/ghp_….txt", true, "ghp_…")).toBe('"caf\\303\\251/ghp_…/ghp_….txt"');
-    expect(quoteLikeGit("caf\u00e9/ghp_….txt", false, "ghp_…")).toBe("caf\u00e9/ghp_….txt");
+    expect(quoteLikeGit("caf\u00e9/ghp_…/ghp_….txt", true, ["ghp_…"])).toBe(
+      '"caf\\303\\251/ghp_…/ghp_….txt"',
+    );
+    expect(quoteLikeGit("caf\u00e9/ghp_….txt", false, ["ghp_…"])).toBe("caf\u00e9/ghp_….txt");
+    expect(quoteLikeGit("caf\u00e9/AKIA…/ghp_….txt", true, ["ghp_…", "AKIA…"])).toBe(
+      '"caf\\303\\251/AKIA…/ghp_….txt"',
+    );
   });
 });

@@ -145,4 +145,27 @@ describe("findings grouped by place", () => {
       "5 in t/x.txt (a 1, b 1, c 1, +2 rules)",
     ]);
   });
+
+  test("a value found in a name is redacted in the group's place, and no entry that spells it is offered", () => {
+    const token = `AKIA${"Q".repeat(16)}`;
+    const inName = (path: string): Finding => ({
+      ...at(path),
+      description: "AWS access key ID, in a name",
+      shownPlace: path.replaceAll(token, "AKIA…"),
+    });
+    const groups = groupFindings([
+      inName(`fix/${token}/testdata/a.json`),
+      inName(`fix/${token}/testdata/b.json`),
+      inName(`caf\u00e9/${token}.txt`),
+    ]);
+    expect(groups.map((group) => formatFindingGroup(group, true))).toEqual([
+      "2 in fix/AKIA…/testdata/ (aws-access-token 2)",
+      '1 in "caf\\303\\251/AKIA….txt" (aws-access-token 1)',
+    ]);
+    expect(groups[0]?.testAllow).toBeUndefined();
+    // The same test data under a name that holds no value: its entry is offered.
+    expect(groupFindings([at("fix/k/testdata/a.json"), at("fix/k/testdata/b.json")])[0]?.testAllow).toBe(
+      '{"path": "fix/k/testdata/**"}',
+    );
+  });
 });
