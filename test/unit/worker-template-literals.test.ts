@@ -133,3 +133,32 @@ describe("C++ raw strings", () => {
     expect(linesOf("a.cpp", "/* open  \n")).toBeUndefined();
   });
 });
+
+describe("here-document openers that open none", () => {
+  const linesOf = (path: string, text: string) => {
+    const found = literalLines(path, text);
+    return found === undefined ? undefined : [...found];
+  };
+
+  it("passes over a comment's line and Ruby's class <<self", () => {
+    // Read as openers, each would find no end and leave the whole file unfixed.
+    const ruby = [
+      "class Foo",
+      "  class <<self",
+      "  #   msg = <<END_OF_MESSAGE",
+      "  def x = <<~EOS",
+      "    body  ",
+      "  EOS",
+      "end",
+      "",
+    ].join("\n");
+    expect(linesOf("lib/foo.rb", ruby)).toEqual([5]);
+    const shell = ["#!/bin/sh", "# usage: cat <<EOF", "cat <<EOF", "body  ", "EOF", ""].join("\n");
+    expect(linesOf("run.sh", shell)).toEqual([4]);
+  });
+
+  it("still reads an opener after code, a # in a string or an interpolation before it", () => {
+    expect(linesOf("a.rb", 'x = "#{a}" + <<EOS\nbody  \nEOS\n')).toEqual([2]);
+    expect(linesOf("a.sh", 'echo "#" && cat <<EOF\nbody  \nEOF\n')).toEqual([2]);
+  });
+});

@@ -353,8 +353,11 @@ function isShellPath(path: string): boolean {
   return SHELL_EXTENSION.test(path);
 }
 
-/** `<<WORD`, `<<-WORD`, `<< 'WORD'`, `<<"WORD"`, `<<\WORD` (not a here-string, `<<<`). */
-const HEREDOC = /(?<!<)<<(?!<)(-?)[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([A-Za-z0-9_.-]+))/g;
+/**
+ * `<<WORD`, `<<-WORD`, `<< 'WORD'`, `<<"WORD"`, `<<\WORD` (not a here-string, `<<<`), on a line that
+ * is not a comment.
+ */
+const HEREDOC = /(?<!^[ \t]*#.*)(?<!<)<<(?!<)(-?)[ \t]*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([A-Za-z0-9_.-]+))/g;
 
 /** One here-document a line opens: the word that ends it, and what may stand before that word. */
 interface Heredoc {
@@ -416,8 +419,12 @@ function isRubyPath(path: string): boolean {
   return RUBY_PATH.test(path);
 }
 
-/** `<<~EOS`, `<<-EOS`, `<<EOS`, and the word quoted (`'EOS'`, `"EOS"`, `` `EOS` ``): no space after `<<`. */
-const RUBY_HEREDOC = /<<([~-]?)(?:'([^'\n]+)'|"([^"\n]+)"|`([^`\n]+)`|([A-Za-z_][A-Za-z0-9_]*))/g;
+/**
+ * `<<~EOS`, `<<-EOS`, `<<EOS`, and the word quoted (`'EOS'`, `"EOS"`, `` `EOS` ``): no space after
+ * `<<`; not on a comment's line, nor `class <<self`.
+ */
+const RUBY_HEREDOC =
+  /(?<!^[ \t]*#.*)(?<!\bclass[ \t]*)<<([~-]?)(?:'([^'\n]+)'|"([^"\n]+)"|`([^`\n]+)`|([A-Za-z_][A-Za-z0-9_]*))/g;
 
 /**
  * The bodies of Ruby's heredocs (a spec's expected output, a squiggly `<<~` one too), as for the
