@@ -1040,6 +1040,39 @@ export function changedLockfileSources(
   return capped(problems);
 }
 
+/** pnpm's other names for a project's manifest, which it reads where no `package.json` is beside one. */
+function manifestFormName(path: string): string | undefined {
+  const name = foldComponent(path.slice(path.lastIndexOf("/") + 1));
+  return name === "package.yaml" || name === "package.json5" ? name : undefined;
+}
+
+/** Whether pnpmManifestProblem judges `path`: a `package.yaml` or `package.json5`, at any depth. */
+export function isPnpmManifestPath(path: string): boolean {
+  return manifestFormName(path) !== undefined;
+}
+
+/**
+ * Why a `package.yaml` or `package.json5` added or changed at `path` is refused, or undefined: pnpm
+ * reads a project's manifest from either where no `package.json` is beside it (a new workspace
+ * folder's too), with the same scripts and fields, in a form the checks here do not read. A
+ * `package.json5` only pnpm reads; a `package.yaml` is Haskell's hpack manifest as well, refused only
+ * in a tree pnpm installs (`pnpmTree`: see isPnpmTree).
+ */
+export function pnpmManifestProblem(path: string, pnpmTree: boolean): string | undefined {
+  const name = manifestFormName(path);
+  if (name === undefined || (name === "package.yaml" && !pnpmTree)) return undefined;
+  return "is a project manifest pnpm reads where no package.json is beside it, in a form this check does not read (its scripts run on the next install)";
+}
+
+/** Whether pnpm installs the tree whose paths are `paths`: a `pnpm-lock.yaml` or `pnpm-workspace.yaml` at any depth. */
+export function isPnpmTree(paths: Iterable<string>): boolean {
+  for (const path of paths) {
+    const name = foldComponent(path.slice(path.lastIndexOf("/") + 1));
+    if (name === "pnpm-lock.yaml" || name === "pnpm-workspace.yaml") return true;
+  }
+  return false;
+}
+
 /** Whether packageFileProblems reads `path`'s content: a package.json or a lockfile, at any depth. */
 export function isPackageFile(path: string): boolean {
   return isPackageJsonPath(path) || lockfileKind(path) !== undefined;

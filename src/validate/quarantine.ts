@@ -11,7 +11,13 @@ import { createTempDir, QUARANTINE_PREFIX } from "../os/tempdir.js";
 import type { SecretNameCheck } from "../paths/forbidden.js";
 import { checkChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
-import { isPackageFile, packageFileProblems } from "./npm-sources.js";
+import {
+  isPackageFile,
+  isPnpmManifestPath,
+  isPnpmTree,
+  packageFileProblems,
+  pnpmManifestProblem,
+} from "./npm-sources.js";
 import { checkPatchText } from "./patch-gate.js";
 import { escapeForDisplay, quoteForDisplay } from "./sanitize.js";
 
@@ -199,7 +205,7 @@ async function applyCommit(
     isSecretName: options.isSecretName,
   };
   const problems = changes.flatMap((change) => checkChange(change, rules));
-  problems.push(...(await lifecycleProblems(changes, run)));
+  problems.push(...(await lifecycleProblems(changes, run, tree)));
   if (changes.some((change) => ["A", "R", "C"].includes(change.status))) {
     problems.push(...findCollisions(await listTreePaths(run, tree), await context.loadBaseEntries()));
   }
@@ -217,10 +223,21 @@ function applyProblems(stderr: string, exitCode: number): string[] {
 }
 
 /** What the proposal's package.json and lockfile changes would make the next install run or fetch. */
-async function lifecycleProblems(changes: readonly TreeChange[], run: GitOptions): Promise<string[]> {
+async function lifecycleProblems(
+  changes: readonly TreeChange[],
+  run: GitOptions,
+  tree: string,
+): Promise<string[]> {
   const problems: string[] = [];
+  let pnpmTree: boolean | undefined;
   for (const change of changes) {
-    if (change.status === "D" || !isFileMode(change.newMode) || !isPackageFile(change.path)) continue;
+    if (change.status === "D" || !isFileMode(change.newMode)) continue;
+    if (isPnpmManifestPath(change.path)) {
+      pnpmTree ??= isPnpmTree(await listTreePaths(run, tree));
+      const problem = pnpmManifestProblem(change.path, pnpmTree);
+      if (problem !== undefined) problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
+    }
+    if (!isPackageFile(change.path)) continue;
     const after = await readBlob(change.newOid, run);
     // A new or renamed-in file had nothing at this path before: all of its entries count.
     const modified = change.status === "M" && isFileMode(change.oldMode);

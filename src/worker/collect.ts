@@ -6,13 +6,19 @@ import { copyFileSync } from "node:fs";
 import { commitTree, type GitRun, isAncestor, treeOf } from "../git/commits.js";
 import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type Env, git, spawnGit } from "../git/run.js";
-import { Mode, readTreeMerge, writeTree } from "../git/trees.js";
+import { listTreePaths, Mode, readTreeMerge, writeTree } from "../git/trees.js";
 import { forbiddenChangeReason } from "../paths/forbidden.js";
 import { RenameGroups } from "../paths/rename-groups.js";
 import { checkPath } from "../paths/result.js";
 import { type Limits, overLimitRule, type RaisableLimit } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
-import { isPackageFile, packageFileProblems } from "../validate/npm-sources.js";
+import {
+  isPackageFile,
+  isPnpmManifestPath,
+  isPnpmTree,
+  packageFileProblems,
+  pnpmManifestProblem,
+} from "../validate/npm-sources.js";
 import { workerMessages } from "./messages.js";
 
 /** A reviewer outcome that cannot become a result: reported as status "failed", never thrown further. */
@@ -182,10 +188,19 @@ async function findSkips(
     const match = /^-\t-\t(.*)$/s.exec(record);
     if (match) binary.add(match[1] as string);
   }
+  let pnpmTree: boolean | undefined;
+  const manifestReason = async (change: TreeChange) => {
+    if (change.status === "D" || !isPnpmManifestPath(change.path)) return undefined;
+    pnpmTree ??= isPnpmTree(await listTreePaths(runIn(ctx), to));
+    const problem = pnpmManifestProblem(change.path, pnpmTree);
+    return problem === undefined ? undefined : `the file ${problem}`;
+  };
   for (const change of raw) {
     if (skipped.has(change.path)) continue;
     const reason =
-      unsupportedReason(change, binary, ctx.forbiddenPaths) ?? (await packageFileReason(ctx, change));
+      unsupportedReason(change, binary, ctx.forbiddenPaths) ??
+      (await packageFileReason(ctx, change)) ??
+      (await manifestReason(change));
     if (reason) skipped.set(change.path, reason);
   }
   if (skipped.size > MAX_SKIPPED_PATHS)

@@ -435,6 +435,32 @@ describe("validate: npm lifecycle scripts", () => {
     );
   });
 
+  it("refuses a package.yaml in a tree pnpm installs, and a package.json5 anywhere", async () => {
+    // pnpm reads either as a project's manifest where no package.json is beside it: here a new
+    // workspace folder's, whose postinstall the next pnpm install runs.
+    const manifest = newFilePatch("packages/web/package.yaml", [
+      "name: web",
+      "scripts:",
+      "  postinstall: node -e 1",
+    ]);
+    const pnpmLock = newFilePatch("pnpm-lock.yaml", ["lockfileVersion: '9.0'"]);
+    await expectRejected(
+      [pnpmLock + manifest],
+      /path "packages\/web\/package\.yaml" is a project manifest pnpm reads where no package\.json is beside it/,
+    );
+    await expectRejected(
+      [
+        newFilePatch("packages/web/package.json5", [
+          "{ name: 'web', scripts: { postinstall: 'node -e 1' } }",
+        ]),
+      ],
+      /path "packages\/web\/package\.json5" is a project manifest pnpm reads/,
+    );
+    // Without pnpm, a package.yaml is Haskell's hpack manifest: proposable.
+    const hpack = newFilePatch("package.yaml", ["name: demo", "dependencies:", "  - base >= 4.7 && < 5"]);
+    expect(await expectAccepted([hpack])).toEqual([["A", "package.yaml"]]);
+  });
+
   it("refuses Bun's binary bun.lockb outright, even where binary patches are allowed", async () => {
     const patch =
       "diff --git a/bun.lockb b/bun.lockb\nnew file mode 100644\nindex 0000000000000000000000000000000000000000..8352675d67aed6625ece79af41c27fdb4ee2e867\nGIT binary patch\nliteral 3\nKcmZQzWC8#H2LJ>B\n\nliteral 0\nHcmV?d00001\n\n";

@@ -206,6 +206,24 @@ describe("reviewers with report formats", () => {
     });
   });
 
+  it("leaves out a package.json5, which pnpm reads as a manifest in a form the client cannot check", async () => {
+    const command = `echo "{ scripts: { postinstall: 'node -e 1' } }" > package.json5; sed -i 's/^var a/let a/' src/a.js`;
+    const run = await runWorkerOn(envelope(target.request(), target.bundle), {
+      reviewerCommands: [{ command, format: "comments" }],
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const result = parseResult(run.stdout);
+    expect(result.status, result.error).toBe("ok");
+    expect(result.commits[0]?.patch).toContain("+let a = 1;");
+    expect(result.commits[0]?.patch).not.toContain("package.json5");
+    expect(result.comments).toContainEqual(
+      expect.objectContaining({
+        path: "package.json5",
+        message: expect.stringContaining("the file is a project manifest pnpm reads"),
+      }),
+    );
+  });
+
   it("cuts a long summary on a whole character: half an emoji would get the result refused", async () => {
     // 4095 characters, then an emoji of two UTF-16 units across the 4096 kept.
     const command = `head -c 4095 /dev/zero | tr '\\0' a > "$REVIEW_REMOTE_SUMMARY"; printf '\\360\\237\\230\\200 done' >> "$REVIEW_REMOTE_SUMMARY"`;
