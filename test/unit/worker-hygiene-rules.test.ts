@@ -501,16 +501,25 @@ describe("files hygiene leaves alone", () => {
     ["pkg/__fixtures__/deep/a.js", "fixture"],
     ["go/testdata/in.txt", "fixture"],
     ["test-data/a.csv", "fixture"],
+    ["packages/babel-helpers/test/define-helper-fixtures/misc/9496/input.js", "fixture"],
+    ["test/regenerator-fixtures/package.json", "fixture"],
+    ["spec/api_fixtures/a.json", "fixture"],
   ])("%s (%s)", (path, reason) => {
     expect(leftAloneReason(path)).toBe(reason);
   });
 
-  it.each(["src/app.ts", "fixtures.ts", "docs/snapshot.md", "src/snapshot/take.ts", "snapshots.ts"])(
-    "but not %s",
-    (path) => {
-      expect(leftAloneReason(path)).toBeUndefined();
-    },
-  );
+  it.each([
+    "src/app.ts",
+    "fixtures.ts",
+    "docs/snapshot.md",
+    "src/snapshot/take.ts",
+    "snapshots.ts",
+    // A package named for fixtures is source; so is a test directory's own file named so.
+    "packages/babel-helper-fixtures/src/index.ts",
+    "test/load-fixtures.ts",
+  ])("but not %s", (path) => {
+    expect(leftAloneReason(path)).toBeUndefined();
+  });
 
   it("leaves alone the files beside a test directory's snapshots, and only those", () => {
     const inputs = snapshotInputDirs([

@@ -17,6 +17,10 @@ const FIXTURE_DIRS = new Set([
   "test_data",
 ]);
 const TEST_DIRS = new Set(["test", "tests", "__tests__", "spec", "specs"]);
+// Under a test directory, a fixture directory named for what it holds fixtures of: babel's
+// `test/define-helper-fixtures/`, `test/regenerator-fixtures/` (outside one, `babel-helper-fixtures`
+// is a package's source).
+const NAMED_FIXTURE_DIR = /[-_.]fixtures?$/;
 const MARKDOWN = /\.(?:md|markdown|mdown|mkdn|mkd|mdwn|mdx|rmd)$/i;
 
 /**
@@ -47,6 +51,9 @@ export function leftAloneReason(
   if (PATCH_FILE.test(path)) return "patch file";
   const dirs = path.split("/").slice(0, -1);
   if (dirs.some((dir) => FIXTURE_DIRS.has(dir.toLowerCase()))) return "fixture";
+  const inTest = dirs.findIndex((dir) => TEST_DIRS.has(dir.toLowerCase()));
+  if (inTest >= 0 && dirs.slice(inTest + 1).some((dir) => NAMED_FIXTURE_DIR.test(dir.toLowerCase())))
+    return "fixture";
   if (snapshotInputs.has(dirs.join("/"))) return "snapshot test input";
   return undefined;
 }
