@@ -273,7 +273,9 @@ export const messages = {
   stillWaiting: (id: string, pid: number) =>
     `review ${id} is still waiting for its worker (pid ${pid}); nothing was imported`,
   undoNotRecorded: (ref: string, reason: string) => `cannot record the undo point ${ref}: ${reason}`,
-  dirtyWorkTree: "your work tree has uncommitted changes; the merge would mix them in",
+  dirtyWorkTree: "your work tree has uncommitted changes to files the merge writes; it would mix them in",
+  stagedChanges:
+    "your index has staged changes; the merge commit would take them in, and its undo unstage them",
   hintStash: "commit or stash them first (git stash), then run the merge again",
   moreUncommitted: (count: number) => `and ${count} more (git status lists them)`,
   mergeTreeFailed: (reason: string) => `git merge-tree failed: ${reason}`,

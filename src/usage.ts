@@ -135,8 +135,9 @@ SARIF 2.1.0 for code scanning tools, comments outside the change marked as
 suppressed.`,
   merge: `usage: git review-remote merge [--abort | --continue] <id>
 
-Merge the proposals of review <id> into the current branch (refuses a dirty
-work tree; exit 5 and no change on conflict). For a work-tree snapshot, merge
+Merge the proposals of review <id> into the current branch (uncommitted
+changes to other files stay as they are; changes to files it writes, and
+staged changes, are refused; exit 5 and no change on conflict). For a work-tree snapshot, merge
 them into the work tree file by file (3-way; any conflict: exit 5, nothing
 written), each file replaced whole: stopped at any point (Ctrl-C: exit 130),
 every file is either as it was or as merged. Prints how to undo before the

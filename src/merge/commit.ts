@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { InterruptedError, MergeConflictError, ReviewRemoteError } from "../errors.js";
 import { type GitRun, isAncestor, readHead, treeOf } from "../git/commits.js";
 import { OBJECT_ID, privateObjectEnv } from "../git/objects.js";
-import { conflictDetail } from "../git/quote.js";
+import { conflictDetail, quoteLikeGit, readQuotePath } from "../git/quote.js";
+import { diffTrees } from "../git/raw-diff.js";
 import { git } from "../git/run.js";
 import { checkoutTreeMerge, writeTree } from "../git/trees.js";
 import { workTrees } from "../git/worktrees.js";
@@ -18,66 +19,154 @@ import { sanitizeLine } from "../validate/sanitize.js";
 import { type MergeHooks, MergeKind, type MergeOutcome } from "./outcome.js";
 import { forgetUndo, recordUndo } from "./undo.js";
 
-/**
- * Whether the index and the tracked files match HEAD. Untracked files do not count, nor edits inside a
- * submodule's own work tree (`--ignore-submodules=dirty`): a merge never touches them (proposals carry
- * no gitlink), and `git stash`, the hint, cannot put them aside. A submodule checked out at another
- * commit than HEAD records still counts.
- */
-async function isCleanWorkTree(run: GitRun): Promise<boolean> {
-  return (await uncommittedChanges(run)).length === 0;
+/** One uncommitted change, as `git status --short` names it: its path(s) and its XY status. */
+interface Uncommitted {
+  /** The path in the work tree (a staged rename's new one), and a staged rename's old one. */
+  paths: string[];
+  /** In the index (staged, or an intent-to-add entry), not only in the work tree. */
+  staged: boolean;
+  line: string;
 }
 
-/** `git status --short`'s lines for what makes the work tree dirty (see isCleanWorkTree). */
-async function uncommittedChanges(run: GitRun): Promise<string[]> {
+/**
+ * What makes the work tree dirty: the index or the tracked files differing from HEAD. Untracked files
+ * do not count, nor edits inside a submodule's own work tree (`--ignore-submodules=dirty`): a merge
+ * never touches them (proposals carry no gitlink), and `git stash`, the hint, cannot put them aside.
+ * A submodule checked out at another commit than HEAD records still counts.
+ */
+async function uncommittedChanges(run: GitRun): Promise<Uncommitted[]> {
   const status = await git(
-    ["--no-optional-locks", "status", "--porcelain=v1", "--untracked-files=no", "--ignore-submodules=dirty"],
+    [
+      "--no-optional-locks",
+      "status",
+      "--porcelain=v1",
+      "-z",
+      "--untracked-files=no",
+      "--ignore-submodules=dirty",
+    ],
     run,
   );
-  return status.stdout.split("\n").filter((line) => line.trim() !== "");
+  const quotePath = await readQuotePath(run);
+  const quote = (path: string) => quoteLikeGit(path, quotePath);
+  const fields = status.stdout.split("\0");
+  const changes: Uncommitted[] = [];
+  for (let at = 0; at < fields.length; at++) {
+    const field = fields[at] as string;
+    if (field.length < 4) continue;
+    const xy = field.slice(0, 2);
+    const path = field.slice(3);
+    // A staged rename or copy: its source follows, as its own field.
+    const from = /[RC]/.test(xy[0] as string) ? fields[++at] : undefined;
+    changes.push({
+      paths: from === undefined ? [path] : [path, from],
+      staged: xy[0] !== " " || xy[1] === "A",
+      line: sanitizeLine(
+        from === undefined ? `${xy} ${quote(path)}` : `${xy} ${quote(from)} -> ${quote(path)}`,
+      ),
+    });
+  }
+  return changes;
 }
 
 /** The uncommitted changes a refused merge names, as `git status --short` does; then a count. */
 const NAMED_CHANGES = 10;
 
-/** Refuse a dirty work tree: a merge must never mix the proposals with uncommitted work. */
-async function verifyCleanWorkTree(run: GitRun): Promise<void> {
-  const changes = await uncommittedChanges(run);
-  if (changes.length > 0) {
-    const more = changes.length - NAMED_CHANGES;
-    throw new ReviewRemoteError(messages.dirtyWorkTree, {
-      details: [
-        ...changes.slice(0, NAMED_CHANGES).map(sanitizeLine),
-        ...(more > 0 ? [messages.moreUncommitted(more)] : []),
-      ],
+function namedChanges(changes: readonly Uncommitted[]): string[] {
+  const more = changes.length - NAMED_CHANGES;
+  return [
+    ...changes.slice(0, NAMED_CHANGES).map((change) => change.line),
+    ...(more > 0 ? [messages.moreUncommitted(more)] : []),
+  ];
+}
+
+/**
+ * Refuse staged changes: a merge commit is made from the index (git merge refuses one that differs
+ * from HEAD), and the undo, `git reset --keep`, sets the index back to HEAD's, which would lose them.
+ */
+function verifyNothingStaged(changes: readonly Uncommitted[]): void {
+  const staged = changes.filter((change) => change.staged);
+  if (staged.length > 0) {
+    throw new ReviewRemoteError(messages.stagedChanges, {
+      details: namedChanges(staged),
       hints: [messages.hintStash],
     });
   }
 }
 
 /**
+ * Refuse uncommitted changes to a path the merge writes: it must never mix the proposals with
+ * uncommitted work. Changes to other paths stay as they are, as `git merge` leaves them.
+ */
+function verifyUntouched(changes: readonly Uncommitted[], touched: ReadonlySet<string>): void {
+  const overlaps = (path: string) => {
+    if (touched.has(path)) return true;
+    // A directory over a path of the other side (a submodule's, a deleted file's place).
+    for (let at = path.indexOf("/"); at !== -1; at = path.indexOf("/", at + 1)) {
+      if (touched.has(path.slice(0, at))) return true;
+    }
+    return [...touched].some((other) => other.startsWith(`${path}/`));
+  };
+  const mixed = changes.filter((change) => change.paths.some(overlaps));
+  if (mixed.length > 0) {
+    throw new ReviewRemoteError(messages.dirtyWorkTree, {
+      details: namedChanges(mixed),
+      hints: [messages.hintStash],
+    });
+  }
+}
+
+/** The lines of `changes`, to tell whether a rolled-back merge left them as they were. */
+const statusLines = (changes: readonly Uncommitted[]) => changes.map((change) => change.line).join("\n");
+
+/**
  * Preview without touching anything (git >= 2.38). merge-tree writes the merged trees and
  * conflicted blobs, so it writes them to a throwaway object directory. Its exit 1 means conflicts
  * only when it printed a tree (git-merge-tree(1), "OUTPUT") and, with --no-messages, nothing on
  * stderr: an object it cannot read (a broken environment, a damaged store) also exits 1, with an
- * "error:" line. Anything else is a failure to merge, never a conflict.
+ * "error:" line. Anything else is a failure to merge, never a conflict. Without conflicts, `touched`
+ * is every path the merge writes (those whose merged tree differs from HEAD's) and every path the
+ * proposals change (`base..tip`).
  */
-async function previewMerge(repo: Repo, run: GitRun, head: string, tip: string): Promise<string[]> {
+async function previewMerge(
+  repo: Repo,
+  run: GitRun,
+  head: string,
+  tip: string,
+  base: string,
+): Promise<{ conflicts: string[]; touched: Set<string> }> {
   const scratch = await createTempDir(MERGE_PREFIX);
   const env = privateObjectEnv(run.env, { objects: scratch, alternates: [join(repo.commonDir, "objects")] });
-  // -z: the names as they are, quoted here as the work-tree merge quotes its own.
-  const preview = await git(["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", head, tip], {
-    ...run,
-    env,
-    allowFailure: true,
-  }).finally(() => rm(scratch, { recursive: true, force: true }));
-  const [tree = "", ...files] = preview.stdout.split("\0");
-  if (preview.exitCode === 0) return [];
-  if (preview.exitCode === 1 && OBJECT_ID.test(tree) && preview.stderr.trim() === "") {
-    return files.filter(Boolean);
+  try {
+    // -z: the names as they are, quoted here as the work-tree merge quotes its own.
+    const preview = await git(
+      ["merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", head, tip],
+      {
+        ...run,
+        env,
+        allowFailure: true,
+      },
+    );
+    const [tree = "", ...files] = preview.stdout.split("\0");
+    if (preview.exitCode === 1 && OBJECT_ID.test(tree) && preview.stderr.trim() === "") {
+      return { conflicts: files.filter(Boolean), touched: new Set() };
+    }
+    if (preview.exitCode !== 0) {
+      const why = preview.stderr.trim().split("\n")[0] || `exit code ${preview.exitCode}`;
+      throw new ReviewRemoteError(messages.mergeTreeFailed(why));
+    }
+    const touched = new Set<string>();
+    for (const [from, to] of [
+      [head, tree],
+      [base, tip],
+    ] as const) {
+      for (const change of await diffTrees({ ...run, env }, from, to, { renames: false })) {
+        touched.add(change.path);
+      }
+    }
+    return { conflicts: [], touched };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
   }
-  const why = preview.stderr.trim().split("\n")[0] || `exit code ${preview.exitCode}`;
-  throw new ReviewRemoteError(messages.mergeTreeFailed(why));
 }
 
 /** Put back the index file's exact bytes, taking index.lock as git does; skipped if git holds it. */
@@ -101,9 +190,16 @@ async function restoreIndexFile(path: string, bytes: Buffer): Promise<void> {
  * `git merge` writes the index and the work tree before it moves HEAD: when it fails after that
  * (HEAD or the branch locked by another git), undo what it wrote, as `git merge --abort` would: a
  * two-tree checkout from the index back to HEAD (it refuses to overwrite anything else), then the
- * index's own bytes. Returns whether the repository is as it was.
+ * index's own bytes. Returns whether the repository is as it was: `uncommitted`, the status lines
+ * before the merge, and no other change.
  */
-async function rollBack(run: GitRun, head: string, indexFile: string, index: Buffer | undefined) {
+async function rollBack(
+  run: GitRun,
+  head: string,
+  indexFile: string,
+  index: Buffer | undefined,
+  uncommitted: string,
+) {
   if ((await readHead(run)) !== head) return false;
   const headTree = await treeOf(run, head);
   try {
@@ -113,7 +209,8 @@ async function rollBack(run: GitRun, head: string, indexFile: string, index: Buf
     return false;
   }
   if (index) await restoreIndexFile(indexFile, index);
-  return isCleanWorkTree(run);
+  // The uncommitted changes the merge left alone are still there, and nothing else is.
+  return statusLines(await uncommittedChanges(run)) === uncommitted;
 }
 
 /**
@@ -169,25 +266,29 @@ export async function mergeCommitSnapshot(
   hooks: MergeHooks,
 ): Promise<MergeOutcome> {
   const run = { cwd: requireWorkTree(repo), env: repo.env };
-  await verifyCleanWorkTree(run);
+  const uncommitted = await uncommittedChanges(run);
+  verifyNothingStaged(uncommitted);
   const head = await readHead(run);
   if (head === undefined) throw new ReviewRemoteError(messages.noHeadToMergeInto);
   if (await isAncestor(run, tip, head)) {
     return { kind: MergeKind.alreadyMerged, reviewId: record.id, previous: head };
   }
   await verifySnapshotInHead(run, record, head, tip, run.cwd);
-  const conflicts = await previewMerge(repo, run, head, tip).catch((error: unknown) => {
-    // Ctrl-C stopped git merge-tree too: what it printed dying is no reason.
-    if (hooks.guard.received)
-      throw new InterruptedError(messages.interruptedNothingChanged, { cause: error });
-    throw error;
-  });
+  const { conflicts, touched } = await previewMerge(repo, run, head, tip, record.snapshot.commit).catch(
+    (error: unknown) => {
+      // Ctrl-C stopped git merge-tree too: what it printed dying is no reason.
+      if (hooks.guard.received)
+        throw new InterruptedError(messages.interruptedNothingChanged, { cause: error });
+      throw error;
+    },
+  );
   if (conflicts.length > 0) {
     throw new MergeConflictError(messages.conflictWithHead(record.id), {
       details: conflicts.map((file) => conflictDetail(file)),
       hints: [messages.hintInspectRange(`HEAD...${record.branch}`), messages.hintMergeByHand(record.branch)],
     });
   }
+  verifyUntouched(uncommitted, touched);
   const fastForward = await isAncestor(run, head, tip);
   if (!fastForward) await verifyIdentity(run);
   if (hooks.guard.received) throw new InterruptedError(messages.interruptedNothingChanged);
@@ -212,7 +313,7 @@ export async function mergeCommitSnapshot(
     // Ctrl-C reaches git merge (and its hooks) too: its stderr's first line is then no reason.
     const interrupted = hooks.guard.received !== undefined;
     const reason = (merged.stderr.trim().split("\n")[0] ?? "").replace(/^(fatal|error): /, "");
-    if (await rollBack(run, head, indexFile, index)) {
+    if (await rollBack(run, head, indexFile, index, statusLines(uncommitted))) {
       await forgetUndo(run, record, head);
       if (interrupted) throw new InterruptedError(messages.interruptedNothingChanged);
       throw new ReviewRemoteError(messages.mergeFailed(reason));

@@ -542,7 +542,7 @@ describe("review commands", () => {
     const dirty = runUnchanged(repo, ["merge", id], 1);
     // Which changes, as git status --short names them.
     expect(dirty.stderr).toBe(
-      "git-review-remote: your work tree has uncommitted changes; the merge would mix them in\n" +
+      "git-review-remote: your work tree has uncommitted changes to files the merge writes; it would mix them in\n" +
         "   M src/app.ts\n" +
         "hint: commit or stash them first (git stash), then run the merge again\n",
     );
