@@ -28,6 +28,11 @@ export function foldComponent(component: string): string {
   return s.endsWith(".") || s.endsWith(" ") ? s.replace(/[. ]+$/, "") : s;
 }
 
+/** The folded form of a path's last component: the name a file system finds it by. */
+export function foldedName(path: string): string {
+  return foldComponent(path.slice(path.lastIndexOf("/") + 1));
+}
+
 /** The folded form of a whole path, component by component. */
 export function foldPath(path: string): string {
   return path.split("/").map(foldComponent).join("/");

@@ -1,7 +1,7 @@
 // npm lifecycle scripts for validation layer 4 (design §9): a script that npm, yarn or pnpm run by
 // themselves on install, pack or publish is code execution on the user's machine, so none may be added
 // or changed by a proposal.
-import { foldComponent } from "../paths/fold.js";
+import { foldedName } from "../paths/fold.js";
 import { quoteForDisplay } from "./sanitize.js";
 
 /** Events the package managers run without being asked by name; each also has `pre` and `post` hooks. */
@@ -27,12 +27,12 @@ export const LIFECYCLE_SCRIPTS: ReadonlySet<string> = new Set(
 
 /** `package.json` at any depth, in any spelling a case-insensitive checkout would read as one. */
 export function isPackageJsonPath(path: string): boolean {
-  return foldComponent(path.slice(path.lastIndexOf("/") + 1)) === "package.json";
+  return foldedName(path) === "package.json";
 }
 
 /** npm runs `node-gyp rebuild` on install for a package with a `binding.gyp`, and gyp runs commands. */
 export function isNodeGypPath(path: string): boolean {
-  return foldComponent(path.slice(path.lastIndexOf("/") + 1)) === "binding.gyp";
+  return foldedName(path) === "binding.gyp";
 }
 
 const TOOLCHAIN_REASON = "it picks the package manager or runtime that is downloaded and run";

@@ -2,7 +2,7 @@
 // a git repository, a URL or a local path, or a lockfile entry it resolves off the registry, is code
 // the next `npm install` fetches and runs (its install scripts, its bin) without any registry having
 // seen it, so none may be added or changed, as the lifecycle scripts may not.
-import { foldComponent } from "../paths/fold.js";
+import { foldedName } from "../paths/fold.js";
 import { parseStrictJson } from "../protocol/strict-json.js";
 import { changedGuardedFields, changedLifecycleScripts, isPackageJsonPath } from "./npm-scripts.js";
 import { quoteForDisplay } from "./sanitize.js";
@@ -129,7 +129,7 @@ export function changedDependencySources(oldJson: string | undefined, newJson: s
 type LockKind = "npm" | "yarn" | "pnpm" | "bun";
 
 export function lockfileKind(path: string): LockKind | undefined {
-  const name = foldComponent(path.slice(path.lastIndexOf("/") + 1));
+  const name = foldedName(path);
   if (name === "package-lock.json" || name === "npm-shrinkwrap.json") return "npm";
   if (name === "yarn.lock") return "yarn";
   if (name === "pnpm-lock.yaml") return "pnpm";
@@ -1042,7 +1042,7 @@ export function changedLockfileSources(
 
 /** pnpm's other names for a project's manifest, which it reads where no `package.json` is beside one. */
 function manifestFormName(path: string): string | undefined {
-  const name = foldComponent(path.slice(path.lastIndexOf("/") + 1));
+  const name = foldedName(path);
   return name === "package.yaml" || name === "package.json5" ? name : undefined;
 }
 
@@ -1067,7 +1067,7 @@ export function pnpmManifestProblem(path: string, pnpmTree: boolean): string | u
 /** Whether pnpm installs the tree whose paths are `paths`: a `pnpm-lock.yaml` or `pnpm-workspace.yaml` at any depth. */
 export function isPnpmTree(paths: Iterable<string>): boolean {
   for (const path of paths) {
-    const name = foldComponent(path.slice(path.lastIndexOf("/") + 1));
+    const name = foldedName(path);
     if (name === "pnpm-lock.yaml" || name === "pnpm-workspace.yaml") return true;
   }
   return false;
