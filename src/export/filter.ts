@@ -10,6 +10,8 @@ import { matchSecretName } from "../secrets/names.js";
 export interface Exclusion {
   path: string;
   reason: string;
+  /** The name the reason quotes, to print as the listing prints paths; left out of JSON. */
+  quoted?: { text: string; as: string };
 }
 
 export interface FilterRules {
@@ -55,11 +57,13 @@ function bundleViolation(entry: TreeEntry, rules: FilterRules): RuleViolation | 
   return checkSymlink(entry.path, rules.symlinkTargets.get(entry.path) ?? "", rules.symlinkTargets);
 }
 
-function exclusionReason(entry: TreeEntry, rules: FilterRules, names: FoldedTree): string | undefined {
+function exclusionOf(entry: TreeEntry, rules: FilterRules, names: FoldedTree): Exclusion | undefined {
   const ruled = ruleExclusion(entry, rules);
-  if (ruled !== undefined) return ruled;
+  if (ruled !== undefined) return { path: entry.path, reason: ruled };
   const violation = bundleViolation(entry, rules) ?? names.claimWithParents(entry.path);
-  return violation ? `${violation.reason} (rule: ${violation.rule})` : undefined;
+  if (!violation) return undefined;
+  const reason = `${violation.reason} (rule: ${violation.rule})`;
+  return { path: entry.path, reason, ...(violation.quoted ? { quoted: violation.quoted } : {}) };
 }
 
 export function filterEntries(
@@ -71,9 +75,9 @@ export function filterEntries(
   // In tree order, as git archive writes them: of two names that fold together, the first stays.
   const names = new FoldedTree();
   for (const entry of entries) {
-    const reason = exclusionReason(entry, rules, names);
-    if (reason === undefined) kept.push(entry);
-    else excluded.push({ path: entry.path, reason });
+    const exclusion = exclusionOf(entry, rules, names);
+    if (exclusion === undefined) kept.push(entry);
+    else excluded.push(exclusion);
   }
   return { kept, excluded };
 }

@@ -10,6 +10,11 @@ import { resolveLink } from "./symlink.js";
 export interface RuleViolation {
   rule: string;
   reason: string;
+  /**
+   * A name the reason quotes (the path a name collides with, a link's target): `text` as it is, `as`
+   * the reason's spelling of it, for a report that prints names its own way (`export --list`).
+   */
+  quoted?: { text: string; as: string };
 }
 
 const violation = (rule: string, reason: string): RuleViolation => ({ rule, reason });
@@ -102,7 +107,8 @@ export function checkSymlink(
   if (bad) return bad;
   const resolved = resolveLink(path.split("/").slice(0, -1), target, links);
   if (resolved.ok) return undefined;
-  return { rule: resolved.rule, reason: `${resolved.reason} (-> ${quoteForMessage(target, 200)})` };
+  const as = quoteForMessage(target, 200);
+  return { rule: resolved.rule, reason: `${resolved.reason} (-> ${as})`, quoted: { text: target, as } };
 }
 
 /**
@@ -183,8 +189,10 @@ export class FoldedTree {
 }
 
 export function collision(other: string): RuleViolation {
+  const as = quoteForMessage(other);
   return {
     rule: "case-collision",
-    reason: `collides with ${quoteForMessage(other)} on case-insensitive or normalizing filesystems`,
+    reason: `collides with ${as} on case-insensitive or normalizing filesystems`,
+    quoted: { text: other, as },
   };
 }

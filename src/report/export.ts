@@ -1,7 +1,7 @@
 // What `export` shows: the listing of `--list` (what would leave, what stays and why, what the scan
 // would say), or the stored bundle; as text or as one JSON document.
 import type { ExportListing, StoredBundle } from "../export/bundle.js";
-import { NOT_INCLUDED, OUTSIDE_PATHSPECS } from "../export/filter.js";
+import { type Exclusion, NOT_INCLUDED, OUTSIDE_PATHSPECS } from "../export/filter.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 import { formatAllowed, formatFinding, redactValues, type ValueInName, valuesInNames } from "./finding.js";
 import { formatSize, type Output, paint, plural } from "./output.js";
@@ -31,7 +31,7 @@ export function printListing(
           },
         }
       : {};
-    output.json({ snapshot, files, excluded, findings, allowed, ...change });
+    output.json({ snapshot, files, excluded: excluded.map(asJson), findings, allowed, ...change });
     return;
   }
   const total = listing.files.reduce((sum, file) => sum + file.size, 0);
@@ -56,11 +56,9 @@ export function printListing(
     // not listed (`-- src` in babel would print 27k lines over the secret names that matter).
     const unselected = listing.excluded.filter((entry) => UNSELECTED.has(entry.reason));
     const listed = listing.excluded.filter((entry) => !UNSELECTED.has(entry.reason));
-    const shown = listed.map((entry) => ({ path: show(entry.path), reason: entry.reason }));
+    const shown = listed.map((entry) => ({ path: show(entry.path), reason: shownReason(entry, show) }));
     const width = Math.min(48, Math.max(0, ...shown.map((e) => e.path.length)));
-    for (const entry of shown) {
-      output.out(`  ${entry.path.padEnd(width)}  ${escapeForDisplay(entry.reason)}`);
-    }
+    for (const entry of shown) output.out(`  ${entry.path.padEnd(width)}  ${entry.reason}`);
     for (const reason of UNSELECTED) {
       const count = unselected.filter((entry) => entry.reason === reason).length;
       if (count > 0) output.out(`  ${plural(count, "path")} ${reason} (--json lists them)`);
@@ -86,6 +84,23 @@ function listedPath(path: string, values: readonly ValueInName[], quotePath: boo
   const redacted = redactValues(path, values);
   if (redacted === undefined) return showPath(path, quotePath);
   return `${showPath(redacted.shown, quotePath, redacted.keep)}  ${REDACTED_NAME}`;
+}
+
+/**
+ * Why a path stays, the name it quotes (the path it collides with, a link's target) printed as the
+ * listing prints paths, not in the worker's own spelling of it (`"Caf\\u00e9.txt"`).
+ */
+function shownReason(entry: Exclusion, show: (path: string) => string): string {
+  const { reason, quoted } = entry;
+  if (quoted === undefined || !reason.includes(quoted.as)) return escapeForDisplay(reason);
+  const at = reason.indexOf(quoted.as);
+  const [before, after] = [reason.slice(0, at), reason.slice(at + quoted.as.length)];
+  return `${escapeForDisplay(before)}${show(quoted.text)}${escapeForDisplay(after)}`;
+}
+
+/** A kept-back path as JSON prints it: the path and why, as the text says it. */
+function asJson({ path, reason }: Exclusion): { path: string; reason: string } {
+  return { path, reason };
 }
 
 /** What let the allowed findings through, with how many each: `142 by gitleaks:allow, 3 by ...`. */
@@ -121,7 +136,7 @@ export function printBundle(
       path,
       ...(written ? { output: written.path } : {}),
       files: files.length,
-      excluded,
+      excluded: excluded.map(asJson),
       snapshot,
     });
     return;

@@ -2,6 +2,7 @@
 // paths it keeps back, the findings and the refusal's hint, quoted under core.quotePath (a tab or a
 // line break always), --json keeping them as they are.
 import { execFileSync, spawnSync } from "node:child_process";
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fake } from "../fixtures/secrets/fake-tokens.js";
@@ -204,4 +205,42 @@ describe("a listed name that holds a credential", () => {
     );
     expect(list.stdout + list.stderr).not.toContain(onFile);
   });
+});
+
+describe("why a path is kept back", () => {
+  it.each([
+    ["true", (path: string) => `"${path}"`, "Caf\\303\\251", "../\\303\\274n"],
+    ["false", (path: string) => path, "Caf\u00e9", "../\u00fcn"],
+  ] as const)(
+    "core.quotePath=%s: names the path it collides with and a link's target as the listing prints paths",
+    (quotePath, q, cafe, target) => {
+      const repo = newRepo();
+      repo.git("config", "core.quotePath", quotePath);
+      repo.write("Caf\u00e9.txt", "1\n");
+      repo.write("caf\u00e9.txt", "2\n");
+      symlinkSync("../\u00fcn", join(repo.dir, "link"));
+      symlinkSync("../out", join(repo.dir, "plain"));
+      repo.commit("names that stay");
+      const list = runUnchanged(repo, ["export", "--list"], 0);
+      expect(list.stdout).toContain(
+        ` collides with ${q(`${cafe}.txt`)} on case-insensitive or normalizing filesystems (rule: case-collision)\n`,
+      );
+      expect(list.stdout).toMatch(
+        new RegExp(
+          `^ {2}link +symlink resolves outside the tree \\(-> ${literal(q(target))}\\) \\(rule: symlink-escape\\)$`,
+          "m",
+        ),
+      );
+      expect(list.stdout).toMatch(
+        /^ {2}plain +symlink resolves outside the tree \(-> \.\.\/out\) \(rule: symlink-escape\)$/m,
+      );
+      // --json keeps the reason as the worker's rules spell it.
+      const json = JSON.parse(runUnchanged(repo, ["export", "--list", "--json"], 0).stdout);
+      expect(json.excluded).toContainEqual({
+        path: "caf\u00e9.txt",
+        reason:
+          'collides with "Caf\\u00e9.txt" on case-insensitive or normalizing filesystems (rule: case-collision)',
+      });
+    },
+  );
 });
