@@ -114,6 +114,9 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
       "**/.yarn/releases/**",
       "**/.yarn/plugins/**",
       "**/.yarn/sdks/**",
+      // Berry's patches of dependencies (`yarn patch-commit`): the next install applies one to its
+      // package's code, and a patched package.json gains the install scripts it says.
+      "**/.yarn/patches/**",
       ".pnp.cjs",
       ".pnp.js",
       ".pnp.loader.mjs",

@@ -93,6 +93,7 @@ export const FORBIDDEN_EXAMPLES: Record<string, readonly string[]> = {
     "apps/web/.yarn/releases/yarn-3.6.4.cjs",
     ".yarn/plugins/@yarnpkg/plugin-workspace-tools.cjs",
     ".yarn/sdks/typescript/lib/tsserver.js",
+    ".yarn/patches/rollup-plugin-dts-npm-6.1.0-6d41e665a7.patch",
     ".pnp.cjs",
     ".pnp.loader.mjs",
     ".pnpmfile.cjs",
