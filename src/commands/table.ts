@@ -41,8 +41,10 @@ export interface Command {
 const common: Options = {
   help: { type: "boolean", short: "h" },
   quiet: { type: "boolean", short: "q" },
-  json: { type: "boolean" },
 };
+
+/** The options of a command that prints JSON; one that does not refuses `--json` as unknown. */
+const withJson: Options = { ...common, json: { type: "boolean" } };
 
 /** A string option's value (parseArgs has checked its type against the options). */
 function text(parsed: Parsed, name: string): string | undefined {
@@ -96,7 +98,7 @@ function failLevel(parsed: Parsed): FailLevel | undefined {
 }
 
 const REVIEW_OPTIONS: Options = {
-  ...common,
+  ...withJson,
   worktree: { type: "boolean" },
   all: { type: "boolean" },
   "filter-mode": { type: "string" },
@@ -153,7 +155,7 @@ function requiredId(parsed: Parsed, name: string): string {
 
 export const COMMANDS: Record<string, Command> = {
   audit: {
-    options: { ...common, verify: { type: "boolean" } },
+    options: { ...withJson, verify: { type: "boolean" } },
     positionals: 0,
     async run(parsed, output) {
       const { runAudit } = await import("./audit.js");
@@ -178,7 +180,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   list: {
-    options: common,
+    options: withJson,
     positionals: 0,
     async run(parsed, output) {
       const { runList } = await import("./list.js");
@@ -187,7 +189,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   show: {
     options: {
-      ...common,
+      ...withJson,
       format: { type: "string" },
       "filter-mode": { type: "string" },
       "all-comments": { type: "boolean" },
@@ -208,7 +210,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   verify: {
-    options: common,
+    options: withJson,
     positionals: 1,
     async run(parsed, output) {
       const { runVerify } = await import("./verify.js");
@@ -228,7 +230,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   prune: {
     options: {
-      ...common,
+      ...withJson,
       "dry-run": { type: "boolean", short: "n" },
       expire: { type: "string" },
       "include-open": { type: "boolean" },
@@ -256,7 +258,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   import: {
-    options: { ...common, request: { type: "string" }, "fail-level": { type: "string" } },
+    options: { ...withJson, request: { type: "string" }, "fail-level": { type: "string" } },
     positionals: 1,
     async run(parsed, output) {
       const { runImport } = await import("./import.js");
@@ -278,7 +280,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   export: {
     options: {
-      ...common,
+      ...withJson,
       worktree: { type: "boolean" },
       list: { type: "boolean" },
       output: { type: "string", short: "o" },

@@ -82,6 +82,24 @@ describe("extra arguments", () => {
   });
 });
 
+describe("--json on a command that prints no JSON", () => {
+  it.each([["merge"], ["drop"], ["install-hook"], ["hook"]])(
+    "is an unknown option for %s (exit 2), not text where a script expects JSON; nothing changes",
+    (name) => {
+      const repo = committedRepo();
+      const review = repo.run(["--json"]);
+      expect(review.status, review.stderr).toBe(0);
+      const { id } = JSON.parse(review.stdout) as { id: string };
+      const args = { merge: [id], drop: [id], "install-hook": [], hook: ["pre-push", "origin", "url"] }[name];
+      const result = runUnchanged(repo, [name, "--json", ...(args ?? [])], 2);
+      expect(result.stderr).toBe(
+        `git-review-remote: unknown option '--json'\nhint: see 'git review-remote ${name} -h'\n`,
+      );
+      expect(result.stdout).toBe("");
+    },
+  );
+});
+
 describe("a bare repository", () => {
   function bareClone(): TestRepo {
     const source = committedRepo();

@@ -1,0 +1,63 @@
+// Every option a command takes is in its -h text and in the manual page, and neither names an
+// option the command would refuse: the three are read from the same table.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { COMMANDS, type Options, reviewCommand } from "../../src/commands/table.js";
+import { commandUsage } from "../../src/usage.js";
+import { PROJECT_ROOT } from "../helpers/repo.js";
+
+/** The manual page as plain text: no font changes, `\-` as `-`. */
+const MAN = readFileSync(join(PROJECT_ROOT, "man", "git-review-remote.1"), "utf8")
+  .replace(/\\f[BIRP]/g, "")
+  .replace(/\\-/g, "-");
+const SYNOPSIS = (/^\.SH SYNOPSIS\n\.nf\n([\s\S]*?)^\.fi$/m.exec(MAN)?.[1] ?? "").split("\n");
+
+const commands: [string, Options][] = [
+  ["review", reviewCommand.options],
+  ...Object.entries(COMMANDS).map(([name, command]): [string, Options] => [name, command.options]),
+];
+
+/** Every `--long` and `-s` a command's table gives it, but -h and -q, which every command takes. */
+function optionsOf(options: Options): string[] {
+  return Object.entries(options)
+    .filter(([name]) => name !== "help" && name !== "quiet")
+    .flatMap(([name, spec]) => [`--${name}`, ...(spec.short ? [`-${spec.short}`] : [])]);
+}
+
+function synopsisOf(name: string): string {
+  const prefix = name === "review" ? "git review-remote [" : `git review-remote ${name}`;
+  const lines = SYNOPSIS.filter((line) => line.startsWith(prefix));
+  expect(lines, name).toHaveLength(1);
+  return lines[0] as string;
+}
+
+/** The options a text names, as whole words: `--filter-mode`, `-m`. */
+function named(text: string): Set<string> {
+  return new Set(text.match(/(?<![\w-])--?[a-z][a-z-]*(?![\w])/g) ?? []);
+}
+
+describe.each(commands)("%s", (name, options) => {
+  it("has each of its options in its -h text and in the manual page's synopsis", () => {
+    const usage = named(commandUsage(name));
+    const synopsis = named(synopsisOf(name));
+    for (const option of optionsOf(options))
+      expect(usage.has(option), `${option} in the -h text of ${name}`).toBe(true);
+    for (const [long, spec] of Object.entries(options)) {
+      if (long === "help" || long === "quiet") continue;
+      // The synopsis may name an option by its short form alone; the page names the long one too.
+      const inSynopsis =
+        synopsis.has(`--${long}`) || (spec.short !== undefined && synopsis.has(`-${spec.short}`));
+      expect(inSynopsis, `--${long} in the man page's synopsis of ${name}`).toBe(true);
+      expect(MAN, `--${long} in the man page`).toContain(`--${long}`);
+    }
+  });
+
+  it("names in its usage lines and synopsis no option it would refuse", () => {
+    const known = new Set([...optionsOf(options), "-h", "--help", "-q", "--quiet"]);
+    const usageLines = commandUsage(name).split("\n\n")[0] as string;
+    for (const option of named(usageLines)) expect(known, `${option} in ${name}'s usage`).toContain(option);
+    for (const option of named(synopsisOf(name)))
+      expect(known, `${option} in ${name}'s synopsis`).toContain(option);
+  });
+});
