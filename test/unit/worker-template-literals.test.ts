@@ -9,6 +9,11 @@ const lines = (text: string) => {
   const found = templateLiteralLines(text);
   return found === undefined ? undefined : [...found];
 };
+/** The lines `literalLines` names for a file of `path`, as an array; undefined when it is unsure. */
+const linesOf = (path: string, text: string) => {
+  const found = literalLines(path, text);
+  return found === undefined ? undefined : [...found];
+};
 
 describe("lines inside JavaScript template literals", () => {
   it("names the lines whose line break is inside a template literal", () => {
@@ -47,11 +52,6 @@ describe("lines inside JavaScript template literals", () => {
 });
 
 describe("block comments, nested where the language nests them", () => {
-  const linesOf = (path: string, text: string) => {
-    const found = literalLines(path, text);
-    return found === undefined ? undefined : [...found];
-  };
-
   it("reads Kotlin's, Scala's and Swift's nested comments to their own end", () => {
     // Read flat, the comment would end at the first `*/` and its `"""` open a string that the real
     // one closes, leaving the real string's lines to be trimmed.
@@ -82,17 +82,12 @@ describe("Go's strings", () => {
       ['"a\\', 'b"'],
       ["'\\", "'"],
     ])
-      expect(literalLines("a.go", `var s = ${open}\n${close}\nvar r = \`x  \ny\`\n`), open).toBeUndefined();
-    expect([...(literalLines("a.go", 'var s = "a\\\\"\nvar r = `x  \ny`\n') ?? [])]).toEqual([2]);
+      expect(linesOf("a.go", `var s = ${open}\n${close}\nvar r = \`x  \ny\`\n`), open).toBeUndefined();
+    expect(linesOf("a.go", 'var s = "a\\\\"\nvar r = `x  \ny`\n')).toEqual([2]);
   });
 });
 
 describe("C++ raw strings", () => {
-  const linesOf = (path: string, text: string) => {
-    const found = literalLines(path, text);
-    return found === undefined ? undefined : [...found];
-  };
-
   it('names the lines inside R"(...)" and R"delim(...)delim", prefixed or not', () => {
     const source = [
       'auto a = R"(one  ',
@@ -135,11 +130,6 @@ describe("C++ raw strings", () => {
 });
 
 describe("here-document openers that open none", () => {
-  const linesOf = (path: string, text: string) => {
-    const found = literalLines(path, text);
-    return found === undefined ? undefined : [...found];
-  };
-
   it("passes over a comment's line and Ruby's class <<self", () => {
     // Read as openers, each would find no end and leave the whole file unfixed.
     const ruby = [
