@@ -10,6 +10,7 @@ import { listTreePaths, Mode, readTreeMerge, writeTree } from "../git/trees.js";
 import { forbiddenChangeReason } from "../paths/forbidden.js";
 import { RenameGroups } from "../paths/rename-groups.js";
 import { checkPath } from "../paths/result.js";
+import { scopedMessage } from "../pipeline/scoped-message.js";
 import { type Limits, overLimitRule, type RaisableLimit } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
 import {
@@ -310,6 +311,28 @@ async function scopeToChange(
   return { keep, left };
 }
 
+/**
+ * The message of a commit whose patch leaves out some of the files it changed (paths it may not
+ * propose, or the files outside the change when over maxPatchBytes): named after what it keeps, as
+ * the client names a commit it scopes, not after files the patch does not hold.
+ */
+async function keptMessage(
+  ctx: CollectContext,
+  message: string,
+  from: string,
+  to: string,
+  specs: readonly string[],
+): Promise<string> {
+  const names = async (pathspecs: readonly string[]) =>
+    (await gitIn(ctx, ["diff", "--name-only", "-z", "-M", from, to, "--", ...pathspecs])).stdout
+      .split("\0")
+      .filter((name) => name !== "");
+  const kept = await names(specs);
+  const total = (await names([])).length;
+  if (kept.length === 0 || kept.length >= total) return message;
+  return scopedMessage(message, kept, total, workerMessages.keptProposable(kept.length, total));
+}
+
 /** One patch per commit against the one before, `only` these paths when given. */
 async function collectPatches(
   ctx: CollectContext,
@@ -334,13 +357,15 @@ async function collectPatches(
       "--src-prefix=a/",
       "--dst-prefix=b/",
     ];
-    const patch = await readPatch(ctx, [...args, previous, commit, "--", ...includes, ...excludes], budget);
+    const specs = [...includes, ...excludes];
+    const patch = await readPatch(ctx, [...args, previous, commit, "--", ...specs], budget);
     if (patch === undefined) {
       throw new ProposalLimitError(
         "maxPatchBytes",
         `the proposed patches are over the limit of ${ctx.limits.maxPatchBytes} bytes`,
       );
     }
+    const from = previous;
     previous = commit;
     if (patch.length === 0) continue;
     let text: string;
@@ -350,7 +375,11 @@ async function collectPatches(
       throw new ProposalError(`proposed commit ${index + 1}: the patch is not valid UTF-8 text`);
     }
     budget -= patch.length;
-    proposals.push({ message: await commitMessage(ctx, commit), patch: text });
+    const message = await commitMessage(ctx, commit);
+    proposals.push({
+      message: specs.length > 0 ? await keptMessage(ctx, message, from, commit, specs) : message,
+      patch: text,
+    });
   }
   const notes: ReviewComment[] = [...skipped].map(([path, reason]) => ({
     path,

@@ -80,6 +80,9 @@ export const workerMessages = {
     `${path}: ${count(n, "fix", "fixes")}${rules === "" ? "" : ` (${rules})`}`,
   /** After a third-party commit's subject, kept to some of its files by the client's scope stage. */
   keptToChange: (kept: number, total: number) => `(kept to the change: ${kept} of ${count(total, "file")})`,
+  /** A commit whose patch leaves out some of its files: its message's note (collect.ts). */
+  keptProposable: (kept: number, total: number) =>
+    `Kept to what the worker proposes: ${kept} of the ${count(total, "file")} this commit changed (the review's comments say why the others were left out).`,
   changesMessage: (label: string, n: number, names: string) =>
     `${label}: ${count(n, "file")} changed (${names})`,
   setupFailed: (error: string) => `the setup command failed: ${error}`,

@@ -197,6 +197,12 @@ describe("reviewers with report formats", () => {
     expect(result.commits).toHaveLength(1);
     expect(result.commits[0]?.patch).toContain("+let a = 1;");
     expect(result.commits[0]?.patch).not.toContain("package.json");
+    // Named after what it holds, not after the file it leaves out.
+    const [subject, ...body] = result.commits[0]?.message.split("\n") ?? [];
+    expect(subject).toMatch(/: 1 file changed \(src\/a\.js\)$/);
+    expect(body.join("\n")).toContain(
+      "Kept to what the worker proposes: 1 of the 2 files this commit changed (the review's comments say why the others were left out).",
+    );
     expect(result.comments).toContainEqual({
       path: "package.json",
       severity: "warning",
