@@ -551,6 +551,9 @@ export function secretsHints(
  * prints paths under `quotePath` (core.quotePath).
  */
 export class SecretsFoundError extends ExportRefusedError {
+  /** core.quotePath the paths of its lines and hints are quoted under. */
+  readonly quotePath: boolean;
+
   constructor(
     readonly findings: readonly Finding[],
     how: { removedOnly?: boolean | undefined; quotePath: boolean },
@@ -564,5 +567,6 @@ export class SecretsFoundError extends ExportRefusedError {
       ],
       hints: secretsHints(findings, how),
     });
+    this.quotePath = how.quotePath;
   }
 }

@@ -7,7 +7,7 @@ import type { Policy } from "../config/policy.js";
 import type { ReceiptPolicy } from "../config/receipt-policy.js";
 import type { Settings } from "../config/settings.js";
 import { ExportRefusedError, ReviewRemoteError, UsageError } from "../errors.js";
-import { createBundle } from "../export/bundle.js";
+import { createBundle, SecretsFoundError } from "../export/bundle.js";
 import { createScratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
 import type { ChangedLines } from "../protocol/changed-lines.js";
@@ -98,7 +98,9 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
     const bundle = await createBundle(repo, exportOptions, scratch).catch(async (error: unknown) => {
       if (error instanceof ExportRefusedError && fan.refusalKey) {
         const { message, details, hints } = error;
-        const refusal = { message, details: [...details], hints: [...hints] };
+        // Its findings' paths are quoted under core.quotePath: said again only under the same setting.
+        const quoted = error instanceof SecretsFoundError ? { quotePath: error.quotePath } : {};
+        const refusal = { message, details: [...details], hints: [...hints], ...quoted };
         // Not remembered (a full disk, a read-only store): the next run scans again, only slower.
         await writeRefusal(fan.store, fan.refusalKey, refusal).catch(() => undefined);
       }

@@ -6,6 +6,7 @@ import { readPolicy } from "../config/policy.js";
 import { type ReceiptPolicy, receiptPolicyFor } from "../config/receipt-policy.js";
 import { DEFAULT_QUESTION, type Settings } from "../config/settings.js";
 import { ExportRefusedError, UsageError } from "../errors.js";
+import { readQuotePath } from "../git/quote.js";
 import { messages } from "../messages.js";
 import type { ChangedLines } from "../protocol/changed-lines.js";
 import { resolveLimits } from "../protocol/limits.js";
@@ -144,9 +145,13 @@ async function reviewOnWorkers(
     return focusReport(repo, store, report, mode);
   }
 
-  // A refused export is deterministic for its snapshot and policy: said again, not scanned again.
+  // A refused export is deterministic for its snapshot and policy: said again, not scanned again;
+  // but for one whose paths were quoted under another core.quotePath, scanned again to say it anew.
   const refused = refusalKey && !options.noCache ? await lookupRefusal(store, refusalKey) : undefined;
-  if (refused) {
+  const sameQuoting =
+    refused?.quotePath === undefined ||
+    refused.quotePath === (await readQuotePath({ cwd: repo.cwd, env: repo.env }));
+  if (refused && sameQuoting) {
     throw new ExportRefusedError(refused.message, {
       details: refused.details,
       hints: [...refused.hints, messages.hintRefusalRemembered],

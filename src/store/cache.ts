@@ -92,6 +92,8 @@ export interface StoredRefusal {
   message: string;
   details: string[];
   hints: string[];
+  /** core.quotePath its paths were printed under, when it printed paths: said again only under it. */
+  quotePath?: boolean;
 }
 
 function refusalPath(store: StorePaths, key: string): string {
@@ -106,7 +108,8 @@ export async function lookupRefusal(store: StorePaths, key: string): Promise<Sto
     const value = JSON.parse(await readFile(refusalPath(store, key), "utf8")) as Partial<StoredRefusal>;
     if (typeof value.message !== "string" || !isStrings(value.details) || !isStrings(value.hints))
       return undefined;
-    return { message: value.message, details: value.details, hints: value.hints };
+    const { message, details, hints, quotePath } = value;
+    return { message, details, hints, ...(typeof quotePath === "boolean" ? { quotePath } : {}) };
   } catch {
     return undefined;
   }

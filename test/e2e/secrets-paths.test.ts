@@ -244,3 +244,23 @@ describe("why a path is kept back", () => {
     },
   );
 });
+
+describe("a refusal remembered", () => {
+  it("is said again under the core.quotePath it was printed under, and scanned again under another", () => {
+    const repo = newRepo();
+    repo.write("caf\u00e9/key.ts", `export const key = "${fake.awsKeyId()}";\n`);
+    repo.commit("a key");
+    const remembered = "hint: answered from the store: this snapshot and policy were refused before";
+    const first = runUnchanged(repo, [], 6);
+    expect(first.stderr).toMatch(/^ {2}"caf\\303\\251\/key\.ts":1: aws-access-token: /m);
+    expect(first.stderr).not.toContain(remembered);
+    expect(runUnchanged(repo, [], 6).stderr).toContain(remembered);
+    repo.git("config", "core.quotePath", "false");
+    const unquoted = runUnchanged(repo, [], 6);
+    expect(unquoted.stderr).toMatch(/^ {2}caf\u00e9\/key\.ts:1: aws-access-token: /m);
+    expect(unquoted.stderr).not.toContain(remembered);
+    const again = runUnchanged(repo, [], 6);
+    expect(again.stderr).toMatch(/^ {2}caf\u00e9\/key\.ts:1: aws-access-token: /m);
+    expect(again.stderr).toContain(remembered);
+  });
+});
