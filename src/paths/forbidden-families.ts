@@ -117,6 +117,10 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
       // Berry's patches of dependencies (`yarn patch-commit`): the next install applies one to its
       // package's code, and a patched package.json gains the install scripts it says.
       "**/.yarn/patches/**",
+      // pnpm's (`pnpm patch-commit`: `pad@1.0.0.patch`) and patch-package's (`pad+1.0.0.patch`),
+      // by the names they write: the next install applies one to that package's code.
+      "**/patches/*@[0-9]*.patch",
+      "**/patches/*+[0-9]*.patch",
       ".pnp.cjs",
       ".pnp.js",
       ".pnp.loader.mjs",

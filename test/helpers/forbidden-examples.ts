@@ -94,6 +94,10 @@ export const FORBIDDEN_EXAMPLES: Record<string, readonly string[]> = {
     ".yarn/plugins/@yarnpkg/plugin-workspace-tools.cjs",
     ".yarn/sdks/typescript/lib/tsserver.js",
     ".yarn/patches/rollup-plugin-dts-npm-6.1.0-6d41e665a7.patch",
+    "patches/pad@1.0.0.patch",
+    "patches/@scope__pad@2.1.0.patch",
+    "patches/pad+1.0.0.patch",
+    "apps/web/patches/@scope+pad+2.1.0.patch",
     ".pnp.cjs",
     ".pnp.loader.mjs",
     ".pnpmfile.cjs",
@@ -253,4 +257,6 @@ export const ALLOWED_EXAMPLES: readonly string[] = [
   "src/babelrc.ts",
   "src/vite.config.notes.md",
   "tsconfig.json",
+  "debian/patches/0001-fix-build.patch",
+  "patches/fix-readme.patch",
 ];
