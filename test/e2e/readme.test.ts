@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { PROJECT_ROOT, testEnv } from "../helpers/repo.js";
+import { createTestRepo, PROJECT_ROOT, repoTracker, testEnv } from "../helpers/repo.js";
 
 const root = mkdtempSync(join(tmpdir(), "rr-readme-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -86,5 +86,36 @@ describe("the README", () => {
     const review = spawnSync("git", ["review-remote"], { cwd: other, env, encoding: "utf8" });
     expect(review.status, review.stderr).toBe(0);
     expect(review.stdout).toMatch(/^Proposals are on branch review\/[0-9a-f]{12}\. Next:$/m);
+  });
+});
+
+/** The lines of the README's transcript that starts with `$ <command>`. */
+function transcript(command: string): string[] {
+  const readme = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
+  const start = readme.indexOf(`\n$ ${command}\n`);
+  expect(start, command).toBeGreaterThan(0);
+  const block = readme.slice(start + command.length + 4);
+  return block.slice(0, block.indexOf("```")).split("\n").filter(Boolean);
+}
+
+/** Review ids and commit ids as the README cannot know them. */
+const anonymous = (line: string): string =>
+  line.replace(/\b[0-9a-f]{40}\b/g, "<oid>").replace(/\b[0-9a-f]{12}\b/g, "<id>");
+
+describe("the README's transcripts", () => {
+  const repos = repoTracker();
+
+  it("show what a work-tree merge prints, line for line", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("src/app.ts", "export const a = 1;\n");
+    repo.commit("base");
+    repo.write("src/app.ts", "export const a = 1;   \n");
+    const review = repo.run(["--worktree", "--json"]);
+    expect(review.status, review.stderr).toBe(0);
+    const { id } = JSON.parse(review.stdout) as { id: string };
+    const merge = repo.run(["merge", id]);
+    expect(merge.status, merge.stderr).toBe(0);
+    const printed = `${merge.stdout}${merge.stderr}`.split("\n").filter(Boolean).map(anonymous);
+    expect(transcript("git review-remote merge 3b1f0c9a2d4e").map(anonymous).sort()).toEqual(printed.sort());
   });
 });
