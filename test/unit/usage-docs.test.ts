@@ -11,6 +11,9 @@ import { PROJECT_ROOT } from "../helpers/repo.js";
 const MAN = readFileSync(join(PROJECT_ROOT, "man", "git-review-remote.1"), "utf8")
   .replace(/\\f[BIRP]/g, "")
   .replace(/\\-/g, "-");
+const DESIGN = readFileSync(join(PROJECT_ROOT, "docs", "design.md"), "utf8");
+/** docs/design.md §4, the commands' contract. */
+const CONTRACT = DESIGN.slice(DESIGN.indexOf("## 4. Commands"), DESIGN.indexOf("## 5. Config"));
 const SYNOPSIS = (/^\.SH SYNOPSIS\n\.nf\n([\s\S]*?)^\.fi$/m.exec(MAN)?.[1] ?? "").split("\n");
 
 const commands: [string, Options][] = [
@@ -50,6 +53,15 @@ describe.each(commands)("%s", (name, options) => {
         synopsis.has(`--${long}`) || (spec.short !== undefined && synopsis.has(`-${spec.short}`));
       expect(inSynopsis, `--${long} in the man page's synopsis of ${name}`).toBe(true);
       expect(MAN, `--${long} in the man page`).toContain(`--${long}`);
+    }
+  });
+
+  it("has each of its options in docs/design.md's commands contract", () => {
+    for (const long of Object.keys(options)) {
+      if (long === "help") continue;
+      // The worker's limits are one family there: --max-...
+      const named = long.startsWith("max-") ? "--max-..." : `--${long}`;
+      expect(CONTRACT, `${named} in design §4 for ${name}`).toContain(named);
     }
   });
 
