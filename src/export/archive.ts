@@ -9,6 +9,7 @@ import { ExportRefusedError, GitError } from "../errors.js";
 import { spawnGit } from "../git/run.js";
 import type { Scratch } from "../git/scratch.js";
 import { messages } from "../messages.js";
+import { showPath } from "../report/path.js";
 import type { Finding } from "../secrets/finding.js";
 import { matchSecretName } from "../secrets/names.js";
 import { TarReader, TarType } from "../tar/reader.js";
@@ -78,6 +79,15 @@ function treeMode(type: string, mode: number): string {
   return mode & 0o100 ? "100755" : "100644";
 }
 
+/**
+ * A tar entry's name in a refusal: as git quotes paths by default, every byte a terminal could
+ * misread escaped. These refusals are a safety net behind the filter, raised mid-archive, where
+ * core.quotePath is not read.
+ */
+function shownEntry(path: string): string {
+  return showPath(path, true);
+}
+
 function countNewlines(chunk: Buffer): number {
   let count = 0;
   for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) count++;
@@ -89,10 +99,10 @@ function inspectTar(options: ArchiveOptions, result: ArchiveListing): Transform 
     entry(entry) {
       if (entry.type === TarType.directory) return undefined;
       if (entry.type !== TarType.file && entry.type !== TarType.symlink) {
-        throw new ExportRefusedError(messages.unexpectedArchiveEntry(entry.type, entry.path));
+        throw new ExportRefusedError(messages.unexpectedArchiveEntry(entry.type, shownEntry(entry.path)));
       }
       const rule = matchSecretName(entry.path);
-      if (rule) throw new ExportRefusedError(messages.secretNameInBundle(entry.path, rule.id));
+      if (rule) throw new ExportRefusedError(messages.secretNameInBundle(shownEntry(entry.path), rule.id));
       const file = { path: entry.path, mode: treeMode(entry.type, entry.mode), size: entry.size, lines: 0 };
       result.files.push(file);
       result.findings.push(...options.scanner.scanPath(entry.path));
