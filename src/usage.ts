@@ -218,7 +218,8 @@ that repeats the check on the stored files without this tool; result.json,
 which show reads, must be what the signed result gives, and request.json the
 request its recorded digest names.
 Exit 4 when it does not verify (an edited request.json or result.json too);
-1 when the review has no receipt.`,
+1 when the review has no receipt; 2 when no allowed signers file is configured
+for its worker.`,
   "install-hook": `usage: git review-remote install-hook [--force]
 
 Install the pre-push hook in $(git rev-parse --git-path hooks), inside marker
