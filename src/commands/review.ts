@@ -1,11 +1,12 @@
 // `git review-remote [<rev>|<base>..<head>]`: the pipeline (src/pipeline/), then its report.
 import { readSettings } from "../config/settings.js";
 import { InterruptedError, type ReviewRemoteError } from "../errors.js";
+import { isAncestor } from "../git/commits.js";
 import { readQuotePath } from "../git/quote.js";
 import { git } from "../git/run.js";
 import { messages } from "../messages.js";
 import type { FailLevel } from "../pipeline/fail-level.js";
-import type { PipelineOptions } from "../pipeline/outcome.js";
+import type { PipelineOptions, PipelineReport } from "../pipeline/outcome.js";
 import { runPipeline } from "../pipeline/pipeline.js";
 import { type Repo, resolveWorkTreeRepo } from "../repo.js";
 import { createPipelineEvents } from "../report/events.js";
@@ -34,6 +35,14 @@ async function hasUncommitted(repo: Repo): Promise<boolean> {
     allowFailure: true,
   });
   return diff.exitCode === 1;
+}
+
+/** Whether HEAD holds the commit its one proposing review is of: where its Next steps run as said. */
+async function headHolds(repo: Repo, report: PipelineReport): Promise<boolean> {
+  const [only] = report.outcomes;
+  if (!only?.record.branch || report.outcomes.length !== 1 || only.record.snapshot.kind !== "commit")
+    return true;
+  return isAncestor({ cwd: repo.cwd, env: repo.env }, only.record.snapshot.commit, "HEAD");
 }
 
 export async function runReviewCommand(
@@ -73,7 +82,7 @@ export async function runReviewCommand(
   }
   const [{ printReview }, { findingsAtFailLevel }] = await load();
   const quotePath = !options.json && (await readQuotePath({ cwd: repo.cwd, env: repo.env }));
-  printReview(report, { json: options.json, quotePath }, output);
+  printReview(report, { json: options.json, quotePath, headHolds: await headHolds(repo, report) }, output);
   if (!options.json && !options.worktree && options.target === undefined && (await hasUncommitted(repo)))
     output.err(`hint: ${messages.hintUncommittedNotReviewed}`);
   const failures = report.failures.map((failure) => failure.error);

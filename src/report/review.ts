@@ -86,7 +86,12 @@ function printCommands(output: Output, commands: readonly (readonly [string, str
   }
 }
 
-function printNextSteps(outcome: ReviewOutcome, output: Output): void {
+/**
+ * `elsewhere`: HEAD does not hold the reviewed commit (a review of another branch, or of a range
+ * that ends off HEAD's line): HEAD...branch would show that commit's history as if proposed, and a
+ * merge here is refused, so the diff is from the commit itself and the merge says where it runs.
+ */
+function printNextSteps(outcome: ReviewOutcome, output: Output, elsewhere = false): void {
   const { record } = outcome;
   if (!record.branch) {
     const overLimit = record.dropped?.some((part) => part.part === "proposals");
@@ -109,11 +114,18 @@ function printNextSteps(outcome: ReviewOutcome, output: Output): void {
           `git diff ${record.snapshot.commit.slice(0, 12)} ${record.branch}`,
           "the proposals, on your uncommitted changes",
         ]
-      : [`git diff HEAD...${record.branch}`];
+      : elsewhere
+        ? [`git diff ${record.snapshot.commit.slice(0, 10)} ${record.branch}`, "the proposals"]
+        : [`git diff HEAD...${record.branch}`];
   printCommands(output, [
     [`git review-remote show ${record.id}`, "summary, comments, and each proposal's stat"],
     diff,
-    [`git review-remote merge ${record.id}`, "bring the proposals in"],
+    [
+      `git review-remote merge ${record.id}`,
+      elsewhere
+        ? `bring the proposals in, on a branch that holds ${record.snapshot.commit.slice(0, 10)}`
+        : "bring the proposals in",
+    ],
     [`git review-remote drop ${record.id}`, "throw them away"],
   ]);
 }
@@ -185,10 +197,13 @@ function targetJson({ target }: PipelineReport) {
   };
 }
 
-/** `quotePath`: core.quotePath, which the comments' paths are printed under (as git prints paths). */
+/**
+ * `quotePath`: core.quotePath, which the comments' paths are printed under (as git prints paths);
+ * `headHolds`: false when HEAD does not hold the reviewed commit (see printNextSteps).
+ */
 export function printReview(
   report: PipelineReport,
-  { json, quotePath }: { json: boolean; quotePath: boolean },
+  { json, quotePath, headHolds = true }: { json: boolean; quotePath: boolean; headHolds?: boolean },
   output: Output,
 ): void {
   if (json) output.json(reviewJson(report));
@@ -199,7 +214,7 @@ export function printReview(
     printComments(report.outcomes, quotePath, output);
     printHidden(report.outcomes, output);
     const [only] = report.outcomes;
-    if (only && report.outcomes.length === 1) printNextSteps(only, output);
+    if (only && report.outcomes.length === 1) printNextSteps(only, output, !headHolds);
     else if (report.outcomes.length > 1) printFanOutNextSteps(report.outcomes, output);
   }
   for (const outcome of report.outcomes) printDropped(outcome.record, output);

@@ -580,6 +580,36 @@ describe("review commands", () => {
     expect(readFileSync(join(repo.dir, "src/app.ts"), "utf8")).toContain("negative total");
   });
 
+  it("says the next steps of a review of a commit HEAD does not hold as they work from HEAD", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
+    const main = repo.git("rev-parse", "--abbrev-ref", "HEAD").trim();
+    repo.git("checkout", "-q", "-b", "feature");
+    repo.write("feature.txt", "unmerged work\n");
+    const feature = repo.commit("unmerged feature work").slice(0, 10);
+    repo.git("checkout", "-q", main);
+    // The fake worker's fix is to src/app.ts, outside the change: nofilter keeps it.
+    const result = repo.run(["--worker", "fake", "--filter-mode=nofilter", `${main}...feature`]);
+    expect(result.status, result.stderr).toBe(0);
+    const id = /^Review ([0-9a-f]{12}) by fake/m.exec(result.stdout)?.[1] as string;
+    // HEAD...review/<id> would show feature.txt as proposed; the merge runs where feature is.
+    const diff = `git diff ${feature} review/${id}`;
+    expect(result.stdout).toMatch(new RegExp(`^  ${diff} +# the proposals$`, "m"));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^  git review-remote merge ${id} +# bring the proposals in, on a branch that holds ${feature}$`,
+        "m",
+      ),
+    );
+    expect(result.stdout).not.toContain("HEAD...");
+    expect(repo.git(...diff.split(" ").slice(1), "--stat")).not.toContain("feature.txt");
+    // On the branch it reviewed, the usual steps.
+    repo.git("checkout", "-q", "feature");
+    const there = repo.run(["--worker", "fake", "--filter-mode=nofilter", `${main}..feature`]);
+    expect(there.stdout).toContain("git diff HEAD...review/");
+    expect(there.stdout).toMatch(/# bring the proposals in$/m);
+  });
+
   it("refuses a merge that needs a merge commit when git knows no identity, before anything", () => {
     const repo = baseRepo();
     configureWorker(repo, "fake", shellWords("node", RESULT_WORKER, BENIGN));
