@@ -1,9 +1,10 @@
 // The `-h` texts. The man page (man/git-review-remote.1) says the same at length.
 
 export const USAGE = `usage: git review-remote [<rev> | <base>..<head>] [--all] [--worktree]
-                         [-m <question>] [--worker <name>]... [--filter-mode <mode>]
-                         [--fail-level <level>] [--no-cache] [--timeout <seconds>]
-                         [--json] [-q] [-- <pathspec>...]
+                         [-m <question>] [--worker <name>]...
+                         [--filter-mode <mode>] [--fail-level <level>]
+                         [--no-cache] [--timeout <seconds>] [--json] [-q]
+                         [-- <pathspec>...]
    or: git review-remote <command> [<args>]
 
 Review a change on a worker you do not have to trust (by default what HEAD is
@@ -13,7 +14,8 @@ back as a local branch review/<id>.
 Commands:
   export        build, scan and store the bundle; --list shows what would leave
   list          reviews in the store
-  show <id>     summary, comments and proposals of a review (--format=json|sarif)
+  show <id>     summary, comments and proposals of a review
+                (--format=json|sarif)
   merge <id>    merge the proposals into the current branch, then delete
                 the review branch (the record stays); --abort / --continue
                 a work-tree merge
@@ -22,7 +24,8 @@ Commands:
                 and their old stored answers
   import <file> --request <id>
                 import a result fetched out of band
-  verify <id>   check a review's signed receipt again; print the ssh-keygen command
+  verify <id>   check a review's signed receipt again; print the ssh-keygen
+                command
   audit         what left this machine, when, and to which worker (--verify)
   install-hook  install the pre-push hook where git looks for hooks
   hook pre-push <remote> <url>
@@ -48,7 +51,8 @@ context); the review focuses on the change:
   <a>...<head>      what <head> changed since it forked from <a> (their merge
                     base), as git diff <a>...<head> shows
 
-    --all               review the whole tree of <rev> (default HEAD), not a change
+    --all               review the whole tree of <rev> (default HEAD), not a
+                        change
     --worktree          review the uncommitted changes (tracked, and untracked
                         files that are not ignored; not a repository inside the
                         work tree) against HEAD, refused when none would leave;
@@ -86,8 +90,9 @@ context); the review focuses on the change:
 
 const COMMAND_USAGE: Record<string, string> = {
   review: REVIEW,
-  export: `usage: git review-remote export [<rev> | <base>..<head>] [--worktree] [--list] [--json]
-                                [-o <file>] [-- <pathspec>...]
+  export: `usage: git review-remote export [<rev> | <base>..<head>] [--worktree]
+                                [--list] [--json] [-o <file>] [-q]
+                                [-- <pathspec>...]
 
 Build the bundle for <rev> (default HEAD) and store it under
 $(git rev-parse --git-common-dir)/review-remote/bundles/<sha256>.tar.gz.
@@ -115,35 +120,34 @@ content scan finds a credential.
 
 List the reviews in the store: id, state, worker, snapshot, what was reviewed
 (<base>..<head> or the whole tree), branch ("-" once merged, dropped or
-pruned), counts (for a failed review, what went wrong). The state is sent
-(waiting for its worker), failed, rejected, imported (proposals on its branch),
-empty (no proposals: comments at most), merged or dropped.`,
+pruned), counts (for a failed review, what went wrong). The state
+is sent (waiting for its worker), failed, rejected, imported (proposals on its
+branch), empty (no proposals: comments at most), merged or dropped.`,
   show: `usage: git review-remote show <id> [--format=text|json|sarif] [--json]
                               [--filter-mode <mode>] [--all-comments]
 
 Show a review's counts (as validated: "result 3 comments, 1 proposed commit",
-the comments in the change, or all with --all-comments),
-the worker's summary, its receipt ("Good signature from worker ..." or
-"unsigned"), comments and the stat of each proposed commit, every path
-as git prints paths (quoted when core.quotePath says, as the stat is).
-Comments outside the change are counted, not shown (by the mode the review
-was asked for, or --filter-mode); --all-comments shows them too, marked. Fixes outside the change
-left out of the branch are counted. --format=json carries both lists
-(filter.comments, filter.hiddenComments) and filter.leftOutFixes and
-filter.leftOutFiles; --format=sarif prints
-SARIF 2.1.0 for code scanning tools, comments outside the change marked as
-suppressed.`,
+the comments in the change, or all with --all-comments), the worker's summary,
+its receipt ("Good signature from worker ..." or "unsigned"), comments and the
+stat of each proposed commit, every path as git prints paths (quoted when
+core.quotePath says, as the stat is). Comments outside the change are counted,
+not shown (by the mode the review was asked for, or --filter-mode);
+--all-comments shows them too, marked. Fixes outside the change left out of
+the branch are counted. --format=json carries both lists (filter.comments,
+filter.hiddenComments) and filter.leftOutFixes and filter.leftOutFiles;
+--format=sarif prints SARIF 2.1.0 for code scanning tools, comments outside the
+change marked as suppressed.`,
   merge: `usage: git review-remote merge [--abort | --continue] <id>
 
 Merge the proposals of review <id> into the current branch (uncommitted
 changes to other files stay as they are; changes to files it writes, and
-staged changes, are refused; exit 5 and no change on conflict). For a work-tree snapshot, merge
-them into the work tree file by file (3-way; any conflict: exit 5, nothing
-written), each file replaced whole: stopped at any point (Ctrl-C: exit 130),
-every file is either as it was or as merged. Prints how to undo before the
-first write. Then deletes the branch review/<id> (the record stays) and prints
-the command that restores it; a branch with commits the review did not make
-is kept.
+staged changes, are refused; exit 5 and no change on conflict). For a
+work-tree snapshot, merge them into the work tree file by file (3-way; any
+conflict: exit 5, nothing written), each file replaced whole: stopped at any
+point (Ctrl-C: exit 130), every file is either as it was or as merged. Prints
+how to undo before the first write. Then deletes the branch review/<id> (the
+record stays) and prints the command that restores it; a branch with commits
+the review did not make is kept.
 
     --abort      take back a work-tree merge, finished or stopped: every file
                  it wrote gets its exact previous bytes (and the branch is back)
@@ -192,12 +196,12 @@ Delete the branch and refs of review <id>; the record stays in the store.`,
   import: `usage: git review-remote import <result.json> --request <id>
                                 [--fail-level <level>] [--json]
 
-Validate and import a result document fetched out of band for review <id>, against
-the forbidden paths and limits of the request as sent, not the policy file as it is
-now. Only a review whose worker was not reached or timed out takes an answer.
-A focused review's fixes outside its change are left out, or kept, by the filter
-mode the review was asked for (--filter-mode, else review-remote.filterMode then);
-the first line says which mode applied.
+Validate and import a result document fetched out of band for review <id>,
+against the forbidden paths and limits of the request as sent, not the policy
+file as it is now. Only a review whose worker was not reached or timed out
+takes an answer. A focused review's fixes outside its change are left out, or
+kept, by the filter mode the review was asked for (--filter-mode, else
+review-remote.filterMode then); the first line says which mode applied.
 
     --fail-level <level>
                       exit 7 when a finding shown is at or above <level>, as
@@ -248,12 +252,14 @@ the comments under it (each path as git prints paths, core.quotePath deciding).
 Honors review-remote.prePush (off|warn|block), prePushTimeout, failClosed and
 REVIEW_REMOTE_SKIP=1 (skip the review and the refusal).`,
   worker: `usage: git review-remote worker [--reviewer <name>]
-                                [--reviewer-command <cmd> [--reviewer-format <format>]
+                                [--reviewer-command <cmd>
+                                 [--reviewer-format <format>]
                                  [--reviewer-fixes all|none]]...
                                 [--tools <dir>]... [--network]
                                 [--setup-command <cmd> [--setup-network]
                                  [--cache-dir <dir>]]
-                                [--sandbox=require|auto|off] [--core-whitespace <rules>]
+                                [--sandbox=require|auto|off]
+                                [--core-whitespace <rules>]
                                 [--sign-key <key file>] [<limits>]
 
 The worker side: reads the envelope (request line, then the bundle) on stdin,
@@ -304,7 +310,8 @@ by hand on a terminal, it says that it waits for that input).
 
 Limits of one request (sizes take k, m and g; a reviewer that reaches one is
 stopped and the result says which):
-    --max-tree-bytes <n>       bytes the reviewer may add to the tree (default 1g)
+    --max-tree-bytes <n>       bytes the reviewer may add to the tree
+                               (default 1g)
     --max-files <n>            files it may add to the tree, and to /tmp
                                (default 100000)
     --max-tmp-bytes <n>        its /tmp (default 256m; /dev/shm is 64m)
@@ -330,8 +337,9 @@ The reviewer runs in the tree (a git repository at the snapshot) with:
     added: the head's lines the change added or changed; hunks: the diff
     hunks with context; [first, last], 1-based. [] for a deleted file;
     null when unknown (a binary file, or with "complete": false a file
-    left out of a patch too large to send whole, the largest first). Both CHANGED variables are unset in a whole-tree
-    review (--all): the whole tree is the change.`,
+    left out of a patch too large to send whole, the largest first). Both
+    CHANGED variables are unset in a whole-tree review (--all): the whole tree
+    is the change.`,
 };
 
 export function commandUsage(name: string): string {

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS, type Options, reviewCommand } from "../../src/commands/table.js";
-import { commandUsage } from "../../src/usage.js";
+import { commandUsage, USAGE } from "../../src/usage.js";
 import { PROJECT_ROOT } from "../helpers/repo.js";
 
 /** The manual page as plain text: no font changes, `\-` as `-`. */
@@ -72,4 +72,14 @@ describe.each(commands)("%s", (name, options) => {
     for (const option of named(synopsisOf(name)))
       expect(known, `${option} in ${name}'s synopsis`).toContain(option);
   });
+});
+
+describe("the -h texts", () => {
+  it.each([["(commands)", USAGE], ...commands.map(([name]) => [name, commandUsage(name)])])(
+    "%s fits 80 columns, as git's own -h does",
+    (_, text) => {
+      const wide = text.split("\n").filter((line) => line.length > 80);
+      expect(wide).toEqual([]);
+    },
+  );
 });
