@@ -120,7 +120,7 @@ content scan finds a credential.
 
 List the reviews in the store: id, state, worker, snapshot, what was reviewed
 (<base>..<head> or the whole tree), branch ("-" once merged, dropped or
-pruned), counts (for a failed review, what went wrong). The state
+pruned), counts (for a failed or rejected review, what went wrong). The state
 is sent (waiting for its worker), failed, rejected, imported (proposals on its
 branch), empty (no proposals: comments at most), merged or dropped.`,
   show: `usage: git review-remote show <id> [--format=text|json|sarif] [--json]
@@ -166,7 +166,8 @@ deleted branch's restore command is printed:
   dropped      a branch restored by hand after drop
   superseded   an older review of the same target (same worker, snapshot and
                range) once a newer one has answered; it is marked dropped
-A branch with commits the review did not make is kept.
+A branch with commits the review did not make, or checked out in a work tree,
+is kept.
 
 Then remove the stored bundles no open review needs, once unused for longer
 than the expiry, and print the bytes freed. A bundle stays while a review that
