@@ -53,7 +53,13 @@ describe("the README", () => {
     expect(result.status, result.stderr.slice(-2000)).toBe(0);
     // The package runs no script when installed: npm has nothing to warn about it.
     expect(result.stderr).not.toMatch(/git-review-remote@[^\n]*\(prepare/);
-    expect(result.stdout).toMatch(/^(Review [0-9a-f]{12} by local|Nothing to propose)/m);
+    // What the README's comment says the review prints.
+    const said = /prints "(Review <id> by local [^"]*): \.\.\."/.exec(
+      readFileSync(join(PROJECT_ROOT, "README.md"), "utf8"),
+    );
+    expect(said).not.toBeNull();
+    const escaped = (said?.[1] ?? "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace("<id>", "[0-9a-f]{12}");
+    expect(result.stdout).toMatch(new RegExp(`^${escaped}: `, "m"));
     const version = spawnSync(join(prefix, "bin", "git-review-remote"), ["--version"], {
       env,
       encoding: "utf8",
