@@ -1,7 +1,7 @@
 // The pre-push hook as users meet it: a real `git push` to a local bare remote, with the shipped
 // shim installed by `install-hook` or called from husky's `.husky/pre-push`.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { okResult, useResultWorker } from "../helpers/fixtures.js";
@@ -72,6 +72,30 @@ describe("pre-push hook", () => {
     expect(readFileSync(hook, "utf8")).toBe("#!/bin/sh\necho mine\n");
     expect(repo.run(["install-hook", "--force"]).status).toBe(0);
     expect(readFileSync(hook, "utf8")).toContain("git review-remote hook pre-push");
+  });
+
+  it("stops a push with what to do when git-review-remote is not on PATH", () => {
+    const repo = pushableRepo();
+    repo.run(["install-hook"]);
+    const before = remoteHead(repo);
+    repo.write("src/b.ts", "export const b = 2;\n");
+    repo.commit("b");
+    // A PATH with git and nothing of ours, as after an uninstall or under another node.
+    const bin = join(repo.home, "git-only");
+    mkdirSync(bin);
+    symlinkSync(execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim(), join(bin, "git"));
+    const stopped = push(repo, { PATH: bin });
+    expect(stopped.status).not.toBe(0);
+    expect(stopped.stderr).toContain(
+      "review-remote: git-review-remote is not on PATH: the push stops rather than go unreviewed\n" +
+        "hint: install it (npm install -g git-review-remote), push once with REVIEW_REMOTE_SKIP=1 git push,\n" +
+        "hint: or remove the git-review-remote lines from ",
+    );
+    expect(stopped.stderr).not.toContain("is not a git command");
+    expect(remoteHead(repo)).toBe(before);
+    const skipped = push(repo, { PATH: bin, REVIEW_REMOTE_SKIP: "1" });
+    expect(skipped.status, skipped.stderr).toBe(0);
+    expect(remoteHead(repo)).not.toBe(before);
   });
 
   it("blocks a push with a committed conflict marker in block mode", () => {
