@@ -67,6 +67,7 @@ describe("extra arguments", () => {
     ["show", ["show", "a", "b"]],
     ["merge", ["merge", "a", "b"]],
     ["drop", ["drop", "a", "b"]],
+    ["verify", ["verify", "a", "b"]],
     ["prune", ["prune", "extra"]],
     ["import", ["import", "a.json", "b.json", "--request", "x"]],
     ["audit", ["audit", "extra"]],
