@@ -83,3 +83,16 @@ describe("the -h texts", () => {
     },
   );
 });
+
+describe("the configuration", () => {
+  it("is the same set of keys in the manual page and in docs/design.md §5", () => {
+    const section = (text: string, from: string, to: string) =>
+      text.slice(text.indexOf(from), text.indexOf(to));
+    const keys = (text: string) =>
+      new Set(text.match(/review-remote\.(?:<name>\.)?[a-zA-Z]+/g)?.filter((key) => !key.endsWith(".json")));
+    const man = keys(section(MAN, ".SH CONFIGURATION", ".SH RECEIPTS").replace(/\\fI|\\fB/g, ""));
+    const design = keys(section(DESIGN, "## 5. Config", "## 6. Wire protocol"));
+    expect([...man].sort()).toEqual([...design].sort());
+    expect(man.size).toBeGreaterThan(10);
+  });
+});
