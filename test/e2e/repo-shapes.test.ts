@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
+import { createTestRepo, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
 
@@ -73,7 +73,8 @@ describe("a repository with a space, non-ASCII letters, a newline and a tab in f
 });
 
 describe("a repository with a submodule", () => {
-  it("merges a review while the submodule has edits of its own, and refuses while it is at another commit", () => {
+  it("merges a review beside a submodule with edits of its own at another commit, keeping both", () => {
+    // Like git merge: the submodule is an uncommitted change to a path the proposals do not touch.
     const dep = repos.add(createTestRepo({ name: "dep" }));
     dep.write("d.txt", "dep\n");
     dep.commit("dep");
@@ -84,20 +85,19 @@ describe("a repository with a submodule", () => {
     repo.commit("more untidy");
     const id = reviewId(repo);
     const inDep = (...args: string[]) =>
-      execFileSync("git", args, { cwd: join(repo.dir, "dep"), env: repo.env });
-    writeFileSync(join(repo.dir, "dep", "d.txt"), "edited in the submodule\n");
+      execFileSync("git", args, { cwd: join(repo.dir, "dep"), env: repo.env, encoding: "utf8" });
+    writeFileSync(join(repo.dir, "dep", "d.txt"), "moved on in the submodule\n");
     inDep("commit", "-qam", "moved on");
-    const before = repoState(repo);
-    const refused = repo.run(["merge", id]);
-    expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain("uncommitted changes");
-    expect(repoState(repo)).toEqual(before);
-    inDep("reset", "-q", "--hard", "HEAD^");
+    const moved = inDep("rev-parse", "HEAD").trim();
     writeFileSync(join(repo.dir, "dep", "d.txt"), "edited in the submodule\n");
+    const recorded = repo.git("rev-parse", "HEAD:dep").trim();
     const merged = repo.run(["merge", id]);
     expect(merged.status, merged.stderr).toBe(0);
     expect(readFileSync(join(repo.dir, "a.txt"), "utf8")).toBe("tidy\nuntidy  \nmore\n");
+    expect(inDep("rev-parse", "HEAD").trim()).toBe(moved);
     expect(readFileSync(join(repo.dir, "dep", "d.txt"), "utf8")).toBe("edited in the submodule\n");
+    expect(repo.git("rev-parse", "HEAD:dep").trim()).toBe(recorded);
+    expect(repo.git("status", "--porcelain", "--", "dep")).toBe(" M dep\n");
   });
 });
 
