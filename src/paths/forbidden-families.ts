@@ -121,6 +121,11 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
       // by the names they write: the next install applies one to that package's code.
       "**/patches/*@[0-9]*.patch",
       "**/patches/*+[0-9]*.patch",
+      // Berry's unpacked packages (`unplug`, or those with build scripts) and its package archives, as
+      // a zero-install repository commits them: the next install runs the unpacked ones' build
+      // scripts and links both in as they are, with no registry fetch to compare them against.
+      "**/.yarn/unplugged/**",
+      "**/.yarn/cache/**",
       ".pnp.cjs",
       ".pnp.js",
       ".pnp.loader.mjs",
