@@ -1073,6 +1073,32 @@ export function isPnpmTree(paths: Iterable<string>): boolean {
   return false;
 }
 
+/**
+ * Why removing the `package.json` at `removed` (deleted, or renamed away) is refused, or undefined:
+ * where a `package.yaml` (in a tree pnpm installs, `pnpmTree`) or a `package.json5` is beside it in
+ * the tree after the change (`treePaths`), pnpm reads that one as the project's manifest from then
+ * on, scripts included, in a form the checks here do not read. Only a file named exactly
+ * `package.json` left in that folder is one pnpm still reads first.
+ */
+export function exposedManifestProblem(
+  removed: string,
+  treePaths: readonly string[],
+  pnpmTree: boolean,
+): string | undefined {
+  if (!isPackageJsonPath(removed)) return undefined;
+  const folder = removed.slice(0, removed.lastIndexOf("/") + 1);
+  const beside = treePaths.filter(
+    (path) => path.startsWith(folder) && !path.slice(folder.length).includes("/"),
+  );
+  if (beside.includes(`${folder}package.json`)) return undefined;
+  const exposed = beside.find((path) => {
+    const name = manifestFormName(path);
+    return name === "package.json5" || (name === "package.yaml" && pnpmTree);
+  });
+  if (exposed === undefined) return undefined;
+  return `is removed beside ${quoteForDisplay(exposed)}, which pnpm then reads as the project's manifest, in a form this check does not read (its scripts run on the next install)`;
+}
+
 /** Whether packageFileProblems reads `path`'s content: a package.json or a lockfile, at any depth. */
 export function isPackageFile(path: string): boolean {
   return isPackageJsonPath(path) || lockfileKind(path) !== undefined;

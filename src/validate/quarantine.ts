@@ -11,7 +11,9 @@ import { createTempDir, QUARANTINE_PREFIX } from "../os/tempdir.js";
 import type { SecretNameCheck } from "../paths/forbidden.js";
 import { checkChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
+import { isPackageJsonPath } from "./npm-scripts.js";
 import {
+  exposedManifestProblem,
   isPackageFile,
   isPnpmManifestPath,
   isPnpmTree,
@@ -229,12 +231,23 @@ async function lifecycleProblems(
   tree: string,
 ): Promise<string[]> {
   const problems: string[] = [];
-  let pnpmTree: boolean | undefined;
+  // The tree's paths, listed once and only if a check needs them.
+  let listing: Promise<{ paths: string[]; pnpm: boolean }> | undefined;
+  const list = () => {
+    listing ??= listTreePaths(run, tree).then((paths) => ({ paths, pnpm: isPnpmTree(paths) }));
+    return listing;
+  };
   for (const change of changes) {
+    // A package.json deleted or renamed away leaves pnpm the package.yaml or package.json5 beside it.
+    const removed = change.status === "D" ? change.path : change.status === "R" ? change.fromPath : undefined;
+    if (removed !== undefined && isPackageJsonPath(removed)) {
+      const { paths, pnpm } = await list();
+      const problem = exposedManifestProblem(removed, paths, pnpm);
+      if (problem !== undefined) problems.push(`path ${quoteForDisplay(removed)} ${problem}`);
+    }
     if (change.status === "D" || !isFileMode(change.newMode)) continue;
     if (isPnpmManifestPath(change.path)) {
-      pnpmTree ??= isPnpmTree(await listTreePaths(run, tree));
-      const problem = pnpmManifestProblem(change.path, pnpmTree);
+      const problem = pnpmManifestProblem(change.path, (await list()).pnpm);
       if (problem !== undefined) problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
     }
     if (!isPackageFile(change.path)) continue;

@@ -13,7 +13,9 @@ import { checkPath } from "../paths/result.js";
 import { scopedMessage } from "../pipeline/scoped-message.js";
 import { type Limits, overLimitRule, type RaisableLimit } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
+import { isPackageJsonPath } from "../validate/npm-scripts.js";
 import {
+  exposedManifestProblem,
   isPackageFile,
   isPnpmManifestPath,
   isPnpmTree,
@@ -189,11 +191,21 @@ async function findSkips(
     const match = /^-\t-\t(.*)$/s.exec(record);
     if (match) binary.add(match[1] as string);
   }
-  let pnpmTree: boolean | undefined;
+  let listing: Promise<{ paths: string[]; pnpm: boolean }> | undefined;
+  const list = () => {
+    listing ??= listTreePaths(runIn(ctx), to).then((paths) => ({ paths, pnpm: isPnpmTree(paths) }));
+    return listing;
+  };
   const manifestReason = async (change: TreeChange) => {
-    if (change.status === "D" || !isPnpmManifestPath(change.path)) return undefined;
-    pnpmTree ??= isPnpmTree(await listTreePaths(runIn(ctx), to));
-    const problem = pnpmManifestProblem(change.path, pnpmTree);
+    if (change.status === "D") {
+      // A package.json removed leaves pnpm the package.yaml or package.json5 beside it.
+      if (!isPackageJsonPath(change.path)) return undefined;
+      const { paths, pnpm } = await list();
+      const problem = exposedManifestProblem(change.path, paths, pnpm);
+      return problem === undefined ? undefined : `the file ${problem}`;
+    }
+    if (!isPnpmManifestPath(change.path)) return undefined;
+    const problem = pnpmManifestProblem(change.path, (await list()).pnpm);
     return problem === undefined ? undefined : `the file ${problem}`;
   };
   for (const change of raw) {

@@ -1,0 +1,132 @@
+// validate: package-file checks that depend on the base's tree as a whole (what pnpm reads once a
+// package.json goes): proposals applied in quarantine to bases built for each case, the repo
+// asserted byte-identical after every outcome.
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { git } from "../../src/git/run.js";
+import { DEFAULT_FORBIDDEN_PATHS } from "../../src/paths/forbidden.js";
+import { applyInQuarantine, discardQuarantine } from "../../src/validate/quarantine.js";
+import {
+  type BaseRepo,
+  createBaseRepo,
+  deleteFilePatch,
+  type RepoState,
+  readRepoState,
+  renamePatch,
+  testSecretName,
+} from "../helpers/validate-repo.js";
+
+let repo: BaseRepo;
+let before: RepoState;
+
+/** A base commit holding exactly `files` (on top of the corpus repo's HEAD, reachable from no ref). */
+async function commitFiles(files: Record<string, string>): Promise<string> {
+  const run = { cwd: repo.dir, env: { ...repo.env, GIT_INDEX_FILE: join(repo.root, "base-index") } };
+  await git(["read-tree", "--empty"], run);
+  for (const [path, content] of Object.entries(files)) {
+    const oid = (await git(["hash-object", "-w", "--stdin"], { ...run, input: content })).stdout.trim();
+    await git(["update-index", "--add", "--cacheinfo", `100644,${oid},${path}`], run);
+  }
+  const tree = (await git(["write-tree"], run)).stdout.trim();
+  return (await git(["commit-tree", tree, "-p", repo.head, "-m", "base"], run)).stdout.trim();
+}
+
+interface Base {
+  commit: string;
+  files: Record<string, string>;
+}
+
+const bases: Record<string, Base> = {};
+
+const WEB_PACKAGE_JSON = `${JSON.stringify({ name: "web", version: "1.0.0" }, null, 2)}\n`;
+const WEB_PACKAGE_YAML = "name: web\nversion: 1.0.0\nscripts:\n  postinstall: node -e 1\n";
+
+const BASE_FILES: Record<string, Record<string, string>> = {
+  pnpmYaml: {
+    "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+    "package.json": `${JSON.stringify({ name: "root", private: true }, null, 2)}\n`,
+    "web/package.json": WEB_PACKAGE_JSON,
+    "web/package.yaml": WEB_PACKAGE_YAML,
+    "web/index.js": "console.log(1);\n",
+  },
+  hpack: {
+    "web/package.json": WEB_PACKAGE_JSON,
+    "web/package.yaml": "name: web\ndependencies:\n  - base\n",
+  },
+};
+
+beforeAll(async () => {
+  repo = await createBaseRepo();
+  for (const [name, files] of Object.entries(BASE_FILES)) {
+    bases[name] = { commit: await commitFiles(files), files };
+  }
+  before = await readRepoState(repo);
+});
+
+afterAll(async () => {
+  await repo?.cleanup();
+});
+
+function base(name: string): Base {
+  const found = bases[name];
+  if (found === undefined) throw new Error(`no base ${name}`);
+  return found;
+}
+
+async function propose(baseName: string, patches: readonly string[]) {
+  const { commit, files } = base(baseName);
+  return applyInQuarantine({
+    repoEnv: repo.env,
+    objectsDir: repo.objectsDir,
+    cwd: repo.dir,
+    base: commit,
+    manifest: new Set(Object.keys(files)),
+    commits: patches.map((patch, index) => ({ message: `proposal ${index + 1}`, patch })),
+    forbiddenPaths: DEFAULT_FORBIDDEN_PATHS,
+    isSecretName: testSecretName,
+    maxPatchBytes: 1024 * 1024,
+  });
+}
+
+async function expectRejected(baseName: string, patches: readonly string[], pattern: RegExp): Promise<void> {
+  const result = await propose(baseName, patches);
+  if (result.ok) {
+    await discardQuarantine(result.quarantineDir);
+    throw new Error("expected a rejection");
+  }
+  expect(result.problems.join("\n")).toMatch(pattern);
+  expect(await readRepoState(repo)).toEqual(before);
+}
+
+async function expectAccepted(baseName: string, patches: readonly string[]): Promise<void> {
+  const result = await propose(baseName, patches);
+  if (!result.ok) throw new Error(`expected acceptance, got:\n${result.problems.join("\n")}`);
+  expect(result.trees).toHaveLength(patches.length);
+  await discardQuarantine(result.quarantineDir);
+  expect(await readRepoState(repo)).toEqual(before);
+}
+
+function lines(text: string): string[] {
+  return text.replace(/\n$/, "").split("\n");
+}
+
+describe("validate: a package.json removed beside another manifest pnpm reads", () => {
+  it("refuses deleting or renaming away a package.json beside a package.yaml in a pnpm tree", async () => {
+    const deletion = deleteFilePatch("web/package.json", lines(WEB_PACKAGE_JSON));
+    await expectRejected(
+      "pnpmYaml",
+      [deletion],
+      /path "web\/package\.json" is removed beside "web\/package\.yaml", which pnpm then reads as the project's manifest/,
+    );
+    await expectRejected(
+      "pnpmYaml",
+      [renamePatch("web/package.json", "web/package.json.bak")],
+      /path "web\/package\.json" is removed beside "web\/package\.yaml"/,
+    );
+  });
+
+  it("accepts deleting another file there, and a package.json beside Haskell's package.yaml", async () => {
+    await expectAccepted("pnpmYaml", [deleteFilePatch("web/index.js", ["console.log(1);"])]);
+    await expectAccepted("hpack", [deleteFilePatch("web/package.json", lines(WEB_PACKAGE_JSON))]);
+  });
+});
