@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS, type Options, reviewCommand } from "../../src/commands/table.js";
+import { ExitCode } from "../../src/errors.js";
 import { commandUsage, USAGE } from "../../src/usage.js";
 import { PROJECT_ROOT } from "../helpers/repo.js";
 
@@ -94,5 +95,20 @@ describe("the configuration", () => {
     const design = keys(section(DESIGN, "## 5. Config", "## 6. Wire protocol"));
     expect([...man].sort()).toEqual([...design].sort());
     expect(man.size).toBeGreaterThan(10);
+  });
+});
+
+describe("the exit codes", () => {
+  it("are each listed in the README, the manual page and docs/design.md, and none other", () => {
+    const readme = readFileSync(join(PROJECT_ROOT, "README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("## Exit codes"), readme.indexOf("## Security model"));
+    const inReadme = [...table.matchAll(/^\| (\d+) \|/gm)].map((match) => Number(match[1]));
+    const status = MAN.slice(MAN.indexOf(".SH EXIT STATUS"), MAN.indexOf(".SH FILES"));
+    const inMan = [...status.matchAll(/(?:^|; )(\d+) /gm)].map((match) => Number(match[1]));
+    const paragraph = CONTRACT.slice(CONTRACT.indexOf("Exit codes: "));
+    const inDesign = [...paragraph.matchAll(/(?:: |; )(\d+) /g)].map((match) => Number(match[1]));
+    const codes = Object.values(ExitCode).sort((a, b) => a - b);
+    for (const listed of [inReadme, inMan, inDesign])
+      expect([...listed].sort((a, b) => a - b)).toEqual(codes);
   });
 });
