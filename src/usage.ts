@@ -247,9 +247,11 @@ leaves it alone).`,
   hook: `usage: git review-remote hook pre-push <remote> <url>
 
 Run by the pre-push hook with git's ref updates on stdin. Refuses a push that
-would publish a review branch (refs/heads/review/*); otherwise reviews each
-pushed range and prints one line per ref: <ref> (<old>..<new>): <outcome>,
-the comments under it (each path as git prints paths, core.quotePath deciding).
+would publish the tool's refs (its review branches, refs/heads/review/* or as
+review-remote.branchPrefix says, and refs/review-remote/*); deleting one is
+allowed. Otherwise it reviews each pushed range and prints one line per ref:
+<ref> (<old>..<new>): <outcome>, the comments under it (each path as git
+prints paths, core.quotePath deciding).
 Honors review-remote.prePush (off|warn|block), prePushTimeout, failClosed and
 REVIEW_REMOTE_SKIP=1 (skip the review and the refusal).`,
   worker: `usage: git review-remote worker [--reviewer <name>]
