@@ -242,17 +242,18 @@ async function judgeAndImport(
   const counts = countComments(result.comments, context.scope);
   if (result.status === "failed") {
     await stored;
-    await updateRecord(store, record, {
-      state: ReviewState.failed,
-      ...counts,
-      problems: [result.error ?? "failed"],
-    });
     const said = sanitizeLine(result.error ?? "no reason given");
     // Our worker names the request's time limit when that is what ran out (a limit of its own,
-    // --max-seconds, no setting here can raise): said here as the setting the user set.
+    // --max-seconds, no setting here can raise): said here as the setting the user set, and so
+    // recorded, for list and show to say it alike (result.json keeps the worker's words).
     const reason = context.timeoutSetting
       ? said.replace(/\(limits\.timeoutSeconds( is \d+ s\))/, `(${context.timeoutSetting}$1`)
       : said;
+    await updateRecord(store, record, {
+      state: ReviewState.failed,
+      ...counts,
+      problems: [result.error === undefined ? "failed" : reason],
+    });
     const hints: string[] = said.includes("limits.timeoutSeconds") ? [messages.hintMoreTime] : [];
     // Our worker's words for a SARIF or rdjson report it could not read whole: most often a linter
     // run over a whole large tree, where the change's files alone were wanted.

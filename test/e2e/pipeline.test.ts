@@ -334,6 +334,10 @@ describe("review pipeline", () => {
     expect(result.stderr).toContain(
       "hint: give the worker more time: --timeout <seconds> for one review, or git config review-remote.timeout <seconds>",
     );
+    // The record says it as the terminal did: list and show name the setting, not the request's field.
+    const reason = /reported a failure: (.*)$/m.exec(result.stderr)?.[1];
+    const [record] = JSON.parse(repo.run(["list", "--json"]).stdout);
+    expect(record.problems).toEqual([reason]);
   });
 
   it("says to lint the change's files when a reviewer's JSON report is too large to read", () => {
