@@ -69,7 +69,10 @@ function describeReview(
 ): { outcome: string; lines: string[] } {
   if (!review.report) {
     if (review.timedOut || !review.error) return { outcome: stoppedText(stop), lines: [] };
-    return { outcome: `could not review: ${review.error.message}`, lines: [...review.error.details] };
+    // A refused export's hints (the allow entry, the exclude glob) follow its findings, as they do
+    // in a review's refusal.
+    const { message, details, hints } = review.error;
+    return { outcome: `could not review: ${message}`, lines: [...details, ...hints.map(hookHintLine)] };
   }
   const { report } = review;
   const outcomes = report.outcomes.map((outcome) =>
@@ -83,15 +86,14 @@ function describeReview(
   );
   // A worker's last lines were not shown as they came (the hook is quiet): they follow, with the hints.
   if (!review.timedOut) {
-    for (const { error } of report.failures)
-      lines.push(...error.details, ...error.hints.map((hint) => `hint: ${hookHint(hint)}`));
+    for (const { error } of report.failures) lines.push(...error.details, ...error.hints.map(hookHintLine));
   }
   return { outcome: [...outcomes, ...failures].join("; ") || "nothing to report", lines };
 }
 
-/** A review's hint as it applies to a push: `git push` passes no review flag such as --timeout. */
-function hookHint(hint: string): string {
-  return hint === messages.hintMoreTime ? messages.hintMoreTimeInHook : hint;
+/** A review's hint as it applies to a push (`git push` passes no review flag such as --timeout), as a line. */
+function hookHintLine(hint: string): string {
+  return `hint: ${hint === messages.hintMoreTime ? messages.hintMoreTimeInHook : hint}`;
 }
 
 /**

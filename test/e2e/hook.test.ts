@@ -240,6 +240,13 @@ describe("pre-push hook", () => {
     const warned = push(repo, {}, ["origin", "HEAD:refs/heads/warned"]);
     expect(warned.status, warned.stderr).toBe(0);
     expect(warned.stderr).toContain("src/settings.ts:1: aws-access-token");
+    // The refusal's hints follow its findings, as in a review's refusal: what to add to allow it.
+    expect(warned.stderr).toMatch(
+      /^review-remote: {3}hint: keep the file out with an "exclude" glob in \.review-remote\.json,$/m,
+    );
+    expect(warned.stderr).toMatch(
+      /^review-remote: {3}hint: or, for a false positive, add \{"fingerprint": "[0-9a-f]{16}"\}/m,
+    );
     repo.git("config", "review-remote.failClosed", "true");
     const blocked = push(repo);
     expect(blocked.status).not.toBe(0);
