@@ -77,7 +77,9 @@ export async function runReviewCommand(
   // One worker and nothing else: its failure is the command's, with its hints.
   const [only] = report.failures;
   if (only && report.failures.length === 1 && report.outcomes.length === 0) {
-    const [{ withImportHint }] = await load();
+    const [{ withImportHint, printTarget }] = await load();
+    // What was sent, as a review that answered (or a fan-out that failed whole) says it first.
+    if (!options.json) printTarget(report, output);
     throw asInterrupt(options.signal, withImportHint(only.error));
   }
   const [{ printReview }, { findingsAtFailLevel }] = await load();

@@ -208,7 +208,7 @@ export function printReview(
 ): void {
   if (json) output.json(reviewJson(report));
   else {
-    if (report.target) output.out(`Reviewing ${describeTarget(report.target, report.pathspecs)}`);
+    printTarget(report, output);
     for (const outcome of report.outcomes)
       printOutcome(outcome, report.cached.has(outcome.record.id), output);
     printComments(report.outcomes, quotePath, output);
@@ -219,6 +219,11 @@ export function printReview(
   }
   for (const outcome of report.outcomes) printDropped(outcome.record, output);
   for (const failure of report.failures) printFailure(failure, output);
+}
+
+/** The report's first line: `Reviewing <what>`, when the run got as far as a target. */
+export function printTarget(report: PipelineReport, output: Output): void {
+  if (report.target) output.out(`Reviewing ${describeTarget(report.target, report.pathspecs)}`);
 }
 
 /** Which filter mode an out-of-band import scoped the proposals and comments by, and why that one. */

@@ -319,6 +319,11 @@ describe("review pipeline", () => {
     );
     // No worker ran: no answer is coming that an import could take.
     expect(result.stderr).not.toContain("can still be imported");
+    // What was to be reviewed is said first, as when a worker answers.
+    expect(result.stdout).toMatch(/^Reviewing [^\n]+\n$/);
+    const json = repo.run(["--worker", "missing", "--json"]);
+    expect(json.status).toBe(3);
+    expect(json.stdout).toBe("");
   });
 
   it("says how to give more time when the worker's own deadline stopped its reviewer", () => {
