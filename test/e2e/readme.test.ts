@@ -111,6 +111,25 @@ const anonymous = (line: string): string =>
 describe("the README's transcripts", () => {
   const repos = repoTracker();
 
+  it("open with what a review of two commits ahead of the upstream prints, line for line", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("README", "x\n");
+    repo.commit("base");
+    repo.git("remote", "add", "origin", repo.dir);
+    repo.git("update-ref", "refs/remotes/origin/main", "HEAD");
+    repo.git("branch", "-q", "-u", "origin/main");
+    repo.write("src/app.ts", "a  \n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> x\n");
+    repo.commit("one");
+    repo.write("src/util.ts", "one\r\ntwo\n");
+    repo.commit("two");
+    const review = repo.run([]);
+    expect(review.status, review.stderr).toBe(0);
+    // The README's line names no real commits: theirs are its own, ours this repository's.
+    const oids = (line: string) => anonymous(line).replace(/\b[0-9a-f]{10}\.\.[0-9a-f]{10}\b/g, "<range>");
+    const printed = `${review.stdout}${review.stderr}`.split("\n").filter(Boolean).map(oids);
+    expect(transcript("git review-remote").map(oids).sort()).toEqual(printed.sort());
+  });
+
   it("show what a work-tree merge prints, line for line", () => {
     const repo = repos.add(createTestRepo());
     repo.write("src/app.ts", "export const a = 1;\n");
