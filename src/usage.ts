@@ -6,6 +6,7 @@ export const USAGE = `usage: git review-remote [<rev> | <base>..<head>] [--all] 
                          [--no-cache] [--timeout <seconds>] [--json] [-q]
                          [-- <pathspec>...]
    or: git review-remote <command> [<args>]
+   or: git review-remote --version
 
 Review a change on a worker you do not have to trust (by default what HEAD is
 about to share): the commit leaves as a secret-free bundle, the proposals come

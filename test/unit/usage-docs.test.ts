@@ -112,3 +112,10 @@ describe("the exit codes", () => {
       expect([...listed].sort((a, b) => a - b)).toEqual(codes);
   });
 });
+
+describe("--version", () => {
+  it("is in the -h text and the manual page's synopsis, as the CLI takes it", () => {
+    expect(named(USAGE)).toContain("--version");
+    expect(SYNOPSIS).toContain("git review-remote --version");
+  });
+});
