@@ -213,7 +213,8 @@ review-remote.filterMode then); the first line says which mode applied.
 
 Show every send recorded in audit.jsonl: time, worker and command, request,
 bundle sha256, files and bytes. --verify re-checks that each stored bundle
-still hashes to its name, and verifies every stored receipt again.`,
+still hashes to its name, and verifies every stored receipt again; exit 1,
+naming each, when one does not.`,
   verify: `usage: git review-remote verify <id> [--json]
 
 Verify the signed receipt stored for review <id> again, against the allowed
