@@ -77,9 +77,11 @@ export async function runReviewCommand(
   // One worker and nothing else: its failure is the command's, with its hints.
   const [only] = report.failures;
   if (only && report.failures.length === 1 && report.outcomes.length === 0) {
-    const [{ withImportHint, printTarget }] = await load();
-    // What was sent, as a review that answered (or a fan-out that failed whole) says it first.
-    if (!options.json) printTarget(report, output);
+    const [{ withImportHint, printTarget, printReviewJson }] = await load();
+    // What was sent, as a review that answered (or a fan-out that failed whole) says it first; with
+    // --json, the document a fan-out's failures are in, for a script to read the same way.
+    if (options.json) printReviewJson(report, output);
+    else printTarget(report, output);
     throw asInterrupt(options.signal, withImportHint(only.error));
   }
   const [{ printReview }, { findingsAtFailLevel }] = await load();

@@ -221,6 +221,11 @@ export function printReview(
   for (const failure of report.failures) printFailure(failure, output);
 }
 
+/** The pipeline's --json document alone (a lone worker's failure: its message goes to stderr). */
+export function printReviewJson(report: PipelineReport, output: Output): void {
+  output.json(reviewJson(report));
+}
+
 /** The report's first line: `Reviewing <what>`, when the run got as far as a target. */
 export function printTarget(report: PipelineReport, output: Output): void {
   if (report.target) output.out(`Reviewing ${describeTarget(report.target, report.pathspecs)}`);

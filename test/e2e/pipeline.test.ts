@@ -321,9 +321,23 @@ describe("review pipeline", () => {
     expect(result.stderr).not.toContain("can still be imported");
     // What was to be reviewed is said first, as when a worker answers.
     expect(result.stdout).toMatch(/^Reviewing [^\n]+\n$/);
+    // --json prints the document a fan-out's failures are in; the failure is on stderr as above.
     const json = repo.run(["--worker", "missing", "--json"]);
     expect(json.status).toBe(3);
-    expect(json.stdout).toBe("");
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      id: null,
+      status: "failed",
+      reviews: [],
+      failures: [
+        {
+          worker: "missing",
+          status: "failed",
+          exitCode: 3,
+          error: "worker 'missing' exited with status 127",
+        },
+      ],
+    });
+    expect(json.stderr).toContain("git-review-remote: worker 'missing' exited with status 127\n");
   });
 
   it("says how to give more time when the worker's own deadline stopped its reviewer", () => {
