@@ -178,7 +178,7 @@ function stripJsonc(text: string): string {
  * Bun's text lockfile, as JSON that means one thing (no duplicate key, which one reader keeps and
  * another drops), or why it cannot be read.
  */
-function parseBunLock(text: string): Json | string {
+export function parseBunLock(text: string): Json | string {
   try {
     const value = parseStrictJson(Buffer.from(stripJsonc(text.replace(/^\ufeff/, "")), "utf8"));
     return isObject(value) ? value : "not an object";

@@ -11,6 +11,7 @@ import { createTempDir, QUARANTINE_PREFIX } from "../os/tempdir.js";
 import type { SecretNameCheck } from "../paths/forbidden.js";
 import { checkChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
+import { type NamedPatches, readNamedPatches } from "./npm-patches.js";
 import { isPackageJsonPath } from "./npm-scripts.js";
 import {
   exposedManifestProblem,
@@ -125,7 +126,28 @@ async function applyCommits(run: GitOptions, options: QuarantineOptions): Promis
   const base = readTree(run, options.base);
   const [first] = options.commits;
   const firstGate = first ? settle(() => gatePatch(first.patch, options)) : undefined;
-  await base;
+  // The dependency patches the base's package files name (a `git grep` of the base, 0.1-0.2 s on a
+  // 28k-file tree), read while the first proposal is applied; awaited before anything is returned.
+  const namedPatches = readNamedPatches(run, `${options.base}^{tree}`);
+  const patchesRead = namedPatches.then(
+    () => undefined,
+    () => undefined,
+  );
+  try {
+    await base;
+    return await applyEach(run, options, firstGate, namedPatches);
+  } finally {
+    await patchesRead;
+  }
+}
+
+async function applyEach(
+  run: GitOptions,
+  options: QuarantineOptions,
+  firstGate: Settled<string[]> | undefined,
+  namedPatches: Promise<NamedPatches>,
+): Promise<Outcome> {
+  const loadNamedPatches = () => namedPatches;
   // The base's tree as a tree-ish (the first diff's old side, its listing): no git call names it.
   const baseTree = `${options.base}^{tree}`;
   let tree = baseTree;
@@ -139,7 +161,13 @@ async function applyCommits(run: GitOptions, options: QuarantineOptions): Promis
   const trees: string[] = [];
   for (const [index, commit] of options.commits.entries()) {
     const gate = index === 0 && firstGate ? unsettle(firstGate) : gatePatch(commit.patch, options);
-    const step = await applyCommit(commit.patch, gate, tree, { run, options, known, loadBaseEntries });
+    const step = await applyCommit(commit.patch, gate, tree, {
+      run,
+      options,
+      known,
+      loadBaseEntries,
+      loadNamedPatches,
+    });
     if (step.problems.length > 0) {
       return { trees, problems: step.problems.map((problem) => `commit ${index + 1}: ${problem}`) };
     }
@@ -158,6 +186,7 @@ interface StepContext {
   options: QuarantineOptions;
   known: ReadonlySet<string>;
   loadBaseEntries(): Promise<ReadonlySet<string>>;
+  loadNamedPatches(): Promise<NamedPatches>;
 }
 
 interface Step {
@@ -207,6 +236,7 @@ async function applyCommit(
     isSecretName: options.isSecretName,
   };
   const problems = changes.flatMap((change) => checkChange(change, rules));
+  problems.push(...patchProblems(changes, await context.loadNamedPatches()));
   problems.push(...(await lifecycleProblems(changes, run, tree)));
   if (changes.some((change) => ["A", "R", "C"].includes(change.status))) {
     problems.push(...findCollisions(await listTreePaths(run, tree), await context.loadBaseEntries()));
@@ -222,6 +252,15 @@ function applyProblems(stderr: string, exitCode: number): string[] {
     .slice(0, 5);
   if (lines.length === 0) return [`git apply failed (exit code ${exitCode})`];
   return lines.map((line) => `git apply: ${escapeForDisplay(line)}`);
+}
+
+/** The changes to a dependency patch the base's package files name (src/validate/npm-patches.ts). */
+function patchProblems(changes: readonly TreeChange[], named: NamedPatches): string[] {
+  const paths = new Set(changes.flatMap((change) => [change.fromPath ?? change.path, change.path]));
+  return [...paths].flatMap((path) => {
+    const reason = named.reason(path);
+    return reason === undefined ? [] : [`path ${quoteForDisplay(path)} ${reason}`];
+  });
 }
 
 /** What the proposal's package.json and lockfile changes would make the next install run or fetch. */

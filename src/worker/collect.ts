@@ -13,6 +13,7 @@ import { checkPath } from "../paths/result.js";
 import { scopedMessage } from "../pipeline/scoped-message.js";
 import { type Limits, overLimitRule, type RaisableLimit } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
+import { type NamedPatches, readNamedPatches } from "../validate/npm-patches.js";
 import { isPackageJsonPath } from "../validate/npm-scripts.js";
 import {
   exposedManifestProblem,
@@ -182,7 +183,9 @@ async function findSkips(
   from: string,
   to: string,
   skipped: Map<string, string>,
+  namedPatches: Promise<NamedPatches>,
 ): Promise<void> {
+  const patches = await namedPatches;
   const raw = await diffTrees(runIn(ctx), from, to, { renames: false });
   const binary = new Set<string>();
   for (const record of (await gitIn(ctx, ["diff", "--numstat", "-z", "--no-renames", from, to])).stdout.split(
@@ -208,10 +211,15 @@ async function findSkips(
     const problem = pnpmManifestProblem(change.path, (await list()).pnpm);
     return problem === undefined ? undefined : `the file ${problem}`;
   };
+  const patchReason = (change: TreeChange) => {
+    const reason = patches.reason(change.path);
+    return reason === undefined ? undefined : `the path ${reason}`;
+  };
   for (const change of raw) {
     if (skipped.has(change.path)) continue;
     const reason =
       unsupportedReason(change, binary, ctx.forbiddenPaths) ??
+      patchReason(change) ??
       (await packageFileReason(ctx, change)) ??
       (await manifestReason(change));
     if (reason) skipped.set(change.path, reason);
@@ -356,8 +364,11 @@ async function collectPatches(
   const proposals: ProposedCommit[] = [];
   let budget = ctx.limits.maxPatchBytes;
   let previous = ctx.baseline;
+  // The dependency patches the baseline's package files name, read once: no commit may change one.
+  let namedPatches: Promise<NamedPatches> | undefined;
   for (const [index, commit] of commits.entries()) {
-    await findSkips(ctx, previous, commit, skipped);
+    namedPatches ??= readNamedPatches(runIn(ctx), ctx.baseline);
+    await findSkips(ctx, previous, commit, skipped, namedPatches);
     const excludes = [...skipped.keys()].map((path) => `:(exclude,top,literal)${path}`);
     const args = [
       "diff",

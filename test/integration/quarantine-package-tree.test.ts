@@ -10,6 +10,7 @@ import {
   type BaseRepo,
   createBaseRepo,
   deleteFilePatch,
+  newFilePatch,
   type RepoState,
   readRepoState,
   renamePatch,
@@ -48,6 +49,22 @@ const BASE_FILES: Record<string, Record<string, string>> = {
     "web/package.json": WEB_PACKAGE_JSON,
     "web/package.yaml": WEB_PACKAGE_YAML,
     "web/index.js": "console.log(1);\n",
+  },
+  yarnPatch: {
+    "package.json": `${JSON.stringify({ name: "root", resolutions: { pad: "patch:pad@npm%3A1.0.0#./custom/pad.patch" } }, null, 2)}\n`,
+    "yarn.lock":
+      '"pad@patch:pad@npm%3A1.0.0#./custom/pad.patch::locator=root%40workspace%3A.":\n  version: 1.0.0\n  resolution: "pad@patch:pad@npm%3A1.0.0#./custom/pad.patch::version=1.0.0&hash=abc&locator=root%40workspace%3A."\n',
+    "custom/pad.patch": "old\n",
+    "custom/notes.patch": "old\n",
+  },
+  pnpmPatch: {
+    "package.json": `${JSON.stringify({ name: "root", pnpm: { patchedDependencies: { "pad@1.0.0": "fixes/pad.patch" } } }, null, 2)}\n`,
+    "fixes/pad.patch": "old\n",
+  },
+  patchDir: {
+    "package.json": `${JSON.stringify({ name: "root", scripts: { postinstall: "patch-package --patch-dir our-fixes" } }, null, 2)}\n`,
+    "our-fixes/pad+1.0.0.patch": "old\n",
+    "our-fixes/README.md": "old\n",
   },
   hpack: {
     "web/package.json": WEB_PACKAGE_JSON,
@@ -128,5 +145,48 @@ describe("validate: a package.json removed beside another manifest pnpm reads", 
   it("accepts deleting another file there, and a package.json beside Haskell's package.yaml", async () => {
     await expectAccepted("pnpmYaml", [deleteFilePatch("web/index.js", ["console.log(1);"])]);
     await expectAccepted("hpack", [deleteFilePatch("web/package.json", lines(WEB_PACKAGE_JSON))]);
+  });
+});
+
+/** A patch changing the one-line file `path` from `old` to `new`. */
+function modifyPatch(path: string, old: string, next: string): string {
+  return [
+    `diff --git a/${path} b/${path}`,
+    `--- a/${path}`,
+    `+++ b/${path}`,
+    "@@ -1 +1 @@",
+    `-${old}`,
+    `+${next}`,
+    "",
+  ].join("\n");
+}
+
+describe("validate: a dependency patch the base's package files name", () => {
+  const patched = /is a dependency patch the base's "[^"]+" names/;
+
+  it("refuses changing, deleting or renaming a patch: resolution's file in a folder of its own", async () => {
+    await expectRejected("yarnPatch", [modifyPatch("custom/pad.patch", "old", "new")], patched);
+    await expectRejected(
+      "yarnPatch",
+      [deleteFilePatch("custom/pad.patch", ["old"])],
+      /path "custom\/pad\.patch" is a dependency patch the base's "(?:package\.json|yarn\.lock)" names/,
+    );
+    await expectRejected("yarnPatch", [renamePatch("custom/pad.patch", "custom/pad2.patch")], patched);
+    // A patch file no package file names stays proposable.
+    await expectAccepted("yarnPatch", [modifyPatch("custom/notes.patch", "old", "new")]);
+  });
+
+  it("refuses changing pnpm's patchedDependencies file, and any file of patch-package's --patch-dir", async () => {
+    await expectRejected(
+      "pnpmPatch",
+      [modifyPatch("fixes/pad.patch", "old", "new")],
+      /path "fixes\/pad\.patch" is a dependency patch the base's "package\.json" names/,
+    );
+    await expectRejected("patchDir", [modifyPatch("our-fixes/pad+1.0.0.patch", "old", "new")], patched);
+    await expectRejected(
+      "patchDir",
+      [newFilePatch("our-fixes/left+2.0.0.patch", ["new"])],
+      /path "our-fixes\/left\+2\.0\.0\.patch" is a dependency patch/,
+    );
   });
 });

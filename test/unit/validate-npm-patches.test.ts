@@ -1,0 +1,53 @@
+// validate: layer 4, the dependency patches a package file names by path.
+import { describe, expect, it } from "vitest";
+import { namedPatchPaths } from "../../src/validate/npm-patches.js";
+
+describe("validate: namedPatchPaths", () => {
+  it("reads a Berry lockfile's patch: resolutions, from the locator's workspace and upwards", () => {
+    const lock = [
+      '"pad@patch:pad@npm%3A1.0.0#./custom/x.patch::locator=web%40workspace%3Apackages%2Fweb":',
+      "  version: 1.0.0",
+      '  resolution: "pad@patch:pad@npm%3A1.0.0#./custom/x.patch::version=1.0.0&hash=abc&locator=web%40workspace%3Apackages%2Fweb"',
+      '"fsevents@patch:fsevents@npm%3A2.3.3#optional!builtin<compat/fsevents>":',
+      '  resolution: "fsevents@patch:fsevents@npm%3A2.3.3#optional!builtin<compat/fsevents>::version=2.3.3&hash=df0bf1"',
+      '"b@patch:b@npm:1.0.0#~/fix/b.diff&./fix/c.patch::locator=root%40workspace%3A.":',
+      "",
+    ].join("\n");
+    const { files, folders } = namedPatchPaths("yarn.lock", lock);
+    expect(files.sort()).toEqual([
+      "custom/x.patch",
+      "fix/b.diff",
+      "fix/c.patch",
+      "packages/web/custom/x.patch",
+    ]);
+    expect(folders).toEqual([]);
+  });
+
+  it("reads package.json's patch: specs, patchedDependencies and patch-package's --patch-dir", () => {
+    const manifest = JSON.stringify({
+      scripts: { postinstall: "patch-package --patch-dir ../fixes" },
+      resolutions: { pad: "patch:pad@npm%3A1.0.0#./my-patches/pad.patch" },
+      patchedDependencies: { "left@1.0.0": "bun-patches/left.patch" },
+      pnpm: { patchedDependencies: { "right@2.0.0": "pnpm-patches/right.patch" } },
+    });
+    const { files, folders } = namedPatchPaths("apps/web/package.json", manifest);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "apps/web/my-patches/pad.patch",
+        "apps/web/bun-patches/left.patch",
+        "apps/web/pnpm-patches/right.patch",
+        "pnpm-patches/right.patch",
+      ]),
+    );
+    expect(folders).toEqual(["apps/fixes"]);
+  });
+
+  it("reads pnpm's patchedDependencies in YAML, and leaves out paths outside the tree", () => {
+    const workspace =
+      "packages:\n  - web\npatchedDependencies:\n  pad@1.0.0: custom/pad.patch\n  '@s/b@2.0.0': \"../../out.patch\"\n";
+    expect(namedPatchPaths("pnpm-workspace.yaml", workspace).files).toEqual(["custom/pad.patch"]);
+    const lock =
+      "lockfileVersion: '6.0'\npatchedDependencies:\n  pad@1.0.0:\n    hash: abc\n    path: custom/pad.patch\n";
+    expect(namedPatchPaths("pnpm-lock.yaml", lock).files).toContain("custom/pad.patch");
+  });
+});
