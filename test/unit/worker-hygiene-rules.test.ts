@@ -486,6 +486,35 @@ describe("which fixes one file may get", () => {
     expect(fixed('let s = r"open  \n', { path: "a.rs" })).toBe('let s = r"open  \n');
     expect(fixed("/* open  \n", { path: "a.rs" })).toBe("/* open  \n");
   });
+
+  it.each([
+    ["test/a_test.dart", "var s = '''", "'''"],
+    ["build.gradle", 'def s = """', '"""'],
+    ["test/a_test.exs", 'x = """', '"""'],
+    ["test/runtests.jl", 's = """', '"""'],
+    ["spec/a_spec.lua", "local s = [[", "]]"],
+    ["test/a.clj", '(def s "', '")'],
+    ["pyproject.toml", 's = """', '"""'],
+    ["tests/testthat/test-a.R", 'x <- "', '"'],
+    ["tests/t.nim", 'let s = """', '"""'],
+    ["spec/a_spec.cr", 's = "', '"'],
+    ["default.nix", "{ s = ''", "''; }"],
+    ["t/a.t", "my $s = <<'EOF';", "EOF"],
+    ["main.tf", "s = <<EOT", "EOT"],
+  ])("keeps the data lines of %s's multi-line literal and trims the rest", (path, open, close) => {
+    const text = ["a = 1  ", open, "data  ", close, "b = 2  ", ""].join("\n");
+    expect(fixed(text, { path })).toBe(["a = 1", open, "data  ", close, "b = 2", ""].join("\n"));
+    // A file that ends inside the literal: the lexer cannot tell, and no line is trimmed.
+    const unclosed = ["a = 1  ", open, "data  ", ""].join("\n");
+    expect(fixed(unclosed, { path })).toBe(unclosed);
+  });
+
+  it("keeps Zig's \\\\ lines, each data to its end", () => {
+    const zig = ["const s =  ", "    \\\\one  ", "    \\\\two  ", ";  ", ""].join("\n");
+    expect(fixed(zig, { path: "src/a.zig" })).toBe(
+      ["const s =", "    \\\\one  ", "    \\\\two  ", ";", ""].join("\n"),
+    );
+  });
 });
 
 describe("files hygiene leaves alone", () => {

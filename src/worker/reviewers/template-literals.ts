@@ -1,10 +1,12 @@
 // Lines that end inside a literal whose trailing spaces are its content (test inputs compared byte
 // for byte), not whitespace errors: JavaScript and TypeScript template literals, Go raw strings,
 // Rust strings, Python's triple-quoted strings, shell and Ruby here-documents, Kotlin, Scala and
-// C# raw strings, Swift's multi-line strings, C++ raw strings, PHP's heredocs and YAML's block
-// scalars. Small lexers of each language's strings and comments (for JavaScript, regular
+// C# raw strings, Swift's multi-line strings, C++ raw strings, PHP's, Perl's and HCL's heredocs,
+// YAML's block scalars, and the languages `literal-syntaxes.ts` describes in a table. Small lexers of each language's strings and comments (for JavaScript, regular
 // expressions and `${}` nesting too); when one cannot tell (a file that ends inside a string, JSX
 // text with a quote), it says so and hygiene leaves every line of the file alone (`literalLines`).
+
+import { perlQuoteLines, tabledLiteralLines } from "./literal-syntaxes.js";
 
 const SCRIPT_EXTENSIONS = /\.(?:[cm]?[jt]sx?)$/i;
 
@@ -464,6 +466,70 @@ function phpHeredocLines(text: string): Set<number> | undefined {
   }));
 }
 
+const PERL_EXTENSION = /\.(?:pl|pm|t|psgi)$/i;
+
+function isPerlPath(path: string): boolean {
+  return PERL_EXTENSION.test(path);
+}
+
+/**
+ * `<<"EOF"`, `<<'EOF'`, `<< "EOF"`, `<<EOF`, `<<\EOF`, and each with `~` (indented): no space before
+ * a bare word, so `1 << WIDTH` opens none; not on a comment's line.
+ */
+const PERL_HEREDOC = /(?<!^[ \t]*#.*)(?<!<)<<(~?)(?:[ \t]*"([^"\n]*)"|[ \t]*'([^'\n]*)'|\\?([A-Za-z_]\w*))/g;
+/** A POD block's first line (`=pod`, `=head1`), to its `=cut`. */
+const POD_START = /^=[A-Za-z]/;
+/** The line after which the rest of the file is the script's data. */
+const PERL_DATA = /^__(?:END|DATA)__\r?$/;
+
+/**
+ * The bodies of Perl's heredocs (a test's expected output), as for the shell: with `~` the ending
+ * word may be indented. POD is documentation: its lines are not read, so an example in it opens
+ * nothing. Everything after `__END__` or `__DATA__` is the script's data.
+ */
+function perlHeredocLines(text: string): Set<number> | undefined {
+  const source = text.split("\n");
+  const end = source.findIndex((line) => PERL_DATA.test(line));
+  const code = end === -1 ? source : source.slice(0, end + 1);
+  // POD's lines are blanked, so the line numbers stay.
+  let pod = false;
+  const read = code.map((line) => {
+    if (!pod && POD_START.test(line)) pod = true;
+    if (!pod) return line;
+    if (/^=cut\b/.test(line)) pod = false;
+    return "";
+  });
+  const lines = heredocLines(read.join("\n"), PERL_HEREDOC, (match) => ({
+    word: (match[2] ?? match[3] ?? match[4]) as string,
+    indent: match[1] === "~" ? /^[ \t]+/ : undefined,
+  }));
+  if (lines === undefined) return undefined;
+  // The strings of the code outside the heredocs' bodies, which are blanked as POD is.
+  const quotes = perlQuoteLines(read.map((line, index) => (lines.has(index + 1) ? "" : line)).join("\n"));
+  if (quotes === undefined) return undefined;
+  for (const number of quotes) lines.add(number);
+  if (end === -1) return lines;
+  for (let number = end + 2; number <= source.length; number++) lines.add(number);
+  return lines;
+}
+
+const HCL_EXTENSION = /\.(?:tf|tfvars|hcl)$/i;
+
+function isHclPath(path: string): boolean {
+  return HCL_EXTENSION.test(path);
+}
+
+/** `<<EOT` or `<<-EOT` ending its line, not on a comment's line. */
+const HCL_HEREDOC = /(?<!^[ \t]*(?:#|\/\/).*)<<-?([A-Za-z_][\w-]*)[ \t]*\r?$/g;
+
+/**
+ * The bodies of HCL's heredocs (Terraform's `<<EOT`, `<<-EOT`: a policy, a script, a template),
+ * as for the shell: the ending word may be indented in both forms.
+ */
+function hclHeredocLines(text: string): Set<number> | undefined {
+  return heredocLines(text, HCL_HEREDOC, (match) => ({ word: match[1] as string, indent: /^[ \t]+/ }));
+}
+
 /**
  * Kotlin, Scala, C# and Swift: a `"""` string keeps its lines' trailing spaces (Java's text blocks
  * do not).
@@ -678,8 +744,11 @@ export function literalLines(path: string, text: string): Set<number> | undefine
   if (isShellPath(path)) return shellHeredocLines(text);
   if (isRubyPath(path)) return rubyHeredocLines(text);
   if (isPhpPath(path)) return phpHeredocLines(text);
+  if (isPerlPath(path)) return perlHeredocLines(text);
+  if (isHclPath(path)) return hclHeredocLines(text);
   if (isTripleQuotePath(path)) return tripleQuoteLines(path, text);
   if (isCppPath(path)) return cppRawStringLines(text);
   if (isYamlPath(path)) return yamlBlockScalarLines(text);
-  return new Set<number>();
+  const tabled = tabledLiteralLines(path, text);
+  return tabled === null ? new Set<number>() : tabled;
 }

@@ -1,0 +1,308 @@
+import { describe, expect, it } from "vitest";
+import { literalLines } from "../../src/worker/reviewers/template-literals.js";
+
+/** The lines `literalLines` names for a file of `path`, as an array; undefined when it is unsure. */
+const linesOf = (path: string, ...source: string[]) => {
+  const found = literalLines(path, source.join("\n"));
+  return found === undefined ? undefined : [...found].sort((a, b) => a - b);
+};
+
+describe("Dart's multi-line strings", () => {
+  it("names the lines inside ''' and \"\"\" strings, raw ones too, and no others", () => {
+    expect(
+      linesOf(
+        "test/format_test.dart",
+        "var a = 1;  ", // 1
+        "var s = '''one  ", // 2
+        "two ''' ;  ", // 3
+        'var t = r"""\\  ', // 4: raw, the backslash escapes nothing
+        '""" ;  ', // 5
+        "// ''' in a comment  ", // 6
+        "/* /* */ ''' */ var u = \"'''\";  ", // 7: comments nest
+        "",
+      ),
+    ).toEqual([2, 4]);
+  });
+
+  it("gives up on a one-line string that meets a line break, or a string never closed", () => {
+    expect(linesOf("a.dart", "var s = 'open", "';", "")).toBeUndefined();
+    expect(linesOf("a.dart", "var s = '''open  ", "")).toBeUndefined();
+  });
+});
+
+describe("Groovy's multi-line strings", () => {
+  it("names the lines inside ''', \"\"\", dollar-slashy and slashy strings", () => {
+    expect(
+      linesOf(
+        "build.gradle",
+        "def a = '''x  ", // 1
+        "'''  ", // 2
+        "def b = $/y  ", // 3
+        "$/ still in  ", // 4: `$/` is an escaped slash
+        "/$  ", // 5
+        "def c = ~/z  ", // 6
+        "/  ", // 7
+        "def d = e / f / g  ", // 8: division
+        "",
+      ),
+    ).toEqual([1, 3, 4, 6]);
+    expect(linesOf("Jenkinsfile", 'sh """', "echo hi  ", '"""', "")).toEqual([1, 2]);
+  });
+
+  it("gives up on a file that ends inside a string", () => {
+    expect(linesOf("a.groovy", "def a = '''x  ", "")).toBeUndefined();
+  });
+});
+
+describe("Elixir's strings, heredocs and sigils", () => {
+  it("names the lines inside heredocs, strings, charlists and sigils", () => {
+    expect(
+      linesOf(
+        "test/a_test.exs",
+        'x = ?" # a character, then a comment "  ', // 1
+        '@doc """', // 2
+        "doc  ", // 3
+        '"""', // 4
+        "s = ~S'''", // 5
+        "raw  ", // 6
+        "'''", // 7
+        "t = ~s(a  ", // 8
+        ")  ", // 9
+        'u = "line  ', // 10
+        '"', // 11
+        "",
+      ),
+    ).toEqual([2, 3, 5, 6, 8, 10]);
+  });
+
+  it("gives up on a file that ends inside a heredoc", () => {
+    expect(linesOf("a.ex", 'x = """', "a  ", "")).toBeUndefined();
+  });
+});
+
+describe("Julia's strings", () => {
+  it('names the lines inside """ and " strings, past nested comments, characters and transposes', () => {
+    expect(
+      linesOf(
+        "test/runtests.jl",
+        "c = '\"'; t = a' * b'  ", // 1
+        '#= #= """ =# =# x = 1  ', // 2
+        's = """', // 3
+        "a  ", // 4
+        '"""  # """', // 5
+        "",
+      ),
+    ).toEqual([3, 4]);
+  });
+});
+
+describe("Lua's long strings", () => {
+  it("names the lines inside [[...]] and [==[...]==], and not in --[[ comments", () => {
+    expect(
+      linesOf(
+        "spec/a_spec.lua",
+        "--[[ a comment  ", // 1
+        "[[ still comment ]]  ", // 2
+        "local s = [[one  ", // 3
+        "two ]]  ", // 4
+        "local t = [==[ ]] ]=]  ", // 5
+        "]==]  -- [[", // 6
+        "local u = '[[' .. \"]]\"  ", // 7
+        "",
+      ),
+    ).toEqual([3, 5]);
+  });
+
+  it("gives up on a string continued past its line", () => {
+    expect(linesOf("a.lua", 'local s = "a\\', 'b"', "")).toBeUndefined();
+    expect(linesOf("a.lua", "local s = [[open  ", "")).toBeUndefined();
+  });
+});
+
+describe("Zig's line strings", () => {
+  it("names each \\\\ line, whose whole rest is data, and no other", () => {
+    expect(
+      linesOf(
+        "src/test.zig",
+        "const expected =  ", // 1
+        "    \\\\first  ", // 2
+        "    \\\\second  ", // 3
+        ";  // \\\\ in a comment  ", // 4
+        'const s = "\\\\ in a string";  ', // 5
+        "    \\\\last without a line break  ",
+      ),
+    ).toEqual([2, 3, 6]);
+  });
+});
+
+describe("Clojure's strings", () => {
+  it("names the lines inside strings and regexes, past characters and comments", () => {
+    expect(
+      linesOf(
+        "test/a_test.clj",
+        '(def q \\") ; a " in a comment  ', // 1
+        '(def s "one  ', // 2
+        'two")  ', // 3
+        '(def r #"a  ', // 4
+        'b")', // 5
+        "",
+      ),
+    ).toEqual([2, 4]);
+  });
+});
+
+describe("TOML's multi-line strings", () => {
+  it("names the lines inside \"\"\" and ''' strings", () => {
+    expect(
+      linesOf(
+        "Cargo.toml",
+        'a = "x"  # """  ', // 1
+        'b = """', // 2
+        "one  ", // 3
+        '"""  ', // 4
+        "c = '''", // 5
+        "two \\  ", // 6: a literal string: no escape
+        "'''", // 7
+        'd = """five quotes""""" # the last three end it  ', // 8
+        "",
+      ),
+    ).toEqual([2, 3, 5, 6]);
+  });
+});
+
+describe("R's strings", () => {
+  it("names the lines inside strings and raw strings", () => {
+    expect(
+      linesOf(
+        "tests/testthat/test-a.R",
+        "x <- 1 # 'quote  ", // 1
+        'y <- r"-(a )" b  ', // 2
+        ')-"  ', // 3
+        "z <- 'c  ", // 4
+        "'", // 5
+        "",
+      ),
+    ).toEqual([2, 4]);
+  });
+});
+
+describe("Nim's triple-quoted strings", () => {
+  it('names the lines inside """ strings, past characters, raw strings and nested comments', () => {
+    expect(
+      linesOf(
+        "tests/t.nim",
+        "let c = '\"'; let n = 1'u8  ", // 1
+        '#[ #[ """ ]# ]# let r = r"a""b"  ', // 2
+        'let s = """one  ', // 3
+        '"""  ', // 4
+        "",
+      ),
+    ).toEqual([3]);
+  });
+});
+
+describe("Crystal's strings", () => {
+  it("names the lines inside strings and percent literals", () => {
+    expect(linesOf("spec/a_spec.cr", 'a = "x  ', '"', "b = %(y  ", ")", "c = 10 % (3)  ", "")).toEqual([
+      1, 3,
+    ]);
+  });
+
+  it("is unsure of a file that opens a heredoc", () => {
+    expect(linesOf("a.cr", "s = <<-EOS", "  body  ", "  EOS", "")).toBeUndefined();
+  });
+});
+
+describe("Nix's strings", () => {
+  it("names the lines inside indented strings, past their escapes, and strings", () => {
+    expect(
+      linesOf(
+        "default.nix",
+        "{ # '' in a comment  ", // 1
+        "  script = ''", // 2
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Nix source as test input
+        "    echo ''' ''${x}  ", // 3
+        "  '';  ", // 4
+        '  s = "a  ', // 5
+        '  ";', // 6
+        "}",
+      ),
+    ).toEqual([2, 3, 5]);
+  });
+});
+
+describe("Perl's heredocs", () => {
+  it("names the lines of heredoc bodies, not POD, and everything after __DATA__", () => {
+    expect(
+      linesOf(
+        "t/basic.t",
+        "my $x = 1 << 2;  ", // 1: a shift
+        'is($out, <<"EOF");', // 2
+        "expected  ", // 3
+        "EOF", // 4
+        "my $y = <<~EOT;", // 5
+        "  indented  ", // 6
+        "  EOT", // 7
+        "=pod", // 8
+        "  print <<END;  ", // 9: an example in POD opens nothing
+        "=cut", // 10
+        "__DATA__", // 11
+        "data  ", // 12
+        "more  ", // 13
+      ),
+    ).toEqual([3, 6, 12, 13]);
+  });
+
+  it("names the lines inside strings and quote-like operators, past variables and comments", () => {
+    expect(
+      linesOf(
+        "lib/A.pm",
+        "my $n = $#list; # a ' in a comment  ", // 1
+        'my $s = "one  ', // 2
+        'two";  ', // 3
+        "my $q = qq{three  ", // 4
+        "};  ", // 5
+        "$x =~ s{'}{x}; my $h = $h{s};  ", // 6
+        "my $r = $x =~ /'/ ? 'a  ", // 7
+        "' : 1;", // 8
+        "$t =~ s{'}{'\\\\''}g; $u = qq{ {$h{a}}  ", // 9: the second part, and a nested bracket
+        "}.qq{ b '  ", // 10: after a `.`
+        "}; grep(!m/x/s, # 'a' in a comment after a match's flags", // 11
+        "  m;'  ", // 12
+        ";);", // 13
+        "",
+      ),
+    ).toEqual([2, 4, 7, 9, 10, 12]);
+  });
+
+  it("gives up on a heredoc never ended, or a string never closed", () => {
+    expect(linesOf("lib/A.pm", "print <<EOF;", "body  ", "")).toBeUndefined();
+    expect(linesOf("lib/A.pm", "print 'open  ", "")).toBeUndefined();
+  });
+});
+
+describe("HCL's heredocs", () => {
+  it("names the lines of <<EOT and <<-EOT bodies, not a comment's", () => {
+    expect(
+      linesOf(
+        "main.tf",
+        "# policy = <<X", // 1
+        "policy = <<EOT", // 2
+        "{ }  ", // 3
+        "EOT", // 4
+        "  user_data = <<-EOF", // 5
+        "    echo hi  ", // 6
+        "  EOF", // 7
+        "x = 1  ", // 8
+        "",
+      ),
+    ).toEqual([3, 6]);
+  });
+});
+
+describe("languages with no literal whose spaces are data", () => {
+  it("names no line and is never unsure", () => {
+    expect(linesOf("README.md", "```", "code  ", "")).toEqual([]);
+    expect(linesOf("A.java", 'String s = """', "a  ", '""";', "")).toEqual([]);
+  });
+});
