@@ -275,6 +275,14 @@ describe("Perl's heredocs", () => {
     ).toEqual([2, 4, 7, 9, 10, 12]);
   });
 
+  it("reads a module's POD after __END__ as documentation, the rest as data", () => {
+    expect(
+      linesOf("lib/A.pm", "1;", "__END__", "data  ", "=head1 NAME  ", "A - a module  ", "=cut", "more  "),
+    ).toEqual([3, 7]);
+    // After __DATA__, a line that looks like POD is data too.
+    expect(linesOf("lib/A.pm", "1;", "__DATA__", "=head1 data  ")).toEqual([3]);
+  });
+
   it("gives up on a heredoc never ended, or a string never closed", () => {
     expect(linesOf("lib/A.pm", "print <<EOF;", "body  ", "")).toBeUndefined();
     expect(linesOf("lib/A.pm", "print 'open  ", "")).toBeUndefined();

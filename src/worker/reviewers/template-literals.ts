@@ -485,7 +485,7 @@ const PERL_DATA = /^__(?:END|DATA)__\r?$/;
 /**
  * The bodies of Perl's heredocs (a test's expected output), as for the shell: with `~` the ending
  * word may be indented. POD is documentation: its lines are not read, so an example in it opens
- * nothing. Everything after `__END__` or `__DATA__` is the script's data.
+ * nothing. What follows `__DATA__` is the script's data, and what follows `__END__` too but its POD.
  */
 function perlHeredocLines(text: string): Set<number> | undefined {
   const source = text.split("\n");
@@ -509,7 +509,14 @@ function perlHeredocLines(text: string): Set<number> | undefined {
   if (quotes === undefined) return undefined;
   for (const number of quotes) lines.add(number);
   if (end === -1) return lines;
-  for (let number = end + 2; number <= source.length; number++) lines.add(number);
+  // After `__END__`, a module's documentation: POD is not data, the rest is.
+  pod = false;
+  for (let index = end + 1; index < source.length; index++) {
+    const line = source[index] as string;
+    if (!pod && POD_START.test(line) && (source[end] as string).startsWith("__END__")) pod = true;
+    if (!pod) lines.add(index + 1);
+    else if (/^=cut\b/.test(line)) pod = false;
+  }
   return lines;
 }
 
