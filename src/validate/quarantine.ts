@@ -21,6 +21,7 @@ import {
   packageFileProblems,
   pnpmManifestProblem,
 } from "./npm-sources.js";
+import { changesWorkspaces, workspaceProblems } from "./npm-workspaces.js";
 import { checkPatchText } from "./patch-gate.js";
 import { escapeForDisplay, quoteForDisplay } from "./sanitize.js";
 
@@ -294,9 +295,13 @@ async function lifecycleProblems(
     // A new or renamed-in file had nothing at this path before: all of its entries count.
     const modified = change.status === "M" && isFileMode(change.oldMode);
     const before = modified ? await readBlob(change.oldOid, run) : undefined;
-    for (const problem of packageFileProblems(change.path, before, after)) {
-      problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
+    const found = packageFileProblems(change.path, before, after);
+    if (isPackageJsonPath(change.path) && changesWorkspaces(before, after)) {
+      const { paths } = await list();
+      const read = async (path: string) => (await git(["cat-file", "blob", `${tree}:${path}`], run)).stdout;
+      found.push(...(await workspaceProblems(change.path, before, after, paths, read)));
     }
+    for (const problem of found) problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
   }
   return problems;
 }

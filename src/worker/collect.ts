@@ -23,6 +23,7 @@ import {
   packageFileProblems,
   pnpmManifestProblem,
 } from "../validate/npm-sources.js";
+import { changesWorkspaces, workspaceProblems } from "../validate/npm-workspaces.js";
 import { workerMessages } from "./messages.js";
 
 /** A reviewer outcome that cannot become a result: reported as status "failed", never thrown further. */
@@ -163,7 +164,12 @@ function unsupportedReason(
  * when a blob is not there to judge (a built-in reviewer writes only what it changed): the client
  * judges those.
  */
-async function packageFileReason(ctx: CollectContext, change: TreeChange): Promise<string | undefined> {
+async function packageFileReason(
+  ctx: CollectContext,
+  change: TreeChange,
+  to: string,
+  listPaths: () => Promise<string[]>,
+): Promise<string | undefined> {
   if (change.newMode !== Mode.regular && change.newMode !== Mode.executable) return undefined;
   if (!isPackageFile(change.path)) return undefined;
   const read = async (oid: string) => {
@@ -175,6 +181,10 @@ async function packageFileReason(ctx: CollectContext, change: TreeChange): Promi
   const before = modified ? await read(change.oldOid) : undefined;
   if (after === undefined || (modified && before === undefined)) return undefined;
   const problems = packageFileProblems(change.path, before, after);
+  if (isPackageJsonPath(change.path) && changesWorkspaces(before, after)) {
+    const readIn = (path: string) => read(`${to}:${path}`);
+    problems.push(...(await workspaceProblems(change.path, before, after, await listPaths(), readIn)));
+  }
   return problems.length === 0 ? undefined : `the file ${problems.join("; ")}`;
 }
 
@@ -220,7 +230,7 @@ async function findSkips(
     const reason =
       unsupportedReason(change, binary, ctx.forbiddenPaths) ??
       patchReason(change) ??
-      (await packageFileReason(ctx, change)) ??
+      (await packageFileReason(ctx, change, to, async () => (await list()).paths)) ??
       (await manifestReason(change));
     if (reason) skipped.set(change.path, reason);
   }

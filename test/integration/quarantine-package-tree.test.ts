@@ -42,6 +42,8 @@ const bases: Record<string, Base> = {};
 const WEB_PACKAGE_JSON = `${JSON.stringify({ name: "web", version: "1.0.0" }, null, 2)}\n`;
 const WEB_PACKAGE_YAML = "name: web\nversion: 1.0.0\nscripts:\n  postinstall: node -e 1\n";
 
+const ROOT_WORKSPACES = `${JSON.stringify({ name: "root", private: true, workspaces: ["packages/*"] }, null, 2)}\n`;
+
 const BASE_FILES: Record<string, Record<string, string>> = {
   pnpmYaml: {
     "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
@@ -65,6 +67,12 @@ const BASE_FILES: Record<string, Record<string, string>> = {
     "package.json": `${JSON.stringify({ name: "root", scripts: { postinstall: "patch-package --patch-dir our-fixes" } }, null, 2)}\n`,
     "our-fixes/pad+1.0.0.patch": "old\n",
     "our-fixes/README.md": "old\n",
+  },
+  workspaces: {
+    "package.json": ROOT_WORKSPACES,
+    "packages/a/package.json": `${JSON.stringify({ name: "a", scripts: { build: "tsc" } }, null, 2)}\n`,
+    "examples/demo/package.json": `${JSON.stringify({ name: "demo" }, null, 2)}\n`,
+    "test/fixtures/evil/package.json": `${JSON.stringify({ name: "evil", scripts: { postinstall: "node -e 1" } }, null, 2)}\n`,
   },
   hpack: {
     "web/package.json": WEB_PACKAGE_JSON,
@@ -188,5 +196,32 @@ describe("validate: a dependency patch the base's package files name", () => {
       [newFilePatch("our-fixes/left+2.0.0.patch", ["new"])],
       /path "our-fixes\/left\+2\.0\.0\.patch" is a dependency patch/,
     );
+  });
+});
+
+describe("validate: a workspaces change that makes a folder of the tree a workspace", () => {
+  const withWorkspaces = (patterns: string[]) =>
+    `${JSON.stringify({ name: "root", private: true, workspaces: patterns }, null, 2)}\n`;
+  const change = (patterns: string[]) =>
+    [
+      "diff --git a/package.json b/package.json",
+      "--- a/package.json",
+      "+++ b/package.json",
+      `@@ -1,${lines(ROOT_WORKSPACES).length} +1,${lines(withWorkspaces(patterns)).length} @@`,
+      ...lines(ROOT_WORKSPACES).map((line) => `-${line}`),
+      ...lines(withWorkspaces(patterns)).map((line) => `+${line}`),
+      "",
+    ].join("\n");
+
+  it("refuses one whose package.json has an install script the next install runs", async () => {
+    await expectRejected(
+      "workspaces",
+      [change(["packages/*", "test/fixtures/*"])],
+      /path "package\.json" makes "test\/fixtures\/evil" a workspace: the next install runs or fetches the script "postinstall"/,
+    );
+  });
+
+  it("accepts one whose package.json runs nothing on install", async () => {
+    await expectAccepted("workspaces", [change(["packages/*", "examples/*"])]);
   });
 });
