@@ -47,7 +47,7 @@ const EDITOR_REASON = "it names the modules an editor's tool loads, by path too,
  * which the bot still reads from a `package.json` as from `renovate.json` (a merge bot's file); and
  * the install settings pnpm, Yarn and Bun read there as from their own config files (`pnpm`:
  * `onlyBuiltDependencies`, `patchedDependencies`, `packageExtensions`...; `dependenciesMeta`;
- * `trustedDependencies`; `publishConfig`, the registry and settings of the next publish, as an
+ * `trustedDependencies`; Bun's `patchedDependencies` (pnpm's is in `pnpm`); `publishConfig`, the registry and settings of the next publish, as an
  * `.npmrc` sets them); and the commit hooks' configuration these tools read there as from their
  * own files, refused in the family of tools a commit runs: lint-staged's commands, husky 4's and the
  * pre-commit package's hooks, simple-git-hooks' (written into the hooks at the next install), and
@@ -63,6 +63,7 @@ const GUARDED_FIELDS: ReadonlyMap<string, string> = new Map([
   ["pnpm", "it configures what pnpm installs, and which dependencies may run install scripts"],
   ["dependenciesMeta", "it says which dependencies may run install scripts"],
   ["trustedDependencies", "it says which dependencies may run install scripts"],
+  ["patchedDependencies", "it names the patches Bun applies to dependencies' code on the next install"],
   ["publishConfig", "it says where the next npm, Yarn or pnpm publish sends the package, and how"],
   ["lint-staged", COMMIT_REASON],
   ["husky", COMMIT_REASON],

@@ -125,6 +125,12 @@ describe("validate: changedGuardedFields", () => {
       changedGuardedFields(pkg({}), pkg({}, { dependenciesMeta: { evil: { built: true } } })),
     ).toHaveLength(1);
     expect(changedGuardedFields(pkg({}), pkg({}, { trustedDependencies: ["evil"] }))).toHaveLength(1);
+    // Bun's own patches of dependencies, at the top: the file it names may be anywhere.
+    expect(
+      changedGuardedFields(pkg({}), pkg({}, { patchedDependencies: { "pad@1.0.0": "src/pad.patch" } })),
+    ).toEqual([
+      `adds the field "patchedDependencies" (it names the patches Bun applies to dependencies' code on the next install)`,
+    ]);
     // Where the next publish sends the package, as an .npmrc's registry says.
     expect(
       changedGuardedFields(pkg({}), pkg({}, { publishConfig: { registry: "https://e.invalid/" } })),
