@@ -499,6 +499,7 @@ describe("which fixes one file may get", () => {
     ["tests/t.nim", 'let s = """', '"""'],
     ["spec/a_spec.cr", 's = "', '"'],
     ["default.nix", "{ s = ''", "''; }"],
+    ["tests/A.Tests.ps1", '$s = @"', '"@'],
     ["t/a.t", "my $s = <<'EOF';", "EOF"],
     ["main.tf", "s = <<EOT", "EOT"],
   ])("keeps the data lines of %s's multi-line literal and trims the rest", (path, open, close) => {

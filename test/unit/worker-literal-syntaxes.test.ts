@@ -213,6 +213,28 @@ describe("Crystal's strings", () => {
   });
 });
 
+describe("PowerShell's here-strings and strings", () => {
+  it("names the lines inside here-strings, to a closing quote that starts a line, and strings", () => {
+    expect(
+      linesOf(
+        "tests/A.Tests.ps1",
+        "$a = 1  # '  ", // 1
+        '$e = @"', // 2
+        'one "@ still in  ', // 3
+        '"@  ', // 4
+        "$f = @'", // 5
+        "two  ", // 6
+        "'@", // 7
+        '$g = "a `" b  ', // 8
+        "c\"; $h = 'it''s  ", // 9
+        "'", // 10
+        "<# a ' in a block comment #> $i = 2  ", // 11
+        "",
+      ),
+    ).toEqual([2, 3, 5, 6, 8, 9]);
+  });
+});
+
 describe("Nix's strings", () => {
   it("names the lines inside indented strings, past their escapes, and strings", () => {
     expect(

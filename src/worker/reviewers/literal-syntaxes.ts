@@ -1,6 +1,6 @@
 // The string and comment syntax of the languages whose multi-line literals one table can describe
-// (Dart, Groovy, Elixir, Julia, Lua, Zig, Clojure, TOML, R, Nim, Crystal, Nix, and Perl outside its
-// heredocs), and the one walk that reads them: which lines end inside a literal whose trailing
+// (Dart, Groovy, Elixir, Julia, Lua, Zig, Clojure, TOML, R, Nim, Crystal, Nix, PowerShell, and Perl
+// outside its heredocs), and the one walk that reads them: which lines end inside a literal whose trailing
 // spaces are data, or undefined when the walk cannot tell (a one-line string meets a line break,
 // the file ends inside a literal, or an opener the table does not follow: Crystal's heredocs).
 
@@ -207,6 +207,19 @@ const CRYSTAL: Literal[] = [
   CHARACTER,
 ];
 
+/**
+ * PowerShell: here-strings (`@"` to a `"@` that starts a line, `@'` to `'@`), and strings, which
+ * span lines too (`` ` `` escapes in `"..."`, `""` and `''` are quotes); `<#` block comments.
+ */
+const POWERSHELL: Literal[] = [
+  blockComment("<#", "#>", false),
+  lineComment("#"),
+  { open: sticky('@"'), close: '"@', kind: "data", escape: /`[\s\S]|(?<!\n)"@/y },
+  { open: sticky("@'"), close: "'@", kind: "data", escape: /(?<!\n)'@/y },
+  quoted('"', "data", /`[\s\S]|""/y),
+  quoted("'", "data", /''/y),
+];
+
 /** Nix: indented strings (`''...''`: `'''`, `''$` and `''\` escapes) and strings span lines. */
 const NIX: Literal[] = [
   lineComment("#"),
@@ -264,6 +277,7 @@ const SYNTAXES: [path: RegExp, syntax: Literal[]][] = [
   [/\.(?:nim|nims|nimble)$/i, NIM],
   [/\.cr$/i, CRYSTAL],
   [/\.nix$/i, NIX],
+  [/\.ps[dm]?1$/i, POWERSHELL],
 ];
 
 /** The literal whose opening stands at `i`, and the match; undefined if none does. */
