@@ -203,9 +203,9 @@ describe("Nim's triple-quoted strings", () => {
 
 describe("Crystal's strings", () => {
   it("names the lines inside strings and percent literals", () => {
-    expect(linesOf("spec/a_spec.cr", 'a = "x  ', '"', "b = %(y  ", ")", "c = 10 % (3)  ", "")).toEqual([
-      1, 3,
-    ]);
+    expect(
+      linesOf("spec/a_spec.cr", 'a = "x  ', '"', "b = %(y  ", ")", "c = 10 % (3)  ", "puts %(z  ", ")", ""),
+    ).toEqual([1, 3, 6]);
   });
 
   it("is unsure of a file that opens a heredoc", () => {

@@ -190,14 +190,15 @@ const NIM: Literal[] = [
 ];
 
 /**
- * Crystal: strings span lines, as do percent literals (`%(...)`, `%q[...]`); a heredoc (`<<-EOS`)
- * is not followed, so a file that opens one is unsure.
+ * Crystal: strings span lines, as do percent literals (`%(...)`, `%q[...]`, `puts %(...)`: a
+ * modulo spaced so, `a % (b)`, is read as one too, which only keeps more); a heredoc (`<<-EOS`) is
+ * not followed, so a file that opens one is unsure.
  */
 const CRYSTAL: Literal[] = [
   lineComment("#"),
   { open: /<<-(?:'\w+'|"\w+"|\w+)/y, close: "", kind: "unsure" },
   {
-    open: /(?<![\w)\]}][ \t]*)%[qQwi]?([([{<|])/y,
+    open: /(?<![\w)\]}])%[qQwi]?([([{<|])/y,
     close: (match) => closerOf(match[1] as string),
     kind: "data",
     nests: bracketOf,
