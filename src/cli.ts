@@ -124,11 +124,14 @@ async function openManual(output: Output, usage: string): Promise<number> {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  // `git review-remote export --list | head`: a closed pipe ends the output, not the program with a
-  // stack trace (git itself dies quietly of SIGPIPE there).
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
-  });
+  // `git review-remote export --list | head`, and `2>&1 | head`: a closed pipe ends the output, not
+  // the program with a stack trace and exit 1 (git itself dies quietly of SIGPIPE there); the command
+  // runs on and its exit code says how it went.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+    });
+  }
   const quiet = argv.includes("-q") || argv.includes("--quiet");
   const output = createOutput(process.stdout, process.stderr, { quiet });
   let named: string | undefined;

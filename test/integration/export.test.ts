@@ -14,6 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { fake } from "../fixtures/secrets/fake-tokens.js";
 import { createTestRepo, repoState, repoTracker, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
@@ -445,6 +446,26 @@ describe("export", () => {
     expect(result.stdout).toMatch(/^Would send 2002 files/);
     // No error of the closed pipe: only the hint at the change a review would send too.
     expect(result.stderr.split("\n").filter((line) => line !== "" && !line.startsWith("hint: "))).toEqual([]);
+  });
+
+  it("exits with its own code when the pipe its errors go to closes early", () => {
+    const repo = basicRepo();
+    for (let i = 0; i < 2000; i++) repo.write(`many/file-${i}.txt`, "x\n");
+    repo.write("conf.txt", `token = "${fake.githubPat()}"\n`);
+    repo.commit("many, and a token");
+    // The refusal (exit 6) and its hints go to stderr after the listing closed the pipe.
+    const result = spawnSync(
+      "bash",
+      ["-c", "git review-remote export --list 2>&1 | head -1; exit ${PIPESTATUS[0]}"],
+      {
+        cwd: repo.dir,
+        env: repo.env,
+        encoding: "utf8",
+      },
+    );
+    expect(result.stdout).toMatch(/^Would send 2003 files/);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(6);
   });
 
   it("with no revision, says a review with none also sends its change's patch, and how to list it", () => {
