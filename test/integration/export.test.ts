@@ -456,6 +456,7 @@ describe("export", () => {
     // The refusal (exit 6) and its hints go to stderr after the listing closed the pipe.
     const result = spawnSync(
       "bash",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: bash source
       ["-c", "git review-remote export --list 2>&1 | head -1; exit ${PIPESTATUS[0]}"],
       {
         cwd: repo.dir,
