@@ -494,6 +494,8 @@ describe("which fixes one file may get", () => {
     ["test/runtests.jl", 's = """', '"""'],
     ["spec/a_spec.lua", "local s = [[", "]]"],
     ["test/a.clj", '(def s "', '")'],
+    ["test/a.lisp", '(defparameter *s* "', '")'],
+    ["test/a-test.el", '(should (equal (f) "', '"))'],
     ["pyproject.toml", 's = """', '"""'],
     ["tests/testthat/test-a.R", 'x <- "', '"'],
     ["tests/t.nim", 'let s = """', '"""'],

@@ -151,6 +151,31 @@ describe("Clojure's strings", () => {
   });
 });
 
+describe("the Lisps' strings", () => {
+  it("names the lines inside strings, past characters and nested block comments", () => {
+    for (const path of ["tests/a.lisp", "a.scm", "a.rkt"])
+      expect(
+        linesOf(
+          path,
+          '(define q #\\") ; a " in a comment  ', // 1
+          '#| #| " |# " |# (define s "one  ', // 2
+          'two")  ', // 3
+          "",
+        ),
+        path,
+      ).toEqual([2]);
+    expect(
+      linesOf(
+        "test/a-test.el",
+        '(setq q ?" r ?\\" s \\"sym) ; a " in a comment  ', // 1
+        '(should (equal (f) "one  ', // 2
+        'two"))  ', // 3
+        "",
+      ),
+    ).toEqual([2]);
+  });
+});
+
 describe("TOML's multi-line strings", () => {
   it("names the lines inside \"\"\" and ''' strings", () => {
     expect(

@@ -1,6 +1,6 @@
 // The string and comment syntax of the languages whose multi-line literals one table can describe
-// (Dart, Groovy, Elixir, Julia, Lua, Zig, Clojure, TOML, R, Nim, Crystal, Nix, PowerShell, and Perl
-// outside its heredocs), and the one walk that reads them: which lines end inside a literal whose trailing
+// (Dart, Groovy, Elixir, Julia, Lua, Zig, Clojure and the other Lisps, TOML, R, Nim, Crystal, Nix,
+// PowerShell, and Perl outside its heredocs), and the one walk that reads them: which lines end inside a literal whose trailing
 // spaces are data, or undefined when the walk cannot tell (a one-line string meets a line break,
 // the file ends inside a literal, or an opener the table does not follow: Crystal's heredocs).
 
@@ -151,6 +151,24 @@ const CLOJURE: Literal[] = [
 ];
 
 /**
+ * Common Lisp, Scheme and Racket: strings span lines (a docstring, a test's expected output);
+ * `#|` comments nest; `#\"` is a character.
+ */
+const LISP: Literal[] = [
+  blockComment("#|", "|#", true),
+  lineComment(";"),
+  { open: /#\\[^\n]/y, close: "", kind: "comment" },
+  quoted('"', "data", BACKSLASH),
+];
+
+/** Emacs Lisp: strings span lines; `?"` and `?\"` are characters, a backslash escapes in a symbol. */
+const EMACS_LISP: Literal[] = [
+  lineComment(";"),
+  { open: /\?\\?[^\n]|\\[^\n]/y, close: "", kind: "comment" },
+  quoted('"', "data", BACKSLASH),
+];
+
+/**
  * TOML: multi-line basic (`"""`) and literal (`'''`) strings; a run of four or five quotes ends
  * one with its last three.
  */
@@ -273,6 +291,8 @@ const SYNTAXES: [path: RegExp, syntax: Literal[]][] = [
   [/\.lua$/i, LUA],
   [/\.zig$/i, ZIG],
   [/\.(?:clj[sc]?|edn)$/i, CLOJURE],
+  [/\.(?:lisp|lsp|asd|scm|ss|sld|rkt)$/i, LISP],
+  [/\.el$/i, EMACS_LISP],
   [/\.toml$/i, TOML],
   [/\.r$/i, R],
   [/\.(?:nim|nims|nimble)$/i, NIM],
