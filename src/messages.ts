@@ -367,6 +367,7 @@ export const messages = {
     `${count} sent ${count === 1 ? "bundle was" : "bundles were"} pruned (git review-remote prune): not in the store, as recorded`,
   unknownHelpTopic: (topic: string) => `no help on '${topic}': help takes one command's name`,
   badShowFormat: (format: string) => `--format must be text, json or sarif, not '${format}'`,
+  jsonWithFormat: (format: string) => `--json and --format=${format} cannot be used together`,
   bundlesFailedVerification: (count: number) =>
     `${count} ${count === 1 ? "bundle" : "bundles"} failed verification`,
   unknownOption: (option: string) => `unknown option '${option}'`,

@@ -137,7 +137,8 @@ not shown (by the mode the review was asked for, or --filter-mode);
 the branch are counted. --format=json carries both lists (filter.comments,
 filter.hiddenComments) and filter.leftOutFixes and filter.leftOutFiles;
 --format=sarif prints SARIF 2.1.0 for code scanning tools, comments outside the
-change marked as suppressed.`,
+change marked as suppressed. --json is --format=json; another format beside it
+is refused.`,
   merge: `usage: git review-remote merge [--abort | --continue] <id>
 
 Merge the proposals of review <id> into the current branch (uncommitted

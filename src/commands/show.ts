@@ -55,6 +55,10 @@ export async function runShow(
   },
   output: Output,
 ): Promise<void> {
+  // `--json` is `--format=json`: another format beside it is a contradiction, not a choice to guess.
+  if (args.json && args.format !== undefined && args.format !== "json") {
+    throw new UsageError(messages.jsonWithFormat(args.format), { hints: [messages.hintHelp] });
+  }
   const format = parseFormat(args.json ? "json" : (args.format ?? "text"));
   const repo = await resolveRepo();
   const settings = await readSettings(repo);

@@ -101,6 +101,26 @@ describe("--json on a command that prints no JSON", () => {
   );
 });
 
+describe("show --json with another --format", () => {
+  it("is a usage error (exit 2) naming both, not one of them quietly; --format=json beside it is fine", () => {
+    const repo = committedRepo();
+    const review = repo.run(["--json"]);
+    expect(review.status, review.stderr).toBe(0);
+    const { id } = JSON.parse(review.stdout) as { id: string };
+    for (const format of ["sarif", "text"]) {
+      const result = runUnchanged(repo, ["show", id, "--json", `--format=${format}`], 2);
+      expect(result.stderr).toBe(
+        `git-review-remote: --json and --format=${format} cannot be used together\nhint: see 'git review-remote show -h'\n`,
+      );
+      expect(result.stdout).toBe("");
+    }
+    const both = repo.run(["show", id, "--format=json", "--json"]);
+    expect(both.status, both.stderr).toBe(0);
+    expect(both.stdout).toBe(repo.run(["show", id, "--json"]).stdout);
+    expect(JSON.parse(both.stdout)).toBeTypeOf("object");
+  });
+});
+
 describe("a bare repository", () => {
   function bareClone(): TestRepo {
     const source = committedRepo();
