@@ -504,6 +504,7 @@ describe("which fixes one file may get", () => {
     ["tests/A.Tests.ps1", '$s = @"', '"@'],
     ["t/a.t", "my $s = <<'EOF';", "EOF"],
     ["main.tf", "s = <<EOT", "EOT"],
+    ["Dockerfile", "COPY <<EOF /a", "EOF"],
   ])("keeps the data lines of %s's multi-line literal and trims the rest", (path, open, close) => {
     const text = ["a = 1  ", open, "data  ", close, "b = 2  ", ""].join("\n");
     expect(fixed(text, { path })).toBe(["a = 1", open, "data  ", close, "b = 2", ""].join("\n"));

@@ -355,6 +355,25 @@ describe("HCL's heredocs", () => {
   });
 });
 
+describe("a Dockerfile's heredocs", () => {
+  it("names the lines of RUN and COPY heredoc bodies, as the shell's", () => {
+    const dockerfile = [
+      "FROM alpine  ", // 1
+      "# RUN <<X", // 2: a comment opens none
+      "COPY <<EOF /etc/motd", // 3
+      "hello  ", // 4
+      "EOF", // 5
+      "RUN <<-'END' sh", // 6
+      "\techo hi  ", // 7
+      "\tEND", // 8
+      "",
+    ];
+    for (const path of ["Dockerfile", "docker/Dockerfile.dev", "app.dockerfile", "Containerfile"])
+      expect(linesOf(path, ...dockerfile), path).toEqual([4, 7]);
+    expect(linesOf("Dockerfile", "RUN <<EOF", "never ended  ", "")).toBeUndefined();
+  });
+});
+
 describe("languages with no literal whose spaces are data", () => {
   it("names no line and is never unsure", () => {
     expect(linesOf("README.md", "```", "code  ", "")).toEqual([]);

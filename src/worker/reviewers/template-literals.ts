@@ -1,8 +1,9 @@
 // Lines that end inside a literal whose trailing spaces are its content (test inputs compared byte
 // for byte), not whitespace errors: JavaScript and TypeScript template literals, Go raw strings,
 // Rust strings, Python's triple-quoted strings, shell and Ruby here-documents, Kotlin, Scala and
-// C# raw strings, Swift's multi-line strings, C++ raw strings, PHP's, Perl's and HCL's heredocs,
-// YAML's block scalars, and the languages `literal-syntaxes.ts` describes in a table. Small lexers of each language's strings and comments (for JavaScript, regular
+// C# raw strings, Swift's multi-line strings, C++ raw strings, PHP's, Perl's, HCL's and a
+// Dockerfile's heredocs, YAML's block scalars, and the languages `literal-syntaxes.ts` describes in
+// a table. Small lexers of each language's strings and comments (for JavaScript, regular
 // expressions and `${}` nesting too); when one cannot tell (a file that ends inside a string, JSX
 // text with a quote), it says so and hygiene leaves every line of the file alone (`literalLines`).
 
@@ -415,6 +416,14 @@ function shellHeredocLines(text: string): Set<number> | undefined {
   }));
 }
 
+/** A Dockerfile or Containerfile, whose BuildKit heredocs (`RUN <<EOF`, `COPY <<EOF /a`) are the shell's. */
+const DOCKERFILE_PATH =
+  /(?:^|\/)(?:(?:Docker|Container)file(?:\.[^/]*)?|[^/]*\.(?:dockerfile|containerfile))$/i;
+
+function isDockerfilePath(path: string): boolean {
+  return DOCKERFILE_PATH.test(path);
+}
+
 const RUBY_PATH = /(?:\.(?:rb|rake|gemspec|ru)|(?:^|\/)(?:Rakefile|Gemfile))$/;
 
 function isRubyPath(path: string): boolean {
@@ -748,7 +757,7 @@ export function literalLines(path: string, text: string): Set<number> | undefine
   if (isGoPath(path)) return goRawStringLines(text);
   if (isRustPath(path)) return rustStringLines(text);
   if (isPythonPath(path)) return pythonStringLines(text);
-  if (isShellPath(path)) return shellHeredocLines(text);
+  if (isShellPath(path) || isDockerfilePath(path)) return shellHeredocLines(text);
   if (isRubyPath(path)) return rubyHeredocLines(text);
   if (isPhpPath(path)) return phpHeredocLines(text);
   if (isPerlPath(path)) return perlHeredocLines(text);
