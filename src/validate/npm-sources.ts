@@ -1075,26 +1075,21 @@ export function isPnpmTree(paths: Iterable<string>): boolean {
 
 /**
  * Why removing the `package.json` at `removed` (deleted, or renamed away) is refused, or undefined:
- * where a `package.yaml` (in a tree pnpm installs, `pnpmTree`) or a `package.json5` is beside it in
- * the tree after the change (`treePaths`), pnpm reads that one as the project's manifest from then
- * on, scripts included, in a form the checks here do not read. Only a file named exactly
+ * where a `package.yaml` or a `package.json5` is beside it in the tree after the change
+ * (`treePaths`), pnpm reads that one as the project's manifest from then on, scripts included, in a
+ * form the checks here do not read. A `package.yaml` counts in any tree, not only one that looks
+ * like pnpm's (isPnpmTree): the same proposal may delete the `pnpm-lock.yaml` that tells, and the
+ * cost is a package.json kept beside a Haskell project's hpack file. Only a file named exactly
  * `package.json` left in that folder is one pnpm still reads first.
  */
-export function exposedManifestProblem(
-  removed: string,
-  treePaths: readonly string[],
-  pnpmTree: boolean,
-): string | undefined {
+export function exposedManifestProblem(removed: string, treePaths: readonly string[]): string | undefined {
   if (!isPackageJsonPath(removed)) return undefined;
   const folder = removed.slice(0, removed.lastIndexOf("/") + 1);
   const beside = treePaths.filter(
     (path) => path.startsWith(folder) && !path.slice(folder.length).includes("/"),
   );
   if (beside.includes(`${folder}package.json`)) return undefined;
-  const exposed = beside.find((path) => {
-    const name = manifestFormName(path);
-    return name === "package.json5" || (name === "package.yaml" && pnpmTree);
-  });
+  const exposed = beside.find((path) => manifestFormName(path) !== undefined);
   if (exposed === undefined) return undefined;
   return `is removed beside ${quoteForDisplay(exposed)}, which pnpm then reads as the project's manifest, in a form this check does not read (its scripts run on the next install)`;
 }

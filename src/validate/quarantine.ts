@@ -281,8 +281,8 @@ async function lifecycleProblems(
     // A package.json deleted or renamed away leaves pnpm the package.yaml or package.json5 beside it.
     const removed = change.status === "D" ? change.path : change.status === "R" ? change.fromPath : undefined;
     if (removed !== undefined && isPackageJsonPath(removed)) {
-      const { paths, pnpm } = await list();
-      const problem = exposedManifestProblem(removed, paths, pnpm);
+      const { paths } = await list();
+      const problem = exposedManifestProblem(removed, paths);
       if (problem !== undefined) problems.push(`path ${quoteForDisplay(removed)} ${problem}`);
     }
     if (change.status === "D" || !isFileMode(change.newMode)) continue;

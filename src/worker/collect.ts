@@ -213,8 +213,8 @@ async function findSkips(
     if (change.status === "D") {
       // A package.json removed leaves pnpm the package.yaml or package.json5 beside it.
       if (!isPackageJsonPath(change.path)) return undefined;
-      const { paths, pnpm } = await list();
-      const problem = exposedManifestProblem(change.path, paths, pnpm);
+      const { paths } = await list();
+      const problem = exposedManifestProblem(change.path, paths);
       return problem === undefined ? undefined : `the file ${problem}`;
     }
     if (!isPnpmManifestPath(change.path)) return undefined;

@@ -150,9 +150,28 @@ describe("validate: a package.json removed beside another manifest pnpm reads", 
     );
   });
 
-  it("accepts deleting another file there, and a package.json beside Haskell's package.yaml", async () => {
+  it("refuses it beside a package.yaml with the lockfile that tells pnpm's deleted too", async () => {
+    // The same proposal may delete the pnpm-lock.yaml: a package.yaml counts in any tree.
+    await expectRejected(
+      "pnpmYaml",
+      [
+        deleteFilePatch("pnpm-lock.yaml", ["lockfileVersion: '9.0'"]) +
+          deleteFilePatch("web/package.json", lines(WEB_PACKAGE_JSON)),
+      ],
+      /path "web\/package\.json" is removed beside "web\/package\.yaml"/,
+    );
+    await expectRejected(
+      "hpack",
+      [deleteFilePatch("web/package.json", lines(WEB_PACKAGE_JSON))],
+      /is removed beside/,
+    );
+  });
+
+  it("accepts deleting another file there, and a package.json with no other manifest beside it", async () => {
     await expectAccepted("pnpmYaml", [deleteFilePatch("web/index.js", ["console.log(1);"])]);
-    await expectAccepted("hpack", [deleteFilePatch("web/package.json", lines(WEB_PACKAGE_JSON))]);
+    await expectAccepted("workspaces", [
+      deleteFilePatch("examples/demo/package.json", lines(`${JSON.stringify({ name: "demo" }, null, 2)}\n`)),
+    ]);
   });
 });
 
