@@ -35,6 +35,52 @@ export function isNodeGypPath(path: string): boolean {
   return foldedName(path) === "binding.gyp";
 }
 
+/**
+ * Whether npm would run its default install, `node-gyp rebuild`, for a package with this package.json
+ * and a binding.gyp beside it: one with neither an `install` nor a `preinstall` script (or that does
+ * not parse, whose problem is changedLifecycleScripts' to say).
+ */
+function defaultsToNodeGyp(json: string): boolean {
+  const read = readScripts(json);
+  if (!read.ok) return true;
+  return !Object.keys(read.scripts).some((name) =>
+    ["install", "preinstall"].includes(name.trim().toLowerCase()),
+  );
+}
+
+/**
+ * Whether nodeGypProblem needs the tree: the change from `before` (undefined: new) to `after` of the
+ * package.json at `path` turns npm's default node-gyp install on, wherever a binding.gyp is beside it.
+ */
+export function mayStartNodeGyp(path: string, before: string | undefined, after: string): boolean {
+  return (
+    isPackageJsonPath(path) &&
+    defaultsToNodeGyp(after) &&
+    (before === undefined || !defaultsToNodeGyp(before))
+  );
+}
+
+/**
+ * Why the change of the package.json at `path` is refused for the binding.gyp beside it in the tree
+ * after the change (`treePaths`), or undefined: a package.json added there, or changed to drop its
+ * own `install` and `preinstall` scripts, makes npm run `node-gyp rebuild` from that binding.gyp on
+ * the next install, as writing one would (a binding.gyp written is refused, changes.ts).
+ */
+export function nodeGypProblem(
+  path: string,
+  before: string | undefined,
+  after: string,
+  treePaths: readonly string[],
+): string | undefined {
+  if (!mayStartNodeGyp(path, before, after)) return undefined;
+  const folder = path.slice(0, path.lastIndexOf("/") + 1);
+  const gyp = treePaths.find(
+    (other) => other.startsWith(folder) && !other.slice(folder.length).includes("/") && isNodeGypPath(other),
+  );
+  if (gyp === undefined) return undefined;
+  return `leaves npm to run node-gyp from ${quoteForDisplay(gyp)} on the next install (it has no install or preinstall script of its own)`;
+}
+
 const TOOLCHAIN_REASON = "it picks the package manager or runtime that is downloaded and run";
 const COMMIT_REASON = "it names the commands the git hooks run on every commit";
 const EDITOR_REASON = "it names the modules an editor's tool loads, by path too, when the folder is opened";

@@ -12,7 +12,7 @@ import type { SecretNameCheck } from "../paths/forbidden.js";
 import { checkChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
 import { type NamedPatches, readNamedPatches } from "./npm-patches.js";
-import { isPackageJsonPath } from "./npm-scripts.js";
+import { isPackageJsonPath, mayStartNodeGyp, nodeGypProblem } from "./npm-scripts.js";
 import {
   exposedManifestProblem,
   isPackageFile,
@@ -300,6 +300,10 @@ async function lifecycleProblems(
       const { paths } = await list();
       const read = async (path: string) => (await git(["cat-file", "blob", `${tree}:${path}`], run)).stdout;
       found.push(...(await workspaceProblems(change.path, before, after, paths, read)));
+    }
+    if (mayStartNodeGyp(change.path, before, after)) {
+      const problem = nodeGypProblem(change.path, before, after, (await list()).paths);
+      if (problem !== undefined) found.push(problem);
     }
     for (const problem of found) problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
   }

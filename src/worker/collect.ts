@@ -14,7 +14,7 @@ import { scopedMessage } from "../pipeline/scoped-message.js";
 import { type Limits, overLimitRule, type RaisableLimit } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
 import { type NamedPatches, readNamedPatches } from "../validate/npm-patches.js";
-import { isPackageJsonPath } from "../validate/npm-scripts.js";
+import { isPackageJsonPath, mayStartNodeGyp, nodeGypProblem } from "../validate/npm-scripts.js";
 import {
   exposedManifestProblem,
   isPackageFile,
@@ -184,6 +184,10 @@ async function packageFileReason(
   if (isPackageJsonPath(change.path) && changesWorkspaces(before, after)) {
     const readIn = (path: string) => read(`${to}:${path}`);
     problems.push(...(await workspaceProblems(change.path, before, after, await listPaths(), readIn)));
+  }
+  if (mayStartNodeGyp(change.path, before, after)) {
+    const problem = nodeGypProblem(change.path, before, after, await listPaths());
+    if (problem !== undefined) problems.push(problem);
   }
   return problems.length === 0 ? undefined : `the file ${problems.join("; ")}`;
 }

@@ -44,6 +44,8 @@ const WEB_PACKAGE_YAML = "name: web\nversion: 1.0.0\nscripts:\n  postinstall: no
 
 const ROOT_WORKSPACES = `${JSON.stringify({ name: "root", private: true, workspaces: ["packages/*"] }, null, 2)}\n`;
 
+const GYP_PACKAGE = `${JSON.stringify({ name: "b", scripts: { install: "node-gyp-build" } }, null, 2)}\n`;
+
 const BASE_FILES: Record<string, Record<string, string>> = {
   pnpmYaml: {
     "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
@@ -73,6 +75,11 @@ const BASE_FILES: Record<string, Record<string, string>> = {
     "packages/a/package.json": `${JSON.stringify({ name: "a", scripts: { build: "tsc" } }, null, 2)}\n`,
     "examples/demo/package.json": `${JSON.stringify({ name: "demo" }, null, 2)}\n`,
     "test/fixtures/evil/package.json": `${JSON.stringify({ name: "evil", scripts: { postinstall: "node -e 1" } }, null, 2)}\n`,
+  },
+  gyp: {
+    "native/binding.gyp": "{ 'targets': [] }\n",
+    "packages/b/binding.gyp": "{ 'targets': [] }\n",
+    "packages/b/package.json": GYP_PACKAGE,
   },
   hpack: {
     "web/package.json": WEB_PACKAGE_JSON,
@@ -242,5 +249,30 @@ describe("validate: a workspaces change that makes a folder of the tree a worksp
 
   it("accepts one whose package.json runs nothing on install", async () => {
     await expectAccepted("workspaces", [change(["packages/*", "examples/*"])]);
+  });
+});
+
+describe("validate: a package.json that starts npm's node-gyp from a binding.gyp beside it", () => {
+  it("refuses one added beside a binding.gyp, or changed to drop its own install script", async () => {
+    await expectRejected(
+      "gyp",
+      [newFilePatch("native/package.json", ['{ "name": "native" }'])],
+      /path "native\/package\.json" leaves npm to run node-gyp from "native\/binding\.gyp" on the next install/,
+    );
+    const dropped = GYP_PACKAGE.replace('"install": "node-gyp-build"', '"build": "node-gyp-build"');
+    const patch = [
+      "diff --git a/packages/b/package.json b/packages/b/package.json",
+      "--- a/packages/b/package.json",
+      "+++ b/packages/b/package.json",
+      `@@ -1,${lines(GYP_PACKAGE).length} +1,${lines(dropped).length} @@`,
+      ...lines(GYP_PACKAGE).map((line) => `-${line}`),
+      ...lines(dropped).map((line) => `+${line}`),
+      "",
+    ].join("\n");
+    await expectRejected("gyp", [patch], /path "packages\/b\/package\.json" leaves npm to run node-gyp/);
+  });
+
+  it("accepts a package.json added where no binding.gyp is", async () => {
+    await expectAccepted("gyp", [newFilePatch("docs/package.json", ['{ "name": "docs" }'])]);
   });
 });
