@@ -106,9 +106,10 @@ export function namedPatchPaths(path: string, text: string): { files: string[]; 
   };
   const up = ancestors(folder);
   // Yarn's `patch:` descriptors and resolutions, wherever they are written (JSON strings, lockfile
-  // keys and values): up to a quote, a space or a comma.
-  for (const match of text.matchAll(/patch:([^"'\s,]+)/g)) {
-    const { paths, workspace } = yarnPatchReferences(match[1] ?? "");
+  // keys and values, always quoted): up to a quote, a line's end or a comma (between a key's
+  // descriptors). A space may be in a patch's path.
+  for (const match of text.matchAll(/patch:([^"'\r\n,]+)/g)) {
+    const { paths, workspace } = yarnPatchReferences((match[1] ?? "").trim());
     for (const reference of paths) {
       addFrom(up, reference, files);
       if (workspace !== undefined) {

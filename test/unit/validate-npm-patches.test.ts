@@ -40,6 +40,9 @@ describe("validate: namedPatchPaths", () => {
       ]),
     );
     expect(folders).toEqual(["apps/fixes"]);
+    // A space in a patch's path is part of it.
+    const spaced = JSON.stringify({ resolutions: { pad: "patch:pad@npm%3A1.0.0#./my fixes/pad.patch" } });
+    expect(namedPatchPaths("package.json", spaced).files).toEqual(["my fixes/pad.patch"]);
   });
 
   it("reads pnpm's patchedDependencies in YAML, and leaves out paths outside the tree", () => {
