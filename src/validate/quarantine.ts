@@ -12,16 +12,15 @@ import type { SecretNameCheck } from "../paths/forbidden.js";
 import { checkChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
 import { type NamedPatches, readNamedPatches } from "./npm-patches.js";
-import { isPackageJsonPath, mayStartNodeGyp, nodeGypProblem } from "./npm-scripts.js";
+import { isPackageJsonPath } from "./npm-scripts.js";
 import {
   exposedManifestProblem,
   isPackageFile,
   isPnpmManifestPath,
   isPnpmTree,
-  packageFileProblems,
   pnpmManifestProblem,
 } from "./npm-sources.js";
-import { changesWorkspaces, workspaceProblems } from "./npm-workspaces.js";
+import { packageChangeProblems } from "./package-change.js";
 import { checkPatchText } from "./patch-gate.js";
 import { escapeForDisplay, quoteForDisplay } from "./sanitize.js";
 
@@ -295,16 +294,10 @@ async function lifecycleProblems(
     // A new or renamed-in file had nothing at this path before: all of its entries count.
     const modified = change.status === "M" && isFileMode(change.oldMode);
     const before = modified ? await readBlob(change.oldOid, run) : undefined;
-    const found = packageFileProblems(change.path, before, after);
-    if (isPackageJsonPath(change.path) && changesWorkspaces(before, after)) {
-      const { paths } = await list();
-      const read = async (path: string) => (await git(["cat-file", "blob", `${tree}:${path}`], run)).stdout;
-      found.push(...(await workspaceProblems(change.path, before, after, paths, read)));
-    }
-    if (mayStartNodeGyp(change.path, before, after)) {
-      const problem = nodeGypProblem(change.path, before, after, (await list()).paths);
-      if (problem !== undefined) found.push(problem);
-    }
+    const found = await packageChangeProblems(change.path, before, after, {
+      paths: async () => (await list()).paths,
+      read: async (path) => (await git(["cat-file", "blob", `${tree}:${path}`], run)).stdout,
+    });
     for (const problem of found) problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
   }
   return problems;

@@ -14,16 +14,15 @@ import { scopedMessage } from "../pipeline/scoped-message.js";
 import { type Limits, overLimitRule, type RaisableLimit } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
 import { type NamedPatches, readNamedPatches } from "../validate/npm-patches.js";
-import { isPackageJsonPath, mayStartNodeGyp, nodeGypProblem } from "../validate/npm-scripts.js";
+import { isPackageJsonPath } from "../validate/npm-scripts.js";
 import {
   exposedManifestProblem,
   isPackageFile,
   isPnpmManifestPath,
   isPnpmTree,
-  packageFileProblems,
   pnpmManifestProblem,
 } from "../validate/npm-sources.js";
-import { changesWorkspaces, workspaceProblems } from "../validate/npm-workspaces.js";
+import { packageChangeProblems } from "../validate/package-change.js";
 import { workerMessages } from "./messages.js";
 
 /** A reviewer outcome that cannot become a result: reported as status "failed", never thrown further. */
@@ -180,15 +179,10 @@ async function packageFileReason(
   const modified = change.oldMode === Mode.regular || change.oldMode === Mode.executable;
   const before = modified ? await read(change.oldOid) : undefined;
   if (after === undefined || (modified && before === undefined)) return undefined;
-  const problems = packageFileProblems(change.path, before, after);
-  if (isPackageJsonPath(change.path) && changesWorkspaces(before, after)) {
-    const readIn = (path: string) => read(`${to}:${path}`);
-    problems.push(...(await workspaceProblems(change.path, before, after, await listPaths(), readIn)));
-  }
-  if (mayStartNodeGyp(change.path, before, after)) {
-    const problem = nodeGypProblem(change.path, before, after, await listPaths());
-    if (problem !== undefined) problems.push(problem);
-  }
+  const problems = await packageChangeProblems(change.path, before, after, {
+    paths: listPaths,
+    read: (path) => read(`${to}:${path}`),
+  });
   return problems.length === 0 ? undefined : `the file ${problems.join("; ")}`;
 }
 
