@@ -297,12 +297,15 @@ export async function mergeCommitSnapshot(
   hooks.onUndo(undo);
   const indexFile = join(repo.gitDir, "index");
   const index = await readFile(indexFile).catch(() => undefined);
+  // --no-autostash: merge.autostash would move the uncommitted changes into MERGE_AUTOSTASH, and a
+  // merge that fails or is stopped would leave them there, out of the work tree.
   const args = fastForward
-    ? ["merge", "--ff-only", "--quiet", tip]
+    ? ["merge", "--ff-only", "--quiet", "--no-autostash", tip]
     : [
         "merge",
         "--no-ff",
         "--quiet",
+        "--no-autostash",
         "--no-edit",
         "-m",
         `Merge review ${record.id} (${record.worker.name})`,

@@ -3,7 +3,7 @@
 // undo, and a merge git fails or Ctrl-C stops half way; changes to files they touch, and staged
 // changes, are refused with the paths named and nothing changed.
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configureWorker, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
@@ -122,6 +122,29 @@ describe("a commit-snapshot merge beside uncommitted changes", () => {
     expect(readFileSync(join(repo.dir, "a.txt"), "utf8")).toBe(lines());
     expect(untouched()).toEqual(before);
     expect(repo.run(["list", "--json"]).stdout).toContain('"state": "imported"');
+  });
+
+  it("leaves them out of git's autostash when a hook fails the merge commit", () => {
+    const { repo, id } = reviewedRepo();
+    repo.write("d.txt", "meanwhile\n");
+    repo.commit("not a fast-forward");
+    // merge.autostash would move them into MERGE_AUTOSTASH, then the failed merge keep them there.
+    repo.git("config", "merge.autostash", "true");
+    const untouched = editUntouched(repo);
+    const before = untouched();
+    const hooks = join(repo.dir, repo.git("rev-parse", "--git-path", "hooks").trim());
+    mkdirSync(hooks, { recursive: true });
+    writeFileSync(join(hooks, "pre-merge-commit"), "#!/bin/sh\necho no >&2\nexit 1\n", { mode: 0o755 });
+    const { head, refs, index, status } = repoState(repo);
+    const failed = repo.run(["merge", id]);
+    expect(failed.status, failed.stderr).toBe(1);
+    expect(failed.stderr).toMatch(/^git-review-remote: git merge failed: .*; nothing was changed$/m);
+    // git merge's objects aside, as after git merge --abort.
+    expect(repoState(repo)).toMatchObject({ head, refs, index, status });
+    expect(readFileSync(join(repo.dir, "a.txt"), "utf8")).toBe(lines());
+    expect(untouched()).toEqual(before);
+    const gitDir = join(repo.dir, ".git");
+    expect(existsSync(join(gitDir, "MERGE_AUTOSTASH"))).toBe(false);
   });
 
   it("says interrupted, nothing changed, when Ctrl-C stops git merge beside them", async () => {
