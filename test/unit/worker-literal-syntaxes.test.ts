@@ -380,3 +380,81 @@ describe("languages with no literal whose spaces are data", () => {
     expect(linesOf("A.java", 'String s = """', "a  ", '""";', "")).toEqual([]);
   });
 });
+
+describe("Ruby's strings and percent literals", () => {
+  it("names the lines inside strings, percent literals, regular expressions and =begin", () => {
+    expect(
+      linesOf(
+        "lib/a.rb",
+        's = "one  ', // 1
+        'two"  ', // 2: code after the close
+        "t = 'x  ", // 3
+        "'", // 4
+        "a = %q(one  ", // 5
+        "(two)  ", // 6: a bracket nests
+        ")  ", // 7
+        "b = %Q{#{x}  ", // 8: an interpolation without quotes
+        "}", // 9
+        "c = %w[a  ", // 10
+        "b] + %(d  ", // 11
+        ")", // 12
+        "r = %r!a  ", // 13
+        "!x", // 14
+        "q = a / b  ", // 15: a division
+        "m = x =~ /a  ", // 16
+        "b/  ", // 17
+        "=begin", // 18
+        'doc "  ', // 19
+        "=end", // 20
+        "e = `ls  ", // 21
+        "`", // 22
+        "c = 10 % (3)  ", // 23: read as a literal, which ends on its line
+        '# a " in a comment  ', // 24
+        "",
+      ),
+    ).toEqual([1, 3, 5, 6, 8, 10, 11, 13, 16, 18, 19, 21]);
+  });
+
+  it("names a double-quoted string over lines, and no line of code", () => {
+    expect(linesOf("a.rb", 's = "one  \ntwo"\n')).toEqual([1]);
+    expect(linesOf("Rakefile", "x = 1  ", "y = 2  ", "")).toEqual([]);
+  });
+
+  it("skips a heredoc's body, so its quotes leave the strings after it in step", () => {
+    expect(
+      linesOf("spec/a_spec.rb", "x = <<~EOS", '  say "hi  ', "EOS", "y = 'a  ", "b'  ", "z = 1  ", ""),
+    ).toEqual([2, 4]);
+  });
+
+  it("keeps every line after __END__, the script's data, and reads no quote in it", () => {
+    expect(linesOf("a.rb", "x = 1  ", "__END__", '"  ', "z  ")).toEqual([3, 4]);
+  });
+
+  it("reads $', $/, def /, a./ and :/ as names, not quotes or regular expressions", () => {
+    expect(
+      linesOf(
+        "a.rb",
+        "x = $'  ",
+        "y = $/  ",
+        "def /(o)  ",
+        "a./(b)  ",
+        "c = a.inject(:/)  ",
+        "d = 'e  ",
+        "'",
+        "",
+      ),
+    ).toEqual([6]);
+  });
+
+  it('is unsure of a / after a name, a ?" and a #{} holding a string', () => {
+    expect(linesOf("a.rb", "x = foo /a  ", "b/", "")).toBeUndefined();
+    expect(linesOf("a.rb", 'x = ?"  ', "y = 1", "")).toBeUndefined();
+    expect(linesOf("a.rb", 'x = "#{h["k"]}  ', '"', "")).toBeUndefined();
+    expect(linesOf("a.rb", "x = %(#{'a'})", "")).toBeUndefined();
+    expect(linesOf("a.rb", 'x = "open  ', "")).toBeUndefined();
+  });
+
+  it("reads #{} as text in a literal that does not interpolate", () => {
+    expect(linesOf("a.rb", "x = '#{\"  ", "'", "y = %q(#{'  ", ")", "")).toEqual([1, 3]);
+  });
+});

@@ -3,7 +3,7 @@
 // `whitespace` attribute over core.whitespace), the .editorconfig properties, Markdown hard breaks
 // and string literals whose trailing spaces are content (JavaScript templates, Go raw strings, Rust,
 // Python's triple-quoted strings, a shell script's here-documents, Ruby's, PHP's, Perl's, HCL's and
-// a Dockerfile's heredocs, Kotlin, Scala and C# raw strings, Swift's multi-line strings, C++ raw
+// a Dockerfile's heredocs, Ruby's strings and percent literals, Kotlin, Scala and C# raw strings, Swift's multi-line strings, C++ raw
 // strings, YAML's block scalars, and the multi-line strings of Dart, Groovy, Elixir, Julia, Lua, Zig,
 // the Lisps, TOML, R, Nim, Crystal, Nix and PowerShell).
 import type { LineSpan } from "../../protocol/changed-lines.js";

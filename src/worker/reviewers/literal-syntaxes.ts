@@ -1,6 +1,6 @@
 // The string and comment syntax of the languages whose multi-line literals one table can describe
 // (Dart, Groovy, Elixir, Julia, Lua, Zig, Clojure and the other Lisps, TOML, R, Nim, Crystal, Nix,
-// PowerShell, and Perl outside its heredocs), and the one walk that reads them: which lines end inside a literal whose trailing
+// PowerShell, and Perl and Ruby outside their heredocs), and the one walk that reads them: which lines end inside a literal whose trailing
 // spaces are data, or undefined when the walk cannot tell (a one-line string meets a line break,
 // the file ends inside a literal, or an opener the table does not follow: Crystal's heredocs).
 
@@ -29,6 +29,8 @@ interface Literal {
    * the next, or with brackets, the delimiter that follows it does.
    */
   parts?: (match: RegExpExecArray) => number;
+  /** What inside the literal the walk does not follow (Ruby's `#{}` holding a string): it gives up. */
+  unsure?: RegExp;
 }
 
 /** A backslash and the character after it, a line break too. */
@@ -278,6 +280,68 @@ const PERL: Literal[] = [
   quoted("`", "data", BACKSLASH),
 ];
 
+/** Ruby's escapes, and in a literal that interpolates, a `#{}` without quotes or braces in it (one level of braces in it at most). */
+const RUBY_ESCAPE = /\\[\s\S]/y;
+const RUBY_INTERPOLATED = /\\[\s\S]|#\{(?:[^"'`{}\\\n]|\{[^"'`{}\\\n]*\})*\}/y;
+/** A `#{}` the escape above does not read: it may hold a string, whose quotes the walk would miss. */
+const RUBY_INTERPOLATION = /#\{/y;
+
+/** A Ruby string that interpolates (`"`, `` ` ``, `/`), to `close`. */
+const rubyInterpolated = (open: RegExp, close: string): Literal => ({
+  open,
+  close,
+  kind: "data",
+  escape: RUBY_INTERPOLATED,
+  unsure: RUBY_INTERPOLATION,
+});
+
+/** A percent literal, whose delimiter is its match's first group that matched; with brackets, they nest. */
+const rubyPercent = (open: RegExp, interpolates: boolean): Literal => {
+  const delimiter = (match: RegExpExecArray) => (match[1] ?? match[2]) as string;
+  return {
+    open,
+    close: (match) => closerOf(delimiter(match)),
+    kind: "data",
+    nests: (match) => (delimiter(match) in PAIRS ? delimiter(match) : undefined),
+    escape: interpolates ? RUBY_INTERPOLATED : RUBY_ESCAPE,
+    ...(interpolates ? { unsure: RUBY_INTERPOLATION } : {}),
+  };
+};
+
+/** What stands before a `/` that starts a regular expression: an operator, an opening, a keyword, a line's start. */
+const RUBY_BEFORE_REGEX = String.raw`(?:^|\n|[(,=~!{[;|&?:<>+\-*^]|\b(?:if|elsif|unless|while|until|when|and|or|not|return|then|do|else|in|case))[ \t]*`;
+
+/**
+ * Ruby outside its heredocs (which `rubyHeredocLines` reads): strings, commands and regular
+ * expressions span lines, as do percent literals (`%q()`, `%Q{}`, `%w[]`, `%r!!`, `%()`, which a
+ * modulo spaced so, `a % (b)`, is read as, which only keeps more), and `=begin` to `=end`. The walk
+ * gives up where it cannot tell: a `/` after a name and a space (`foo /x/` passes a regular
+ * expression, `foo /x` divides), a `?"` (a character or a ternary), a `#{}` holding a string.
+ * `$'`, `$"`, `$/` are variables; `def /(x)`, `a./(b)` and `:/` name the method.
+ */
+const RUBY: Literal[] = [
+  {
+    open: /\$[`'"/\\]|(?<=\.|\bdef[ \t]+(?:self\.)?)[/%`]|(?<![:\w]):[/%`](?=[\s),\]}]|$)/y,
+    close: "",
+    kind: "comment",
+  },
+  { open: /(?<![\w])\?[\\"'`#%/]/y, close: "", kind: "unsure" },
+  { open: /(?<=(?:^|\n))=begin(?![^\s])/y, close: "=end", kind: "data", escape: /(?<!\n)=end/y },
+  lineComment("#"),
+  rubyPercent(/(?<![\w)\]}])%[qwis]([^\w\s])/y, false),
+  rubyPercent(/(?<![\w)\]}])%(?:[QWIrx]([^\w\s])|([^\w\s=]))/y, true),
+  rubyInterpolated(new RegExp(String.raw`(?<=${RUBY_BEFORE_REGEX})\/`, "y"), "/"),
+  { open: /(?<=(?:^|[^\w@$])[A-Za-z_]\w*[?!]?[ \t]+)\/(?![\s=])/y, close: "", kind: "unsure" },
+  rubyInterpolated(/"/y, '"'),
+  rubyInterpolated(/`/y, "`"),
+  quoted("'", "data", RUBY_ESCAPE),
+];
+
+/** The lines inside Ruby's strings, percent literals and regular expressions, of a text with no heredoc body. */
+export function rubyQuoteLines(text: string): Set<number> | undefined {
+  return walkLiterals(text, RUBY);
+}
+
 /** The lines inside Perl's strings and quote-like operators, of a text with no heredoc body or POD. */
 export function perlQuoteLines(text: string): Set<number> | undefined {
   return walkLiterals(text, PERL);
@@ -367,6 +431,10 @@ function walkLiterals(text: string, syntax: Literal[]): Set<number> | undefined 
         i += escaped[0].length - 1;
         continue;
       }
+    }
+    if (literal.unsure) {
+      literal.unsure.lastIndex = i;
+      if (literal.unsure.test(text)) return undefined;
     }
     if (text.startsWith(open.close, i)) {
       i += open.close.length - 1;

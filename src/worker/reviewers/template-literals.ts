@@ -1,13 +1,13 @@
 // Lines that end inside a literal whose trailing spaces are its content (test inputs compared byte
 // for byte), not whitespace errors: JavaScript and TypeScript template literals, Go raw strings,
-// Rust strings, Python's triple-quoted strings, shell and Ruby here-documents, Kotlin, Scala and
+// Rust strings, Python's triple-quoted strings, shell and Ruby here-documents (and Ruby's strings), Kotlin, Scala and
 // C# raw strings, Swift's multi-line strings, C++ raw strings, PHP's, Perl's, HCL's and a
 // Dockerfile's heredocs, YAML's block scalars, and the languages `literal-syntaxes.ts` describes in
 // a table. Small lexers of each language's strings and comments (for JavaScript, regular
 // expressions and `${}` nesting too); when one cannot tell (a file that ends inside a string, JSX
 // text with a quote), it says so and hygiene leaves every line of the file alone (`literalLines`).
 
-import { perlQuoteLines, tabledLiteralLines } from "./literal-syntaxes.js";
+import { perlQuoteLines, rubyQuoteLines, tabledLiteralLines } from "./literal-syntaxes.js";
 
 const SCRIPT_EXTENSIONS = /\.(?:[cm]?[jt]sx?)$/i;
 
@@ -449,6 +449,28 @@ function rubyHeredocLines(text: string): Set<number> | undefined {
   }));
 }
 
+/** The line after which the rest of a Ruby file is its data (`DATA`). */
+const RUBY_END = /^__END__\r?$/;
+
+/**
+ * Ruby's multi-line literals: the bodies of its heredocs, then the strings, percent literals,
+ * regular expressions and `=begin` blocks of the code outside those bodies (which are blanked, so
+ * a quote in one does not put the walk out of step), and after `__END__`, every line: the script's
+ * data. Undefined when either reader cannot tell.
+ */
+function rubyLiteralLines(text: string): Set<number> | undefined {
+  const source = text.split("\n");
+  const end = source.findIndex((line) => RUBY_END.test(line));
+  const code = end === -1 ? source : source.slice(0, end + 1);
+  const lines = rubyHeredocLines(code.join("\n"));
+  if (lines === undefined) return undefined;
+  const quotes = rubyQuoteLines(code.map((line, index) => (lines.has(index + 1) ? "" : line)).join("\n"));
+  if (quotes === undefined) return undefined;
+  for (const number of quotes) lines.add(number);
+  if (end !== -1) for (let index = end + 1; index < source.length; index++) lines.add(index + 1);
+  return lines;
+}
+
 const PHP_EXTENSION = /\.(?:php\d?|phpt|phtml)$/i;
 
 function isPhpPath(path: string): boolean {
@@ -758,7 +780,7 @@ export function literalLines(path: string, text: string): Set<number> | undefine
   if (isRustPath(path)) return rustStringLines(text);
   if (isPythonPath(path)) return pythonStringLines(text);
   if (isShellPath(path) || isDockerfilePath(path)) return shellHeredocLines(text);
-  if (isRubyPath(path)) return rubyHeredocLines(text);
+  if (isRubyPath(path)) return rubyLiteralLines(text);
   if (isPhpPath(path)) return phpHeredocLines(text);
   if (isPerlPath(path)) return perlHeredocLines(text);
   if (isHclPath(path)) return hclHeredocLines(text);
