@@ -1,6 +1,6 @@
 // Merging the proposals of a commit snapshot into the current branch: a preview with `merge-tree`
 // in a throwaway object directory, then a real merge; the undo point is recorded first.
-import { open, readFile, rename, rm } from "node:fs/promises";
+import { access, open, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { InterruptedError, MergeConflictError, ReviewRemoteError } from "../errors.js";
 import { type GitRun, isAncestor, readHead, treeOf } from "../git/commits.js";
@@ -186,6 +186,34 @@ async function restoreIndexFile(path: string, bytes: Buffer): Promise<void> {
   await rename(lock, path).catch(() => rm(lock, { force: true }));
 }
 
+/** The files of a merge in progress, in the work tree's git directory, that `git merge` writes. */
+const MERGE_STATE = ["MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "AUTO_MERGE"];
+
+/** Which of MERGE_STATE are there now. */
+async function mergeState(gitDir: string): Promise<Set<string>> {
+  const there = new Set<string>();
+  for (const name of MERGE_STATE) {
+    const exists = await access(join(gitDir, name)).then(
+      () => true,
+      () => false,
+    );
+    if (exists) there.add(name);
+  }
+  return there;
+}
+
+/**
+ * A merge a hook refused (pre-merge-commit, commit-msg) leaves git's merge in progress: MERGE_HEAD
+ * naming the proposals. Left there, the user's next `git commit` would make a merge commit of their
+ * own uncommitted changes, and `git reset --keep`, the undo, refuses to run. What this merge wrote
+ * of it goes; a merge state there before it is the user's and stays.
+ */
+async function clearMergeState(gitDir: string, before: ReadonlySet<string>): Promise<void> {
+  for (const name of await mergeState(gitDir)) {
+    if (!before.has(name)) await rm(join(gitDir, name), { force: true });
+  }
+}
+
 /**
  * `git merge` writes the index and the work tree before it moves HEAD: when it fails after that
  * (HEAD or the branch locked by another git), undo what it wrote, as `git merge --abort` would: a
@@ -297,6 +325,7 @@ export async function mergeCommitSnapshot(
   hooks.onUndo(undo);
   const indexFile = join(repo.gitDir, "index");
   const index = await readFile(indexFile).catch(() => undefined);
+  const stateBefore = await mergeState(repo.gitDir);
   // --no-autostash: merge.autostash would move the uncommitted changes into MERGE_AUTOSTASH, and a
   // merge that fails or is stopped would leave them there, out of the work tree.
   const args = fastForward
@@ -316,6 +345,7 @@ export async function mergeCommitSnapshot(
     // Ctrl-C reaches git merge (and its hooks) too: its stderr's first line is then no reason.
     const interrupted = hooks.guard.received !== undefined;
     const reason = (merged.stderr.trim().split("\n")[0] ?? "").replace(/^(fatal|error): /, "");
+    await clearMergeState(repo.gitDir, stateBefore);
     if (await rollBack(run, head, indexFile, index, statusLines(uncommitted))) {
       await forgetUndo(run, record, head);
       if (interrupted) throw new InterruptedError(messages.interruptedNothingChanged);

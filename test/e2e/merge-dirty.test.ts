@@ -145,6 +145,11 @@ describe("a commit-snapshot merge beside uncommitted changes", () => {
     expect(untouched()).toEqual(before);
     const gitDir = join(repo.dir, ".git");
     expect(existsSync(join(gitDir, "MERGE_AUTOSTASH"))).toBe(false);
+    // Nor a merge in progress, which the next git commit would conclude with them in it.
+    expect(existsSync(join(gitDir, "MERGE_HEAD"))).toBe(false);
+    expect(existsSync(join(gitDir, "MERGE_MSG"))).toBe(false);
+    // The undo runs: git refuses a keep reset in the middle of a merge.
+    repo.git("reset", "--keep", "HEAD");
   });
 
   it("says interrupted, nothing changed, when Ctrl-C stops git merge beside them", async () => {
