@@ -55,11 +55,12 @@ async function uncommittedChanges(run: GitRun): Promise<Uncommitted[]> {
     if (field.length < 4) continue;
     const xy = field.slice(0, 2);
     const path = field.slice(3);
-    // A staged rename or copy: its source follows, as its own field.
-    const from = /[RC]/.test(xy[0] as string) ? fields[++at] : undefined;
+    // A rename or copy, staged or (an intent-to-add entry's, " R") in the work tree: its source
+    // follows, as its own field.
+    const from = /[RC]/.test(xy) ? fields[++at] : undefined;
     changes.push({
       paths: from === undefined ? [path] : [path, from],
-      staged: xy[0] !== " " || xy[1] === "A",
+      staged: xy[0] !== " " || /[AR]/.test(xy[1] as string),
       line: sanitizeLine(
         from === undefined ? `${xy} ${quote(path)}` : `${xy} ${quote(from)} -> ${quote(path)}`,
       ),

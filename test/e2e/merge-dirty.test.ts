@@ -3,7 +3,7 @@
 // undo, and a merge git fails or Ctrl-C stops half way; changes to files they touch, and staged
 // changes, are refused with the paths named and nothing changed.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configureWorker, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
@@ -108,6 +108,19 @@ describe("a commit-snapshot merge beside uncommitted changes", () => {
     );
     expect(repo.git("diff", "--cached", "--name-only")).toBe("b.txt\n");
     expect(readFileSync(join(repo.dir, "b.txt"), "utf8")).toBe(lines({ 2: "l2 staged, then edited" }));
+  });
+
+  it("names an intent-to-add rename in the work tree as git status --short does", () => {
+    const { repo, id } = reviewedRepo();
+    renameSync(join(repo.dir, "b.txt"), join(repo.dir, "b-renamed.txt"));
+    repo.git("add", "-N", "b-renamed.txt");
+    expect(repo.git("status", "--short", "--untracked-files=no")).toBe(" R b.txt -> b-renamed.txt\n");
+    const refused = runUnchanged(repo, ["merge", id], 1);
+    expect(refused.stderr).toBe(
+      "git-review-remote: your index has staged changes; the merge commit would take them in, and its undo unstage them\n" +
+        "   R b.txt -> b-renamed.txt\n" +
+        "hint: commit or stash them first (git stash), then run the merge again\n",
+    );
   });
 
   it("rolls a merge git fails half way back to exactly the uncommitted changes it had", () => {
