@@ -65,17 +65,52 @@ function yarnPatchReferences(reference: string): { paths: string[]; workspace: s
   return { paths, workspace };
 }
 
-/** The patch-naming values of a YAML file's top-level `patchedDependencies:` block (pnpm). */
+/**
+ * A YAML line without its comment: from a `#` at its start or after a space, outside a quoted
+ * scalar (one opens after a space, `:`, `,`, `[` or `{`, or at the line's start).
+ */
+function uncommented(line: string): string {
+  let quote: string | undefined;
+  for (let at = 0; at < line.length; at++) {
+    const char = line[at] as string;
+    if (quote !== undefined) {
+      if (char === quote) quote = undefined;
+      continue;
+    }
+    const after = at === 0 ? " " : (line[at - 1] as string);
+    if ((char === "'" || char === '"') && /[\s:,[{]/.test(after)) quote = char;
+    else if (char === "#" && /\s/.test(after)) return line.slice(0, at);
+  }
+  return line;
+}
+
+/** The value of a `key: value` entry, unquoted. */
+const entryValue = (entry: string) => /:\s+(['"]?)([^'"\s][^'"]*?)\1\s*$/.exec(entry)?.[2];
+
+/**
+ * The patch-naming values of a YAML file's top-level `patchedDependencies:` mapping (pnpm): a block
+ * (comments and blank lines inside it, at any indent, do not end it) or a one-line flow mapping.
+ */
 function yamlPatchedDependencies(text: string): string[] {
   const values: string[] = [];
   let inBlock = false;
-  for (const line of text.split(/\r\n|\r|\n/)) {
+  for (const raw of text.split(/\r\n|\r|\n/)) {
+    const line = uncommented(raw).trimEnd();
+    if (line.trim() === "") continue;
     if (/^\S/.test(line)) {
-      inBlock = /^patchedDependencies:\s*$/.test(line);
+      const top = /^(['"]?)patchedDependencies\1\s*:(?:\s+(.*))?$/.exec(line);
+      const rest = top?.[2] ?? "";
+      inBlock = top !== null && rest === "";
+      if (top !== null && rest.startsWith("{")) {
+        for (const entry of rest.replace(/^\{|\}$/g, "").split(",")) {
+          const value = entryValue(entry.trim());
+          if (value !== undefined) values.push(value);
+        }
+      }
       continue;
     }
     if (!inBlock) continue;
-    const value = /:\s+(['"]?)([^'"#\s][^'"#]*?)\1\s*$/.exec(line)?.[2];
+    const value = entryValue(line);
     if (value !== undefined) values.push(value);
   }
   return values;

@@ -53,4 +53,24 @@ describe("validate: namedPatchPaths", () => {
       "lockfileVersion: '6.0'\npatchedDependencies:\n  pad@1.0.0:\n    hash: abc\n    path: custom/pad.patch\n";
     expect(namedPatchPaths("pnpm-lock.yaml", lock).files).toContain("custom/pad.patch");
   });
+
+  it("reads pnpm's YAML patchedDependencies through comments, and in flow style", () => {
+    const commented = [
+      "patchedDependencies: # ours",
+      "# a comment at the margin is inside the block still",
+      "  pad@1.0.0: custom/pad.patch  # pinned",
+      "  b@2.0.0: 'custom/b #2.patch' # quoted, the # is the path's",
+      "",
+    ].join("\n");
+    expect(namedPatchPaths("pnpm-workspace.yaml", commented).files.sort()).toEqual([
+      "custom/b #2.patch",
+      "custom/pad.patch",
+    ]);
+    const flow =
+      "packages: [web]\npatchedDependencies: {pad@1.0.0: custom/pad.patch, '@s/b@2.0.0': \"c/b.patch\"}\n";
+    expect(namedPatchPaths("pnpm-workspace.yaml", flow).files.sort()).toEqual([
+      "c/b.patch",
+      "custom/pad.patch",
+    ]);
+  });
 });
