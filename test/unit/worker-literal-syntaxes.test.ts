@@ -446,12 +446,23 @@ describe("Ruby's strings and percent literals", () => {
     ).toEqual([6]);
   });
 
-  it('is unsure of a / after a name, a ?" and a #{} holding a string', () => {
+  it('is unsure of a / after a name, a ?" after a space, or a file ending in an interpolation', () => {
     expect(linesOf("a.rb", "x = foo /a  ", "b/", "")).toBeUndefined();
-    expect(linesOf("a.rb", 'x = ?"  ', "y = 1", "")).toBeUndefined();
-    expect(linesOf("a.rb", 'x = "#{h["k"]}  ', '"', "")).toBeUndefined();
-    expect(linesOf("a.rb", "x = %(#{'a'})", "")).toBeUndefined();
+    expect(linesOf("a.rb", 'x = c ?"a" : "b"  ', "y = 1", "")).toBeUndefined();
+    expect(linesOf("a.rb", 'x = "#{a', "")).toBeUndefined();
     expect(linesOf("a.rb", 'x = "open  ', "")).toBeUndefined();
+  });
+
+  it("walks the code of a #{} as code: its strings and braces, then the literal goes on", () => {
+    expect(linesOf("a.rb", 'x = "a #{h["k"]} b  ', '"', "y = 1  ", "")).toEqual([1]);
+    expect(linesOf("a.rb", 'x = "#{"}"}  ', '"', "y = 1  ", "")).toEqual([1]);
+    expect(linesOf("a.rb", 'x = %Q{#{ [1].map { |v| "#{v}}" } }  ', "}", "y = 1  ", "")).toEqual([1]);
+    expect(linesOf("a.rb", 'x = "#{', "  y  ", '}"', "z = 1  ", "")).toEqual([1, 2]);
+    expect(linesOf("a.rb", "x = %(#{'a'})  ", "y = 'b  ", "'", "")).toEqual([2]);
+  });
+
+  it('reads a character literal where an operand starts: ?" after =, ?/ after (', () => {
+    expect(linesOf("a.rb", 'x = ?"  ', "y = 'a  ", "'", "z = s.chomp(?/)  ", "w = ?\\s  ", "")).toEqual([2]);
   });
 
   it("reads #{} as text in a literal that does not interpolate", () => {

@@ -29,8 +29,11 @@ interface Literal {
    * the next, or with brackets, the delimiter that follows it does.
    */
   parts?: (match: RegExpExecArray) => number;
-  /** What inside the literal the walk does not follow (Ruby's `#{}` holding a string): it gives up. */
-  unsure?: RegExp;
+  /**
+   * What opens code inside the literal (Ruby's `#{`), to the `}` that matches its braces: strings
+   * in it are walked as anywhere else, and the literal resumes after it.
+   */
+  interpolation?: string;
 }
 
 /** A backslash and the character after it, a line break too. */
@@ -280,19 +283,15 @@ const PERL: Literal[] = [
   quoted("`", "data", BACKSLASH),
 ];
 
-/** Ruby's escapes, and in a literal that interpolates, a `#{}` without quotes or braces in it (one level of braces in it at most). */
 const RUBY_ESCAPE = /\\[\s\S]/y;
-const RUBY_INTERPOLATED = /\\[\s\S]|#\{(?:[^"'`{}\\\n]|\{[^"'`{}\\\n]*\})*\}/y;
-/** A `#{}` the escape above does not read: it may hold a string, whose quotes the walk would miss. */
-const RUBY_INTERPOLATION = /#\{/y;
 
 /** A Ruby string that interpolates (`"`, `` ` ``, `/`), to `close`. */
 const rubyInterpolated = (open: RegExp, close: string): Literal => ({
   open,
   close,
   kind: "data",
-  escape: RUBY_INTERPOLATED,
-  unsure: RUBY_INTERPOLATION,
+  escape: RUBY_ESCAPE,
+  interpolation: "#{",
 });
 
 /** A percent literal, whose delimiter is its match's first group that matched; with brackets, they nest. */
@@ -303,8 +302,8 @@ const rubyPercent = (open: RegExp, interpolates: boolean): Literal => {
     close: (match) => closerOf(delimiter(match)),
     kind: "data",
     nests: (match) => (delimiter(match) in PAIRS ? delimiter(match) : undefined),
-    escape: interpolates ? RUBY_INTERPOLATED : RUBY_ESCAPE,
-    ...(interpolates ? { unsure: RUBY_INTERPOLATION } : {}),
+    escape: RUBY_ESCAPE,
+    ...(interpolates ? { interpolation: "#{" } : {}),
   };
 };
 
@@ -316,8 +315,10 @@ const RUBY_BEFORE_REGEX = String.raw`(?:^|\n|[(,=~!{[;|&?:<>+\-*^]|\b(?:if|elsif
  * expressions span lines, as do percent literals (`%q()`, `%Q{}`, `%w[]`, `%r!!`, `%()`, which a
  * modulo spaced so, `a % (b)`, is read as, which only keeps more), and `=begin` to `=end`. The walk
  * gives up where it cannot tell: a `/` after a name and a space (`foo /x/` passes a regular
- * expression, `foo /x` divides), a `?"` (a character or a ternary), a `#{}` holding a string.
- * `$'`, `$"`, `$/` are variables; `def /(x)`, `a./(b)` and `:/` name the method.
+ * expression, `foo /x` divides), a `?"` after a name and a space (a character or a ternary). A
+ * `#{}` in a literal that interpolates is code to its matching brace, strings in it too; `?"`
+ * where an operand starts (`x = ?"`, `chomp(?/)`) is a character; `$'`, `$"`, `$/` are variables;
+ * `def /(x)`, `a./(b)` and `:/` name the method.
  */
 const RUBY: Literal[] = [
   {
@@ -325,7 +326,12 @@ const RUBY: Literal[] = [
     close: "",
     kind: "comment",
   },
-  { open: /(?<![\w])\?[\\"'`#%/]/y, close: "", kind: "unsure" },
+  {
+    open: /(?<=(?:^|\n|[(,[=!<>|&:+\-*{;])[ \t]*)\?(?:\\(?:[MC]-\\?)*[^\n]|[^\s\\])(?!\w)/y,
+    close: "",
+    kind: "comment",
+  },
+  { open: /(?<!\w)\?[\\"'`#%/]/y, close: "", kind: "unsure" },
   { open: /(?<=(?:^|\n))=begin(?![^\s])/y, close: "=end", kind: "data", escape: /(?<!\n)=end/y },
   lineComment("#"),
   rubyPercent(/(?<![\w)\]}])%[qwis]([^\w\s])/y, false),
@@ -383,9 +389,16 @@ function openingAt(syntax: Literal[], text: string, i: number): [Literal, RegExp
 function walkLiterals(text: string, syntax: Literal[]): Set<number> | undefined {
   const lines = new Set<number>();
   let line = 1;
-  let open:
-    | { literal: Literal; close: string; depth: number; nest: RegExp | string | undefined; parts: number }
-    | undefined;
+  type Open = {
+    literal: Literal;
+    close: string;
+    depth: number;
+    nest: RegExp | string | undefined;
+    parts: number;
+  };
+  let open: Open | undefined;
+  /** The literals an interpolation's code stands in, innermost last, and the braces open in that code. */
+  const outer: { literal: Open; braces: number }[] = [];
   /** A line break inside the open literal; false when that loses track. */
   const breakInside = (literal: Literal) => {
     if (literal.kind === "one-line") return false;
@@ -397,8 +410,20 @@ function walkLiterals(text: string, syntax: Literal[]): Set<number> | undefined 
     const c = text[i] as string;
     if (open === undefined) {
       if (c === "\n") {
+        // A line break in an interpolation is kept with the literal around it.
+        if (outer.length > 0) lines.add(line);
         line++;
         continue;
+      }
+      const interpolation = outer[outer.length - 1];
+      if (interpolation && c === "{") interpolation.braces++;
+      else if (interpolation && c === "}") {
+        if (interpolation.braces === 0) {
+          open = interpolation.literal;
+          outer.pop();
+          continue;
+        }
+        interpolation.braces--;
       }
       const opening = openingAt(syntax, text, i);
       if (!opening) continue;
@@ -432,9 +457,11 @@ function walkLiterals(text: string, syntax: Literal[]): Set<number> | undefined 
         continue;
       }
     }
-    if (literal.unsure) {
-      literal.unsure.lastIndex = i;
-      if (literal.unsure.test(text)) return undefined;
+    if (literal.interpolation && text.startsWith(literal.interpolation, i)) {
+      outer.push({ literal: open, braces: 0 });
+      open = undefined;
+      i += literal.interpolation.length - 1;
+      continue;
     }
     if (text.startsWith(open.close, i)) {
       i += open.close.length - 1;
@@ -468,6 +495,7 @@ function walkLiterals(text: string, syntax: Literal[]): Set<number> | undefined 
       }
     }
   }
+  if (outer.length > 0) return undefined;
   if (open === undefined) return lines;
   if (open.close !== "\n") return undefined;
   if (open.literal.kind === "data") lines.add(line);
