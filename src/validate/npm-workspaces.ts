@@ -6,6 +6,7 @@
 // the tree. (pnpm's `pnpm-workspace.yaml` is a forbidden path.)
 import { posix } from "node:path";
 import { foldedName } from "../paths/fold.js";
+import { isNodeGypPath } from "./npm-scripts.js";
 import { nonRegistrySource } from "./npm-sources.js";
 import { quoteForDisplay } from "./sanitize.js";
 
@@ -202,13 +203,17 @@ export async function workspaceProblems(
     .map((pattern) => loose(pattern.slice(1)));
   const wasWorkspace = (candidate: string) =>
     oldGlobs.some((glob) => glob?.test(candidate)) && !oldNegations.some((glob) => glob.test(candidate));
-  const paths = new Set(treePaths);
+  // The folders with a binding.gyp, in any spelling a case-insensitive checkout reads as one.
+  const gypFolders = new Set(
+    treePaths
+      .filter(isNodeGypPath)
+      .map((gyp) => (gyp.includes("/") ? gyp.slice(0, gyp.lastIndexOf("/")) : "")),
+  );
   for (const [candidate, manifest] of packageFolders(treePaths)) {
     if (candidate === folder || !newGlobs.some((glob) => glob.test(candidate)) || wasWorkspace(candidate)) {
       continue;
     }
-    const gyp = paths.has(candidate === "" ? "binding.gyp" : `${candidate}/binding.gyp`);
-    const effects = installEffects(await read(manifest), gyp);
+    const effects = installEffects(await read(manifest), gypFolders.has(candidate));
     if (effects.length === 0) continue;
     problems.push(
       `makes ${quoteForDisplay(candidate)} a workspace: the next install runs or fetches ${effects.join(", ")} of it (code the proposal does not show)`,

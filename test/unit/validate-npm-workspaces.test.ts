@@ -11,6 +11,8 @@ const TREE: Record<string, string> = {
   "fixtures/local/package.json": JSON.stringify({ name: "l", dependencies: { a: "file:../../packages/a" } }),
   "native/gyp/package.json": JSON.stringify({ name: "g" }),
   "native/gyp/binding.gyp": "{}",
+  "addons/upper/package.json": JSON.stringify({ name: "u" }),
+  "addons/upper/Binding.gyp": "{}",
   "examples/plain/package.json": JSON.stringify({ name: "p", scripts: { prepublishOnly: "tsc" } }),
 };
 const paths = Object.keys(TREE);
@@ -44,6 +46,13 @@ describe("validate: workspaceProblems", () => {
     ]);
     expect(await problems(["packages/*"], "packages/*")).toEqual([
       'changes the field "workspaces" to a form this check does not read (the next install runs the install scripts of every folder it names)',
+    ]);
+  });
+
+  it("finds a binding.gyp in any spelling a case-insensitive checkout reads as one", async () => {
+    // npm's stat of binding.gyp finds Binding.gyp on macOS's and Windows' file systems.
+    expect(await problems(["packages/*"], ["packages/*", "addons/*"])).toEqual([
+      'makes "addons/upper" a workspace: the next install runs or fetches node-gyp for its binding.gyp of it (code the proposal does not show)',
     ]);
   });
 
