@@ -8,7 +8,12 @@ import { changedGuardedFields, changedLifecycleScripts, isPackageJsonPath } from
 import { quoteForDisplay } from "./sanitize.js";
 
 /** The package.json maps whose values are version specs, by field (the `pnpm` field's one nested). */
-const DEPENDENCY_FIELDS = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"];
+export const DEPENDENCY_FIELDS = [
+  "dependencies",
+  "devDependencies",
+  "optionalDependencies",
+  "peerDependencies",
+];
 const OVERRIDE_FIELDS = ["overrides", "resolutions"];
 
 /** Registries whose tarballs every lockfile may name; a lockfile's own registries are added to these. */

@@ -7,7 +7,7 @@
 import { posix } from "node:path";
 import { foldedName } from "../paths/fold.js";
 import { isNodeGypPath } from "./npm-scripts.js";
-import { nonRegistrySource } from "./npm-sources.js";
+import { DEPENDENCY_FIELDS, nonRegistrySource } from "./npm-sources.js";
 import { quoteForDisplay } from "./sanitize.js";
 
 /** The scripts npm, Yarn and Bun run for a workspace on install (npm's `prepare` too, and `dependencies`). */
@@ -118,7 +118,8 @@ function installEffects(manifest: string | undefined, hasBindingGyp: boolean): s
     }
   }
   if (hasBindingGyp) effects.push("node-gyp for its binding.gyp");
-  for (const field of ["dependencies", "devDependencies", "optionalDependencies"]) {
+  // peerDependencies too: npm 7 and later install a workspace's peers.
+  for (const field of DEPENDENCY_FIELDS) {
     const map = document?.[field];
     if (typeof map !== "object" || map === null || Array.isArray(map)) continue;
     for (const [name, spec] of Object.entries(map)) {

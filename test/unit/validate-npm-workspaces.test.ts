@@ -13,6 +13,10 @@ const TREE: Record<string, string> = {
   "native/gyp/binding.gyp": "{}",
   "addons/upper/package.json": JSON.stringify({ name: "u" }),
   "addons/upper/Binding.gyp": "{}",
+  "peers/git/package.json": JSON.stringify({
+    name: "pg",
+    peerDependencies: { pad: "git+https://e.test/pad.git" },
+  }),
   "examples/plain/package.json": JSON.stringify({ name: "p", scripts: { prepublishOnly: "tsc" } }),
 };
 const paths = Object.keys(TREE);
@@ -53,6 +57,12 @@ describe("validate: workspaceProblems", () => {
     // npm's stat of binding.gyp finds Binding.gyp on macOS's and Windows' file systems.
     expect(await problems(["packages/*"], ["packages/*", "addons/*"])).toEqual([
       'makes "addons/upper" a workspace: the next install runs or fetches node-gyp for its binding.gyp of it (code the proposal does not show)',
+    ]);
+  });
+
+  it("counts a workspace's peerDependencies as fetched: npm 7 and later install them", async () => {
+    expect(await problems(["packages/*"], ["packages/*", "peers/*"])).toEqual([
+      'makes "peers/git" a workspace: the next install runs or fetches the dependency "pad" from a git repository of it (code the proposal does not show)',
     ]);
   });
 
