@@ -233,6 +233,13 @@ describe("Crystal's strings", () => {
     ).toEqual([1, 3, 6]);
   });
 
+  it("walks a #{} as code, so a quote in it leaves the strings after it in step", () => {
+    expect(
+      linesOf("a.cr", 'x = "#{\'"\'}"  ', 'y = "a  ', 'b"', "z = %(#{'\"'}  ", ")", "w = 1  ", ""),
+    ).toEqual([2, 4]);
+    expect(linesOf("a.cr", "x = %q(#{  ", ")", "")).toEqual([1]);
+  });
+
   it("is unsure of a file that opens a heredoc", () => {
     expect(linesOf("a.cr", "s = <<-EOS", "  body  ", "  EOS", "")).toBeUndefined();
   });

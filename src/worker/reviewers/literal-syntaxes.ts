@@ -214,20 +214,29 @@ const NIM: Literal[] = [
 
 /**
  * Crystal: strings span lines, as do percent literals (`%(...)`, `%q[...]`, `puts %(...)`: a
- * modulo spaced so, `a % (b)`, is read as one too, which only keeps more); a heredoc (`<<-EOS`) is
- * not followed, so a file that opens one is unsure.
+ * modulo spaced so, `a % (b)`, is read as one too, which only keeps more); a `#{}` in a string or
+ * `%()`, `%Q()` is code to its matching brace, as Ruby's; a heredoc (`<<-EOS`) is not followed, so
+ * a file that opens one is unsure.
  */
 const CRYSTAL: Literal[] = [
   lineComment("#"),
   { open: /<<-(?:'\w+'|"\w+"|\w+)/y, close: "", kind: "unsure" },
   {
-    open: /(?<![\w)\]}])%[qQwi]?([([{<|])/y,
+    open: /(?<![\w)\]}])%[qwi]([([{<|])/y,
     close: (match) => closerOf(match[1] as string),
     kind: "data",
     nests: bracketOf,
     escape: BACKSLASH,
   },
-  quoted('"', "data", BACKSLASH),
+  {
+    open: /(?<![\w)\]}])%Q?([([{<|])/y,
+    close: (match) => closerOf(match[1] as string),
+    kind: "data",
+    nests: bracketOf,
+    escape: BACKSLASH,
+    interpolation: "#{",
+  },
+  { ...quoted('"', "data", BACKSLASH), interpolation: "#{" },
   CHARACTER,
 ];
 
