@@ -469,7 +469,18 @@ describe("Ruby's strings and percent literals", () => {
   });
 
   it('reads a character literal where an operand starts: ?" after =, ?/ after (', () => {
-    expect(linesOf("a.rb", 'x = ?"  ', "y = 'a  ", "'", "z = s.chomp(?/)  ", "w = ?\\s  ", "")).toEqual([2]);
+    expect(
+      linesOf(
+        "a.rb",
+        'x = ?"  ',
+        "y = 'a  ",
+        "'",
+        'case c when ?" then 1 end  ',
+        "z = s.chomp(?/)  ",
+        "w = ?\\s  ",
+        "",
+      ),
+    ).toEqual([2]);
   });
 
   it("reads #{} as text in a literal that does not interpolate", () => {

@@ -326,7 +326,7 @@ const RUBY_BEFORE_REGEX = String.raw`(?:^|\n|[(,=~!{[;|&?:<>+\-*^]|\b(?:if|elsif
  * gives up where it cannot tell: a `/` after a name and a space (`foo /x/` passes a regular
  * expression, `foo /x` divides), a `?"` after a name and a space (a character or a ternary). A
  * `#{}` in a literal that interpolates is code to its matching brace, strings in it too; `?"`
- * where an operand starts (`x = ?"`, `chomp(?/)`) is a character; `$'`, `$"`, `$/` are variables;
+ * where an operand starts (`x = ?"`, `chomp(?/)`, `when ?"`) is a character; `$'`, `$"`, `$/` are variables;
  * `def /(x)`, `a./(b)` and `:/` name the method.
  */
 const RUBY: Literal[] = [
@@ -336,7 +336,7 @@ const RUBY: Literal[] = [
     kind: "comment",
   },
   {
-    open: /(?<=(?:^|\n|[(,[=!<>|&:+\-*{;])[ \t]*)\?(?:\\(?:[MC]-\\?)*[^\n]|[^\s\\])(?!\w)/y,
+    open: new RegExp(String.raw`(?<=${RUBY_BEFORE_REGEX})\?(?:\\(?:[MC]-\\?)*[^\n]|[^\s\\])(?!\w)`, "y"),
     close: "",
     kind: "comment",
   },
