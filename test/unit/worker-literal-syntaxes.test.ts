@@ -75,6 +75,13 @@ describe("Elixir's strings, heredocs and sigils", () => {
     ).toEqual([2, 3, 5, 6, 8, 10]);
   });
 
+  it("walks a #{} as code, so a quote in it leaves the strings after it in step", () => {
+    expect(
+      linesOf("a.ex", 'x = "#{\'"\'}"', 'y = "a  ', 'b"', 'z = ~s(#{")"}  ', ")", "w = 1  ", ""),
+    ).toEqual([2, 4]);
+    expect(linesOf("a.ex", "x = ~S(#{  ", ")", "")).toEqual([1]);
+  });
+
   it("gives up on a file that ends inside a heredoc", () => {
     expect(linesOf("a.ex", 'x = """', "a  ", "")).toBeUndefined();
   });

@@ -98,21 +98,29 @@ const GROOVY: Literal[] = [
 
 /**
  * Elixir: heredocs (`"""`, `'''`), strings and charlists, which span lines too, and sigils
- * (`~s(...)`, `~S"""`, `~r/.../`) with any of their delimiters; `?"` is a character, not a quote.
+ * (`~s(...)`, `~S"""`, `~r/.../`) with any of their delimiters; `?"` is a character, not a quote; a `#{}` in all but an
+ * uppercase sigil is code to its matching brace, as Ruby's.
  */
 const ELIXIR: Literal[] = [
   { open: /\?\\?[^\n]/y, close: "", kind: "comment" },
   lineComment("#"),
   {
-    open: /~[A-Za-z]\w*("""|'''|["'/|([{<])/y,
+    open: /~[a-z]("""|'''|["'/|([{<])/y,
+    close: (match) => closerOf(match[1] as string),
+    kind: "data",
+    escape: BACKSLASH,
+    interpolation: "#{",
+  },
+  {
+    open: /~[A-Z]\w*("""|'''|["'/|([{<])/y,
     close: (match) => closerOf(match[1] as string),
     kind: "data",
     escape: BACKSLASH,
   },
-  quoted('"""', "data", BACKSLASH),
-  quoted("'''", "data", BACKSLASH),
-  quoted('"', "data", BACKSLASH),
-  quoted("'", "data", BACKSLASH),
+  { ...quoted('"""', "data", BACKSLASH), interpolation: "#{" },
+  { ...quoted("'''", "data", BACKSLASH), interpolation: "#{" },
+  { ...quoted('"', "data", BACKSLASH), interpolation: "#{" },
+  { ...quoted("'", "data", BACKSLASH), interpolation: "#{" },
 ];
 
 /**
