@@ -329,13 +329,16 @@ export async function mergeCommitSnapshot(
   const stateBefore = await mergeState(repo.gitDir);
   // --no-autostash: merge.autostash would move the uncommitted changes into MERGE_AUTOSTASH, and a
   // merge that fails or is stopped would leave them there, out of the work tree.
+  // --no-overwrite-ignore: git merge writes over an ignored file of the user's at a path the
+  // proposals add, which no status line names; refused instead, nothing changed.
   const args = fastForward
-    ? ["merge", "--ff-only", "--quiet", "--no-autostash", tip]
+    ? ["merge", "--ff-only", "--quiet", "--no-autostash", "--no-overwrite-ignore", tip]
     : [
         "merge",
         "--no-ff",
         "--quiet",
         "--no-autostash",
+        "--no-overwrite-ignore",
         "--no-edit",
         "-m",
         `Merge review ${record.id} (${record.worker.name})`,

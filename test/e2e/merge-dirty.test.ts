@@ -165,6 +165,28 @@ describe("a commit-snapshot merge beside uncommitted changes", () => {
     repo.git("reset", "--keep", "HEAD");
   });
 
+  it("refuses to write over an ignored file of the user's that the proposals add", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write(".gitignore", "notes.local\n");
+    repo.write("a.txt", lines());
+    repo.commit("base");
+    const file = join(repo.home, "add.diff");
+    writeFileSync(
+      file,
+      "diff --git a/notes.local b/notes.local\nnew file mode 100644\n--- /dev/null\n+++ b/notes.local\n@@ -0,0 +1 @@\n+proposed\n",
+    );
+    configureWorker(repo, "box", shellWords("node", RESULT_WORKER, "--diff", file));
+    const run = repo.run(["--all", "--worker", "box", "--no-cache", "--json"]);
+    expect(run.status, run.stderr).toBe(0);
+    const { id } = JSON.parse(run.stdout);
+    expect(repo.git("ls-tree", "-r", "--name-only", `review/${id}`)).toContain("notes.local");
+    // The user's own, ignored: no status line names it.
+    writeFileSync(join(repo.dir, "notes.local"), "mine\n");
+    const failed = runUnchanged(repo, ["merge", id], 1);
+    expect(failed.stderr).toMatch(/^git-review-remote: git merge failed: .*; nothing was changed$/m);
+    expect(readFileSync(join(repo.dir, "notes.local"), "utf8")).toBe("mine\n");
+  });
+
   it("says interrupted, nothing changed, when Ctrl-C stops git merge beside them", async () => {
     const { repo, id } = reviewedRepo();
     repo.write("d.txt", "meanwhile\n");
