@@ -14,8 +14,15 @@ import { quoteForDisplay } from "./sanitize.js";
 /** What a package file's text may name a patch by: a prefilter for `git grep`, then read in full. */
 const PATCH_WORDS = ["patch:", "patchedDependencies", "--patch-dir"];
 
-/** The files that can name patches: package.json, the lockfiles, pnpm's workspace settings. */
-const PATCH_NAMING_FILES = ["package.json", "yarn.lock", "pnpm-lock.yaml", "pnpm-workspace.yaml", "bun.lock"];
+/** The files that can name patches: package.json (pnpm's package.yaml too), the lockfiles, pnpm's workspace settings. */
+const PATCH_NAMING_FILES = [
+  "package.json",
+  "package.yaml",
+  "yarn.lock",
+  "pnpm-lock.yaml",
+  "pnpm-workspace.yaml",
+  "bun.lock",
+];
 
 /** The folders from `folder` up to the top, `folder` first: `a/b` → `a/b`, `a`, ``. */
 function ancestors(folder: string): string[] {
@@ -88,30 +95,39 @@ function uncommented(line: string): string {
 const entryValue = (entry: string) => /:\s+(['"]?)([^'"\s][^'"]*?)\1\s*$/.exec(entry)?.[2];
 
 /**
- * The patch-naming values of a YAML file's top-level `patchedDependencies:` mapping (pnpm): a block
- * (comments and blank lines inside it, at any indent, do not end it) or a one-line flow mapping.
+ * The patch-naming values of a YAML file's `patchedDependencies:` mapping (pnpm), at the top level
+ * (pnpm-workspace.yaml, pnpm-lock.yaml) or in the top-level `pnpm:` map (a package.yaml manifest):
+ * a block (comments and blank lines inside it, at any indent, do not end it) or a one-line flow
+ * mapping.
  */
 function yamlPatchedDependencies(text: string): string[] {
   const values: string[] = [];
-  let inBlock = false;
+  const flow = (rest: string) => {
+    for (const entry of rest.replace(/^\{|\}$/g, "").split(",")) {
+      const value = entryValue(entry.trim());
+      if (value !== undefined) values.push(value);
+    }
+  };
+  /** The indent of the `patchedDependencies:` key whose block the lines are in, if any. */
+  let block: number | undefined;
+  let topKey: string | undefined;
   for (const raw of text.split(/\r\n|\r|\n/)) {
     const line = uncommented(raw).trimEnd();
     if (line.trim() === "") continue;
-    if (/^\S/.test(line)) {
-      const top = /^(['"]?)patchedDependencies\1\s*:(?:\s+(.*))?$/.exec(line);
-      const rest = top?.[2] ?? "";
-      inBlock = top !== null && rest === "";
-      if (top !== null && rest.startsWith("{")) {
-        for (const entry of rest.replace(/^\{|\}$/g, "").split(",")) {
-          const value = entryValue(entry.trim());
-          if (value !== undefined) values.push(value);
-        }
-      }
+    const indent = line.length - line.trimStart().length;
+    if (block !== undefined && indent > block) {
+      const value = entryValue(line);
+      if (value !== undefined) values.push(value);
       continue;
     }
-    if (!inBlock) continue;
-    const value = entryValue(line);
-    if (value !== undefined) values.push(value);
+    block = undefined;
+    if (indent === 0) topKey = /^(['"]?)([^'":]*)\1\s*:/.exec(line)?.[2];
+    if (indent !== 0 && topKey !== "pnpm") continue;
+    const key = /^\s*(['"]?)patchedDependencies\1\s*:(?:\s+(.*))?$/.exec(line);
+    if (key === null) continue;
+    const rest = key[2] ?? "";
+    if (rest === "") block = indent;
+    else if (rest.startsWith("{")) flow(rest);
   }
   return values;
 }

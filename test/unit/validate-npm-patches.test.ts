@@ -54,6 +54,25 @@ describe("validate: namedPatchPaths", () => {
     expect(namedPatchPaths("pnpm-lock.yaml", lock).files).toContain("custom/pad.patch");
   });
 
+  it("reads pnpm's patchedDependencies in a package.yaml manifest's pnpm map", () => {
+    const manifest = [
+      "name: app",
+      "pnpm:",
+      "  overrides:",
+      "    patchedDependencies: not/this.patch",
+      "  patchedDependencies:",
+      "    pad@1.0.0: custom/pad.patch",
+      "  onlyBuiltDependencies: [esbuild]",
+      "dependencies:",
+      "  pad: 1.0.0",
+      "",
+    ].join("\n");
+    expect(namedPatchPaths("package.yaml", manifest).files).toEqual(["custom/pad.patch"]);
+    expect(
+      namedPatchPaths("web/package.yaml", "pnpm:\n  patchedDependencies: {pad@1.0.0: p/x.patch}\n").files,
+    ).toContain("web/p/x.patch");
+  });
+
   it("reads pnpm's YAML patchedDependencies through comments, and in flow style", () => {
     const commented = [
       "patchedDependencies: # ours",
