@@ -1,14 +1,14 @@
 // Merging the proposals of a commit snapshot into the current branch: a preview with `merge-tree`
 // in a throwaway object directory, then a real merge; the undo point is recorded first.
-import { access, open, readFile, rename, rm } from "node:fs/promises";
+import { access, lstat, open, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { InterruptedError, MergeConflictError, ReviewRemoteError } from "../errors.js";
 import { type GitRun, isAncestor, readHead, treeOf } from "../git/commits.js";
 import { OBJECT_ID, privateObjectEnv } from "../git/objects.js";
 import { conflictDetail, quoteLikeGit, readQuotePath } from "../git/quote.js";
-import { diffTrees } from "../git/raw-diff.js";
+import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { git } from "../git/run.js";
-import { checkoutTreeMerge, writeTree } from "../git/trees.js";
+import { checkoutTreeMerge, Mode, writeTree } from "../git/trees.js";
 import { workTrees } from "../git/worktrees.js";
 import { messages } from "../messages.js";
 import { gitIn } from "../os/shell.js";
@@ -134,7 +134,7 @@ async function previewMerge(
   head: string,
   tip: string,
   base: string,
-): Promise<{ conflicts: string[]; touched: Set<string> }> {
+): Promise<{ conflicts: string[]; touched: Set<string>; writes: TreeChange[] }> {
   const scratch = await createTempDir(MERGE_PREFIX);
   const env = privateObjectEnv(run.env, { objects: scratch, alternates: [join(repo.commonDir, "objects")] });
   try {
@@ -149,22 +149,17 @@ async function previewMerge(
     );
     const [tree = "", ...files] = preview.stdout.split("\0");
     if (preview.exitCode === 1 && OBJECT_ID.test(tree) && preview.stderr.trim() === "") {
-      return { conflicts: files.filter(Boolean), touched: new Set() };
+      return { conflicts: files.filter(Boolean), touched: new Set(), writes: [] };
     }
     if (preview.exitCode !== 0) {
       const why = preview.stderr.trim().split("\n")[0] || `exit code ${preview.exitCode}`;
       throw new ReviewRemoteError(messages.mergeTreeFailed(why));
     }
-    const touched = new Set<string>();
-    for (const [from, to] of [
-      [head, tree],
-      [base, tip],
-    ] as const) {
-      for (const change of await diffTrees({ ...run, env }, from, to, { renames: false })) {
-        touched.add(change.path);
-      }
-    }
-    return { conflicts: [], touched };
+    const writes = await diffTrees({ ...run, env }, head, tree, { renames: false });
+    const touched = new Set(writes.map((change) => change.path));
+    for (const change of await diffTrees({ ...run, env }, base, tip, { renames: false }))
+      touched.add(change.path);
+    return { conflicts: [], touched, writes };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -228,18 +223,56 @@ async function rollBack(
   indexFile: string,
   index: Buffer | undefined,
   uncommitted: string,
+  writes: readonly TreeChange[],
 ) {
   if ((await readHead(run)) !== head) return false;
   const headTree = await treeOf(run, head);
   try {
     const written = await writeTree(run);
     if (written !== headTree) await checkoutTreeMerge(run, written, headTree);
+    else await restoreWrittenFiles(run, head, writes);
   } catch {
     return false;
   }
   if (index) await restoreIndexFile(indexFile, index);
   // The uncommitted changes the merge left alone are still there, and nothing else is.
   return statusLines(await uncommittedChanges(run)) === uncommitted;
+}
+
+/**
+ * git merge stopped (Ctrl-C, a signal, a smudge filter failing) after it wrote some files of the
+ * work tree but before it wrote the index: the index still says HEAD, and those files hold the
+ * merge's bytes. Each path the merge writes (all clean before it: verifyUntouched) whose file is now
+ * exactly what the merge would write, or gone (deleted, or removed to be written again), goes back
+ * to HEAD's: checked out from HEAD, or removed where HEAD has no such path (`writes` holds an added
+ * path only where nothing was there before the merge). Anything else is left for the status check.
+ */
+async function restoreWrittenFiles(run: GitRun, head: string, writes: readonly TreeChange[]): Promise<void> {
+  const fromHead: string[] = [];
+  for (const change of writes) {
+    const file = join(run.cwd, change.path);
+    const stat = await lstat(file).catch(() => undefined);
+    if (stat === undefined) {
+      // Deleted by the merge, or removed to be written again when it stopped.
+      if (change.status !== "A") fromHead.push(change.path);
+      continue;
+    }
+    if (change.status === "D") continue;
+    if (!stat.isFile() || (change.newMode !== Mode.regular && change.newMode !== Mode.executable)) continue;
+    const hashed = await git(["hash-object", "--path", change.path, "--", file], {
+      ...run,
+      allowFailure: true,
+    });
+    if (hashed.exitCode !== 0 || hashed.stdout.trim() !== change.newOid) continue;
+    if (change.status === "A") await rm(file, { force: true });
+    else fromHead.push(change.path);
+  }
+  if (fromHead.length === 0) return;
+  await git(["checkout", head, "--pathspec-from-file=-", "--pathspec-file-nul"], {
+    ...run,
+    env: { ...run.env, GIT_LITERAL_PATHSPECS: "1" },
+    input: fromHead.map((path) => `${path}\0`).join(""),
+  });
 }
 
 /**
@@ -303,14 +336,18 @@ export async function mergeCommitSnapshot(
     return { kind: MergeKind.alreadyMerged, reviewId: record.id, previous: head };
   }
   await verifySnapshotInHead(run, record, head, tip, run.cwd);
-  const { conflicts, touched } = await previewMerge(repo, run, head, tip, record.snapshot.commit).catch(
-    (error: unknown) => {
-      // Ctrl-C stopped git merge-tree too: what it printed dying is no reason.
-      if (hooks.guard.received)
-        throw new InterruptedError(messages.interruptedNothingChanged, { cause: error });
-      throw error;
-    },
-  );
+  const { conflicts, touched, writes } = await previewMerge(
+    repo,
+    run,
+    head,
+    tip,
+    record.snapshot.commit,
+  ).catch((error: unknown) => {
+    // Ctrl-C stopped git merge-tree too: what it printed dying is no reason.
+    if (hooks.guard.received)
+      throw new InterruptedError(messages.interruptedNothingChanged, { cause: error });
+    throw error;
+  });
   if (conflicts.length > 0) {
     throw new MergeConflictError(messages.conflictWithHead(record.id), {
       details: conflicts.map((file) => conflictDetail(file)),
@@ -327,6 +364,13 @@ export async function mergeCommitSnapshot(
   const indexFile = join(repo.gitDir, "index");
   const index = await readFile(indexFile).catch(() => undefined);
   const stateBefore = await mergeState(repo.gitDir);
+  // What a stopped merge may put back (restoreWrittenFiles): an added path only where no file of the
+  // user's (untracked, ignored) was there before it, whatever its bytes.
+  const restorable: TreeChange[] = [];
+  for (const change of writes) {
+    const there = change.status === "A" && (await lstat(join(run.cwd, change.path)).catch(() => undefined));
+    if (!there) restorable.push(change);
+  }
   // --no-autostash: merge.autostash would move the uncommitted changes into MERGE_AUTOSTASH, and a
   // merge that fails or is stopped would leave them there, out of the work tree.
   // --no-overwrite-ignore: git merge writes over an ignored file of the user's at a path the
@@ -348,9 +392,11 @@ export async function mergeCommitSnapshot(
   if (merged.exitCode !== 0) {
     // Ctrl-C reaches git merge (and its hooks) too: its stderr's first line is then no reason.
     const interrupted = hooks.guard.received !== undefined;
-    const reason = (merged.stderr.trim().split("\n")[0] ?? "").replace(/^(fatal|error): /, "");
+    const said = (merged.stderr.trim().split("\n")[0] ?? "").replace(/^(fatal|error): /, "");
+    // Killed by a signal (another process's, a filter's), git says nothing.
+    const reason = said || `it stopped with no message (exit code ${merged.exitCode})`;
     await clearMergeState(repo.gitDir, stateBefore);
-    if (await rollBack(run, head, indexFile, index, statusLines(uncommitted))) {
+    if (await rollBack(run, head, indexFile, index, statusLines(uncommitted), restorable)) {
       await forgetUndo(run, record, head);
       if (interrupted) throw new InterruptedError(messages.interruptedNothingChanged);
       throw new ReviewRemoteError(messages.mergeFailed(reason));

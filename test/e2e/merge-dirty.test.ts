@@ -215,3 +215,39 @@ describe("a commit-snapshot merge beside uncommitted changes", () => {
     expect(repo.run(["list", "--json"]).stdout).toContain('"state": "imported"');
   });
 });
+
+describe("a git merge stopped after it wrote files of the work tree but before the index", () => {
+  it("puts those files back to HEAD's, beside the user's changes, and says nothing was changed", () => {
+    const repo = repos.add(createTestRepo());
+    for (const name of ["a", "b", "c"]) repo.write(`${name}.txt`, lines());
+    repo.commit("base");
+    const file = join(repo.home, "ac.diff");
+    writeFileSync(file, changeLine9("a.txt", "l9 proposed") + changeLine9("c.txt", "l9 proposed"));
+    configureWorker(repo, "box", shellWords("node", RESULT_WORKER, "--diff", file));
+    const run = repo.run(["--all", "--worker", "box", "--no-cache", "--json"]);
+    expect(run.status, run.stderr).toBe(0);
+    const { id } = JSON.parse(run.stdout);
+    repo.write("b.txt", lines({ 2: "l2 uncommitted" }));
+    // c.txt's smudge filter stops git merge (SIGINT, once) after it wrote a.txt, before the index.
+    const stopped = join(repo.home, "stopped");
+    const filter = join(repo.home, "stop-merge.sh");
+    writeFileSync(
+      filter,
+      `#!/bin/sh\nif [ ! -e '${stopped}' ]; then : > '${stopped}'; kill -INT $PPID; sleep 1; fi\nexec cat\n`,
+      { mode: 0o755 },
+    );
+    writeFileSync(join(repo.dir, ".git", "info", "attributes"), "c.txt filter=stop\n");
+    repo.git("config", "filter.stop.smudge", filter);
+    const before = repoState(repo);
+    const merged = repo.run(["merge", id]);
+    expect(existsSync(stopped)).toBe(true);
+    expect(merged.status, merged.stderr).toBe(1);
+    expect(merged.stderr).toContain(
+      "git-review-remote: git merge failed: it stopped with no message (exit code 128); nothing was changed\n",
+    );
+    expect(merged.stderr).not.toContain("hint: to restore them");
+    expect(readFileSync(join(repo.dir, "a.txt"), "utf8")).toBe(lines());
+    expect(readFileSync(join(repo.dir, "b.txt"), "utf8")).toBe(lines({ 2: "l2 uncommitted" }));
+    expect(repoState(repo)).toEqual(before);
+  });
+});
