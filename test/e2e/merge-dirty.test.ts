@@ -1,12 +1,8 @@
-// A commit-snapshot merge beside uncommitted changes, as `git merge` does it: changes to files the
-// proposals do not touch stay exactly as they are (bytes and index entries), through the merge, its
-// undo, and a merge git fails or Ctrl-C stops half way; changes to files they touch, and staged
-// changes, are refused with the paths named and nothing changed.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { configureWorker, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
+import { mergeStoppedByCtrlC } from "../helpers/processes.js";
 import { BIN, createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
@@ -193,19 +189,8 @@ describe("a commit-snapshot merge beside uncommitted changes", () => {
     repo.commit("not a fast-forward");
     const untouched = editUntouched(repo);
     const before = untouched();
-    // Ctrl-C in a terminal signals the whole foreground group: this process, git merge, its hook,
-    // which runs once git merge has written the index and the work tree.
-    const hooks = join(repo.dir, repo.git("rev-parse", "--git-path", "hooks").trim());
-    mkdirSync(hooks, { recursive: true });
-    writeFileSync(join(hooks, "pre-merge-commit"), "#!/bin/sh\nkill -s INT 0\nsleep 10\n", { mode: 0o755 });
     const { head, refs, index, status } = repoState(repo);
-    const child = spawn("node", [BIN, "merge", id], { cwd: repo.dir, env: repo.env, detached: true });
-    child.stdin.end();
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    const code = await new Promise((resolve) => child.on("close", resolve));
+    const { code, stderr } = await mergeStoppedByCtrlC(repo, BIN, id);
     expect(code, stderr).toBe(130);
     expect(stderr).toMatch(/^git-review-remote: interrupted; nothing was changed$/m);
     // git merge's objects aside: what it wrote before the stop is unreachable, as after git merge --abort.

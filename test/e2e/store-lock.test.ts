@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { configureWorker, RESULT_WORKER, shellWords } from "../helpers/fixtures.js";
-import { startZombie, stopped } from "../helpers/processes.js";
+import { mergeStoppedByCtrlC, startZombie, stopped } from "../helpers/processes.js";
 import { BIN, createTestRepo, repoState, repoTracker, runUnchanged, type TestRepo } from "../helpers/repo.js";
 
 const repos = repoTracker();
@@ -329,20 +329,8 @@ describe("a commit-snapshot merge git fails half way", () => {
     const { id } = review(repo, "a");
     repo.write("c.txt", "c\n");
     repo.commit("not a fast-forward");
-    // Ctrl-C in a terminal signals the whole foreground group: this process, git merge, its hook.
-    const hooks = join(repo.dir, repo.git("rev-parse", "--git-path", "hooks").trim());
-    mkdirSync(hooks, { recursive: true });
-    writeFileSync(join(hooks, "pre-merge-commit"), "#!/bin/sh\necho merging >&2\nkill -s INT 0\nsleep 10\n", {
-      mode: 0o755,
-    });
     const { head, refs, index, status } = repoState(repo);
-    const child = spawn("node", [BIN, "merge", id], { cwd: repo.dir, env: repo.env, detached: true });
-    child.stdin.end();
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    const code = await new Promise((resolve) => child.on("close", resolve));
+    const { code, stderr } = await mergeStoppedByCtrlC(repo, BIN, id, "merging");
     expect(code, stderr).toBe(130);
     expect(stderr).toMatch(/^git-review-remote: interrupted; nothing was changed$/m);
     expect(stderr).not.toContain("merging");

@@ -1,7 +1,8 @@
 // Processes in the states the store must judge: stopped (SIGSTOP), and ended but not reaped.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect } from "vitest";
 import { isZombie, readStart } from "../../src/os/process.js";
@@ -42,4 +43,30 @@ export async function stopped(pid: number): Promise<void> {
     if (/^\d+ \(.*\) T /.test(stat)) return;
     await sleep(20);
   }
+}
+
+/**
+ * `git review-remote merge <id>` stopped as Ctrl-C in a terminal stops it: the whole foreground group
+ * (this merge, git merge, its hook) gets SIGINT, from a pre-merge-commit hook, which runs once git
+ * merge has written the index and the work tree. `say`, a line the hook prints first (an
+ * interrupted merge must not show it). Its exit code and stderr.
+ */
+export async function mergeStoppedByCtrlC(
+  repo: { dir: string; env: NodeJS.ProcessEnv; git: (...args: string[]) => string },
+  bin: string,
+  id: string,
+  say = "",
+): Promise<{ code: unknown; stderr: string }> {
+  const hooks = join(repo.dir, repo.git("rev-parse", "--git-path", "hooks").trim());
+  mkdirSync(hooks, { recursive: true });
+  const hook = `#!/bin/sh\n${say ? `echo ${say} >&2\n` : ""}kill -s INT 0\nsleep 10\n`;
+  writeFileSync(join(hooks, "pre-merge-commit"), hook, { mode: 0o755 });
+  const child = spawn("node", [bin, "merge", id], { cwd: repo.dir, env: repo.env, detached: true });
+  child.stdin.end();
+  let stderr = "";
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const code = await new Promise((resolve) => child.on("close", resolve));
+  return { code, stderr };
 }
