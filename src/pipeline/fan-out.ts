@@ -135,6 +135,7 @@ export async function exportAndFanOut(fan: FanOutOptions): Promise<{
       onStderrLine: (worker, line) => events.remoteLine(worker, line),
       onProgress: (_worker, sent, total) => events.progress("send", sent, total),
       onSent: (worker) => events.sent?.(worker),
+      onAnswered: (worker) => events.answered?.(worker),
       timeoutSetting: timeoutSettingOf(request.limits.timeoutSeconds, options.timeoutSeconds, settings),
     };
     const settled = await Promise.allSettled(

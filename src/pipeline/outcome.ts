@@ -48,6 +48,8 @@ export interface PipelineEvents {
   progress(stage: "export" | "send", bytes: number, total?: number): void;
   /** A worker has its whole envelope: this process only waits for its answer now. */
   sent?(worker: Worker): void;
+  /** A worker's transport ended (an answer, or a failure): it no longer works on the review. */
+  answered?(worker: Worker): void;
   /** One sanitized stderr line of a worker; true when it was shown as it came. */
   remoteLine(worker: Worker, line: string): boolean;
   /** Something the user should know that does not stop the run, with what to do about it. */

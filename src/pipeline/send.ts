@@ -30,6 +30,8 @@ export interface SendContext extends AcceptContext {
   onProgress(worker: Worker, sentBytes: number, totalBytes: number): void;
   /** The worker has its whole envelope. */
   onSent(worker: Worker): void;
+  /** The worker's transport ended: its answer came, or it failed. */
+  onAnswered(worker: Worker): void;
 }
 
 function newReviewId(requestId: string, worker: Worker): string {
@@ -158,7 +160,7 @@ export async function reviewOnWorker(
       debug(`send: worker '${worker.name}' has its envelope`);
       preloadAcceptStage();
       context.onSent(worker);
-    });
+    }).finally(() => context.onAnswered(worker));
     if (context.signal.aborted) throw abortedWith(context.signal, messages.interruptedNothingImported);
     // Loaded once per process: the module loader keeps what the preload started.
     const { acceptResult } = await loadAcceptStage();

@@ -13,12 +13,20 @@ export function createPipelineEvents(
   // The workers that have their envelope: the progress line says the review is theirs now, and for
   // how long (a whole-tree linter can take a minute), not how much of the envelope went before.
   const working = new Set<string>();
+  const showWorking = () => {
+    const [only] = working;
+    progress.wait(working.size === 1 ? `review on worker '${only}'` : `review on ${working.size} workers`);
+  };
   return {
     progress: (stage, bytes, total) => progress.phase(stage, bytes, total),
     sent(worker) {
       working.add(worker.name);
-      const [only] = working;
-      progress.wait(working.size === 1 ? `review on worker '${only}'` : `review on ${working.size} workers`);
+      showWorking();
+    },
+    // The workers still at work; once the last has answered, the line stays on it while its answer
+    // is checked and imported.
+    answered(worker) {
+      if (working.size > 1 && working.delete(worker.name)) showWorking();
     },
     remoteLine(worker, line) {
       progress.clear();

@@ -93,6 +93,22 @@ describe("the progress line while a worker reviews", () => {
     events.finish();
   });
 
+  it("counts down as the workers of a fan-out answer, the last one named", () => {
+    vi.useFakeTimers();
+    const { stream, written } = terminal();
+    const events = createPipelineEvents(output(true), 3, stream);
+    for (const name of ["a", "b", "c"]) events.sent?.(worker(name));
+    events.answered?.(worker("b"));
+    events.answered?.(worker("a"));
+    // The last one answers: the line stays on it while its answer is checked.
+    events.answered?.(worker("c"));
+    expect(shownText(written).slice(3)).toEqual([
+      "review on 2 workers (0.0s)",
+      "review on worker 'c' (0.0s)",
+    ]);
+    events.finish();
+  });
+
   it("writes nothing off a terminal, or with -q", () => {
     vi.useFakeTimers();
     for (const [tty, quiet] of [
