@@ -62,6 +62,13 @@ const SSH_WOULD_ASK: readonly [RegExp, string][] = [
   [/Permission denied \(.*\)\.?$/, messages.hintSshNoPrompt],
 ];
 
+/**
+ * What ssh says when it made no connection at all (exit 255): the host's name did not resolve, or
+ * nothing answered on its port. No worker ran, so no answer is coming to import.
+ */
+const SSH_NO_CONNECTION =
+  /^ssh: (?:Could not resolve hostname |connect to host .* port \d+: (?:Connection refused|Connection timed out|No route to host|Network is unreachable)$)/;
+
 /** Bytes read from the bundle at a time, into each of two buffers used in turn. */
 const SEND_CHUNK = 256 * 1024;
 
@@ -265,6 +272,8 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
     let failure: Error | undefined;
     /** git said the worker host has no `git review-remote`. */
     let noGitCommand = false;
+    /** ssh said it made no connection. */
+    let noSshConnection = false;
     /** What ssh would have asked on a terminal, as hints. */
     const sshHints = new Set<string>();
 
@@ -279,6 +288,7 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
       // shows as `remote: ` and its line break.
       const line = sanitizeLine(raw).trimEnd();
       if (NOT_A_GIT_COMMAND.test(line)) noGitCommand = true;
+      if (SSH_NO_CONNECTION.test(line)) noSshConnection = true;
       for (const [words, hint] of SSH_WOULD_ASK) if (words.test(line)) sshHints.add(hint);
       if (options.onStderrLine(line)) return;
       lastLines.push(line);
@@ -342,7 +352,8 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
             ...(code === 255 ? sshHints : []),
           ],
         });
-        exited.noWorkerRan = code === 127 || noGitCommand || (code === 255 && sshHints.size > 0);
+        exited.noWorkerRan =
+          code === 127 || noGitCommand || (code === 255 && (sshHints.size > 0 || noSshConnection));
         return reject(exited);
       }
       resolve(Buffer.concat(stdout, stdoutBytes));
