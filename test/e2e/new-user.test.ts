@@ -766,13 +766,19 @@ describe("a push git knows no base for", () => {
     expect(second.stderr).not.toContain("whole tree");
   });
 
-  it("reviews a fork's first push from what another remote already has, not the whole tree", () => {
+  /** A repository whose main is on origin, with a fork remote that has nothing yet. */
+  function publishedAndForked(): TestRepo {
     const repo = committedRepo();
     const origin = repos.add(createTestRepo({ bare: true, name: "origin.git" }));
     const fork = repos.add(createTestRepo({ bare: true, name: "fork.git" }));
     repo.git("remote", "add", "origin", origin.dir);
     repo.git("push", "-q", "origin", "main");
     repo.git("remote", "add", "fork", fork.dir);
+    return repo;
+  }
+
+  it("reviews a fork's first push from what another remote already has, not the whole tree", () => {
+    const repo = publishedAndForked();
     const published = repo.git("rev-parse", "HEAD").trim();
     repo.write("src/topic.ts", "export const t = 1;   \n");
     repo.commit("topic");
@@ -785,12 +791,7 @@ describe("a push git knows no base for", () => {
   });
 
   it("has nothing new to review in a fork's first push of a commit another remote has", () => {
-    const repo = committedRepo();
-    const origin = repos.add(createTestRepo({ bare: true, name: "origin.git" }));
-    const fork = repos.add(createTestRepo({ bare: true, name: "fork.git" }));
-    repo.git("remote", "add", "origin", origin.dir);
-    repo.git("push", "-q", "origin", "main");
-    repo.git("remote", "add", "fork", fork.dir);
+    const repo = publishedAndForked();
     expect(repo.run(["install-hook"]).status).toBe(0);
     const head = repo.git("rev-parse", "HEAD").trim();
     const pushed = gitPush(repo, "fork", "main");
@@ -800,7 +801,7 @@ describe("a push git knows no base for", () => {
     );
     expect(pushed.stderr).not.toContain("whole tree");
     expect(JSON.parse(repo.run(["list", "--json"]).stdout)).toEqual([]);
-    expect(repo.git("ls-remote", fork.dir, "refs/heads/main").split("\t")[0]).toBe(head);
+    expect(repo.git("ls-remote", "fork", "refs/heads/main").split("\t")[0]).toBe(head);
   });
 });
 
