@@ -10,6 +10,8 @@ export const messages = {
   notARepository: (cwd: string) => `not a git repository: ${cwd}`,
   hintNotARepository:
     "run this inside a git work tree, or pass --git-dir: git --git-dir=<path> review-remote",
+  gitTooOld: (version: string, minimum: string) => `needs git ${minimum} or later; this is git ${version}`,
+  hintGitTooOld: "install a newer git (https://git-scm.com/downloads), or put one first on PATH",
   needsWorkTree: "this command needs a work tree (the repository is bare)",
   bareRepository: (gitDir: string) =>
     `${gitDir} is a bare repository: a review needs a work tree, and its branches belong in a clone`,

@@ -1,8 +1,8 @@
 // Repository resolution, done once per command: everything after this uses absolute paths.
-import { resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { UsageError } from "./errors.js";
 import { type ObjectFormat, parseObjectFormat } from "./git/objects.js";
-import { cleanEnv, type Env, git } from "./git/run.js";
+import { cleanEnv, type Env, git, verifyGitVersion } from "./git/run.js";
 import { workTrees } from "./git/worktrees.js";
 import { messages } from "./messages.js";
 import { shellWord } from "./os/shell.js";
@@ -22,8 +22,9 @@ export interface Repo {
   env: Env;
 }
 
-// `--path-format=absolute` (git >= 2.31) resolves a relative GIT_DIR, such as the one
-// `git --git-dir=../.git review-remote` exports, against the directory it was given in.
+// `--path-format=absolute` (git >= 2.31; an older git is refused, src/git/version.ts) resolves a
+// relative GIT_DIR, such as the one `git --git-dir=../.git review-remote` exports, against the
+// directory it was given in.
 const REV_PARSE_PATHS = [
   "rev-parse",
   "--path-format=absolute",
@@ -47,6 +48,8 @@ export async function resolveRepo(cwd: string = process.cwd()): Promise<Repo> {
     throw new UsageError(messages.notARepository(cwd), { hints: [messages.hintNotARepository] });
   }
   const [gitDir = "", commonDir = "", format = "", prefix = "", topLevel = ""] = paths.stdout.split("\n");
+  // A git before 2.31 echoes the --path-format=absolute it does not know as the first line.
+  if (!isAbsolute(gitDir)) await verifyGitVersion(run);
   const top = topLevel === "" ? undefined : topLevel;
   const env = cleanEnv({ GIT_DIR: gitDir, ...(top ? { GIT_WORK_TREE: top } : {}) });
   const objectFormat = parseObjectFormat(format);

@@ -3,7 +3,9 @@
 // process wrapper library would add more to start-up than all of our own code.
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { GitError } from "../errors.js";
+import { GitError, UsageError } from "../errors.js";
+import { messages } from "../messages.js";
+import { isSupportedGit, MINIMUM_GIT, parseGitVersion } from "./version.js";
 
 export type Env = Record<string, string | undefined>;
 
@@ -107,8 +109,38 @@ function run(args: readonly string[], options: GitOptions): Promise<RawResult> {
   });
 }
 
-export async function git(args: readonly string[], options: GitOptions): Promise<GitResult> {
+/** git's exit status for a usage error: what an older git answers to an option it does not know. */
+const USAGE_STATUS = 129;
+
+let versionVerified: Promise<void> | undefined;
+
+/**
+ * Refuses a git older than MINIMUM_GIT (exit 2, with the version found). `git version` is asked once
+ * a process, and only where a git has already failed as an old one fails: never on the way that works.
+ */
+export function verifyGitVersion(options: { cwd: string; env: Env }): Promise<void> {
+  // A version it cannot tell (or no answer at all) leaves the failure to be said as it was.
+  versionVerified ??= run(["version"], { cwd: options.cwd, env: options.env }).then(
+    (result) => {
+      const version = parseGitVersion(result.stdout.toString("utf8"));
+      if (version === undefined || isSupportedGit(version)) return;
+      const minimum = `${MINIMUM_GIT.major}.${MINIMUM_GIT.minor}`;
+      throw new UsageError(messages.gitTooOld(version.text, minimum), { hints: [messages.hintGitTooOld] });
+    },
+    () => undefined,
+  );
+  return versionVerified;
+}
+
+/** `run`, refusing a git too old for us where one of its options was refused. */
+async function runVerified(args: readonly string[], options: GitOptions): Promise<RawResult> {
   const result = await run(args, options);
+  if (result.exitCode === USAGE_STATUS) await verifyGitVersion(options);
+  return result;
+}
+
+export async function git(args: readonly string[], options: GitOptions): Promise<GitResult> {
+  const result = await runVerified(args, options);
   if (result.exitCode !== 0 && !options.allowFailure)
     throw new GitError(args, result.exitCode, result.stderr);
   return { stdout: result.stdout.toString("utf8"), stderr: result.stderr, exitCode: result.exitCode };
@@ -116,7 +148,7 @@ export async function git(args: readonly string[], options: GitOptions): Promise
 
 /** The same as `git`, with stdout as bytes (blob contents, tar streams). */
 export async function gitBuffer(args: readonly string[], options: GitOptions): Promise<Buffer> {
-  const result = await run(args, options);
+  const result = await runVerified(args, options);
   if (result.exitCode !== 0) throw new GitError(args, result.exitCode, result.stderr);
   return result.stdout;
 }
