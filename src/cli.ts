@@ -132,8 +132,7 @@ export async function main(argv: string[]): Promise<number> {
       if (error.code !== "EPIPE") throw error;
     });
   }
-  const quiet = argv.includes("-q") || argv.includes("--quiet");
-  const output = createOutput(process.stdout, process.stderr, { quiet });
+  const output = createOutput(process.stdout, process.stderr);
   let named: string | undefined;
   try {
     const [first, ...others] = argv;
@@ -155,6 +154,8 @@ export async function main(argv: string[]): Promise<number> {
     named = first !== undefined && Object.hasOwn(COMMANDS, first) ? first : undefined;
     const command = (named ? COMMANDS[named] : undefined) ?? reviewCommand;
     const parsed = parse(named ? others : argv, command.options);
+    // As parsed: `-nq` is quiet, a pathspec `-- -q` or a question `-m -q` is not.
+    output.quiet = parsed.values.quiet === true;
     if (parsed.values.help) {
       const usage = commandUsage(named ?? "review");
       if ((named ? others : argv).includes("--help")) return await openManual(output, usage);

@@ -86,7 +86,8 @@ context); the review focuses on the change:
                         moment the request starts going to it; then it is
                         stopped, exit 3 (default: review-remote.timeout, 900)
     --json              print one JSON document on stdout
-    -q, --quiet         no progress and no remote: lines
+    -q, --quiet         no progress, no remote: lines, no advice hints; the
+                        report, errors and warnings still print
     -- <pathspec>...    send only the matching paths`;
 
 const COMMAND_USAGE: Record<string, string> = {
@@ -115,17 +116,21 @@ content scan finds a credential.
     -o, --output <file>
                       also write the bundle to <file>, and print that
                       name in place of the stored bundle's path
-    -q, --quiet       print only the result
+    -q, --quiet       print only the result (and errors and warnings): no line
+                      that counts the files, no hints
     -- <pathspec>...  export only the matching paths`,
-  list: `usage: git review-remote list [--json]
+  list: `usage: git review-remote list [--json] [-q]
 
 List the reviews in the store: id, state, worker, snapshot, what was reviewed
 (<base>..<head> or the whole tree), branch ("-" once merged, dropped or
 pruned), counts (for a failed or rejected review, what went wrong). The state
 is sent (waiting for its worker), failed, rejected, imported (proposals on its
-branch), empty (no proposals: comments at most), merged or dropped.`,
+branch), empty (no proposals: comments at most), merged or dropped.
+
+    --json       print one JSON document on stdout
+    -q, --quiet  accepted, as by every command: the list still prints`,
   show: `usage: git review-remote show <id> [--format=text|json|sarif] [--json]
-                              [--filter-mode <mode>] [--all-comments]
+                              [--filter-mode <mode>] [--all-comments] [-q]
 
 Show a review's counts (as validated: "result 3 comments, 1 proposed commit",
 the comments in the change, or all with --all-comments), the worker's summary,
@@ -138,8 +143,9 @@ the branch are counted. --format=json carries both lists (filter.comments,
 filter.hiddenComments) and filter.leftOutFixes and filter.leftOutFiles;
 --format=sarif prints SARIF 2.1.0 for code scanning tools, comments outside the
 change marked as suppressed. --json is --format=json; another format beside it
-is refused.`,
-  merge: `usage: git review-remote merge [--abort | --continue] <id>
+is refused. -q, --quiet is accepted, as by every command: the review still
+prints.`,
+  merge: `usage: git review-remote merge [--abort | --continue] [-q] <id>
 
 Merge the proposals of review <id> into the current branch (uncommitted
 changes to other files stay as they are; changes to files it writes, and
@@ -154,12 +160,14 @@ the review did not make is kept.
     --abort      take back a work-tree merge, finished or stopped: every file
                  it wrote gets its exact previous bytes (and the branch is back)
     --continue   finish a work-tree merge that was stopped
+    -q, --quiet  print nothing but errors and warnings: not what was merged,
+                 nor how to undo it or restore the branch
 
 One git-review-remote writes at a time: a merge, drop, prune or import finding
 another running waits 5 s, then exits 1 (another git-review-remote is
 running (pid N: <command>)).`,
   prune: `usage: git review-remote prune [-n | --dry-run] [--expire=<date>]
-                              [--include-open] [--json]
+                              [--include-open] [--json] [-q]
 
 Delete the branches of reviews that are done with; the records stay, and each
 deleted branch's restore command is printed:
@@ -192,12 +200,17 @@ what went (show: pruned). A review asked again is then asked of its worker.
     --include-open     remove open reviews' bundles too (but for a review whose
                        git-review-remote is still sending or waiting): they stay
                        mergeable and importable, which needs only the manifest
-    --json             print one JSON document on stdout`,
-  drop: `usage: git review-remote drop <id>
+    --json             print one JSON document on stdout
+    -q, --quiet        print nothing but errors and warnings (with -n too, as
+                       git clean -n -q); --json still prints its document`,
+  drop: `usage: git review-remote drop [-q] <id>
 
-Delete the branch and refs of review <id>; the record stays in the store.`,
+Delete the branch and refs of review <id>; the record stays in the store.
+
+    -q, --quiet  print nothing but errors: not what was dropped, nor how to
+                 restore the branch`,
   import: `usage: git review-remote import <result.json> --request <id>
-                                [--fail-level <level>] [--json]
+                                [--fail-level <level>] [--json] [-q]
 
 Validate and import a result document fetched out of band for review <id>,
 against the forbidden paths and limits of the request as sent, not the policy
@@ -209,14 +222,17 @@ review-remote.filterMode then); the first line says which mode applied.
     --fail-level <level>
                       exit 7 when a finding shown is at or above <level>, as
                       for a review (review-remote.failLevel)
-    --json            print one JSON document on stdout`,
-  audit: `usage: git review-remote audit [--json] [--verify]
+    --json            print one JSON document on stdout
+    -q, --quiet       no advice hints; the report, errors and warnings still
+                      print`,
+  audit: `usage: git review-remote audit [--json] [--verify] [-q]
 
 Show every send recorded in audit.jsonl: time, worker and command, request,
 bundle sha256, files and bytes. --verify re-checks that each stored bundle
 still hashes to its name, and verifies every stored receipt again; exit 1,
-naming each, when one does not.`,
-  verify: `usage: git review-remote verify <id> [--json]
+naming each, when one does not. -q, --quiet is accepted, as by every command:
+the sends still print.`,
+  verify: `usage: git review-remote verify <id> [--json] [-q]
 
 Verify the signed receipt stored for review <id> again, against the allowed
 signers configured now (review-remote.<worker>.allowedSigners, else
@@ -227,8 +243,8 @@ which show reads, must be what the signed result gives, and request.json the
 request its recorded digest names.
 Exit 4 when it does not verify (an edited request.json or result.json too);
 1 when the review has no receipt; 2 when no allowed signers file is configured
-for its worker.`,
-  "install-hook": `usage: git review-remote install-hook [--force]
+for its worker. -q, --quiet leaves out the note that the bundle was pruned.`,
+  "install-hook": `usage: git review-remote install-hook [--force] [-q]
 
 Install the pre-push hook in $(git rev-parse --git-path hooks), inside marker
 lines, and print its path as git prints paths (quoted when core.quotePath says);
@@ -246,8 +262,9 @@ core.hooksPath, it warns of each linked work tree whose own copy runs no review
 (git -C <that tree> review-remote install-hook installs it there). With a
 core.hooksPath from the global or system configuration, it warns that every
 repository using it runs the hook (git config review-remote.prePush off in one
-leaves it alone).`,
-  hook: `usage: git review-remote hook pre-push <remote> <url>
+leaves it alone). -q, --quiet prints only the warnings (with their hints) and
+errors: not where it installed, nor the hints of an untracked hook.`,
+  hook: `usage: git review-remote hook pre-push [-q] <remote> <url>
 
 Run by the pre-push hook with git's ref updates on stdin. Refuses a push that
 would publish the tool's refs (its review branches, refs/heads/review/* or as
@@ -256,7 +273,8 @@ allowed. Otherwise it reviews each pushed range and prints one line per ref:
 <ref> (<old>..<new>): <outcome>, the comments under it (each path as git
 prints paths, core.quotePath deciding).
 Honors review-remote.prePush (off|warn|block), prePushTimeout, failClosed and
-REVIEW_REMOTE_SKIP=1 (skip the review and the refusal).`,
+REVIEW_REMOTE_SKIP=1 (skip the review and the refusal). -q, --quiet leaves out
+the advice hints below the lines (a ref reviewed whole, more time).`,
   worker: `usage: git review-remote worker [--reviewer <name>]
                                 [--reviewer-command <cmd>
                                  [--reviewer-format <format>]

@@ -93,7 +93,7 @@ async function hintReviewedChange(repo: Repo, output: Output): Promise<void> {
   const target = await resolveTarget(repo, { spec: undefined, worktree: false, all: false });
   if (target.base === undefined || target.commit === undefined) return;
   const range = `${target.base.slice(0, 10)}..${target.commit.slice(0, 10)}`;
-  output.err(`hint: ${messages.hintListReviewedChange(range)}`);
+  output.hint(messages.hintListReviewedChange(range));
 }
 
 /** Whether `target` exists and is the file at `path` (the same inode, by any name). */

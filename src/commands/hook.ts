@@ -98,9 +98,9 @@ export async function runHook(
   if (interrupted) return [new InterruptedError(messages.pushInterrupted)];
   // A ref git knows no base for here was reviewed whole: its comments may be about any file.
   if (plans.some((plan) => !plan.skip && plan.target !== undefined && !plan.target.includes(".."))) {
-    output.err(`hint: ${messages.hintPushWholeTree(args.remote ?? "origin")}`);
+    output.hint(messages.hintPushWholeTree(args.remote ?? "origin"));
   }
-  if (reviews.some((review) => review.timedOut)) output.err(`hint: ${messages.hintPushMoreTime}`);
+  if (reviews.some((review) => review.timedOut)) output.hint(messages.hintPushMoreTime);
   const { blocked, errors } = pushVerdict(reviews, settings);
   if (blocked === undefined) return [];
   printPushBlocked(blocked, errors, output);

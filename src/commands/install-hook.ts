@@ -8,7 +8,7 @@ import type { Output } from "../report/output.js";
 export async function runInstallHook(args: { force: boolean }, output: Output): Promise<void> {
   const { shown, how, huskyLater, removedBySimpleGitHooks, untrackedInTracked, workTreesWithout, sharedBy } =
     await installHook(await resolveWorkTreeRepo(), args.force);
-  output.out(messages.hookInstalled(how, shown));
+  output.say(messages.hookInstalled(how, shown));
   if (sharedBy) {
     output.err(`warning: ${messages.hooksPathShared(sharedBy)}`);
     output.err(`hint: ${messages.hintPrePushOffHere}`);
@@ -19,9 +19,9 @@ export async function runInstallHook(args: { force: boolean }, output: Output): 
   }
   if (untrackedInTracked) {
     const { hook, dir, excludeLine, excludeFile } = untrackedInTracked;
-    output.err(`hint: ${messages.hookUntracked(hook, dir)}`);
-    output.err(`hint: ${messages.hintHookKeepLocal(shellWord(excludeLine), shellWord(excludeFile))}`);
-    output.err(`hint: ${messages.hintHookShare(shellWord(hook))}`);
+    output.hint(messages.hookUntracked(hook, dir));
+    output.hint(messages.hintHookKeepLocal(shellWord(excludeLine), shellWord(excludeFile)));
+    output.hint(messages.hintHookShare(shellWord(hook)));
   }
   for (const tree of workTreesWithout ?? []) {
     output.err(`warning: ${messages.workTreeWithoutHook(tree)}`);

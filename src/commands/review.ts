@@ -88,7 +88,7 @@ export async function runReviewCommand(
   const quotePath = !options.json && (await readQuotePath({ cwd: repo.cwd, env: repo.env }));
   printReview(report, { json: options.json, quotePath, headHolds: await headHolds(repo, report) }, output);
   if (!options.json && !options.worktree && options.target === undefined && (await hasUncommitted(repo)))
-    output.err(`hint: ${messages.hintUncommittedNotReviewed}`);
+    output.hint(messages.hintUncommittedNotReviewed);
   const failures = report.failures.map((failure) => failure.error);
   const findings = findingsAtFailLevel(report, options.failLevel, settings, output);
   return findings ? [...failures, findings] : failures;

@@ -32,5 +32,5 @@ export async function runVerify(args: { id: string; json: boolean }, output: Out
     });
   }
   printVerified(record, reverified, args.json, output);
-  if (!args.json) for (const line of note) output.err(`note: ${line}`);
+  if (!args.json && !output.quiet) for (const line of note) output.err(`note: ${line}`);
 }

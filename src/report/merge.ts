@@ -23,47 +23,46 @@ const SAID: Record<MergeKind, (id: string) => string> = {
 
 /** Printed before the first write, so that it is on the screen whenever the merge stops. */
 export function printUndo(undo: string, output: Output): void {
-  output.err(`hint: to undo: ${undo}`);
+  output.hint(`to undo: ${undo}`);
 }
 
 export function printMerge(outcome: MergeOutcome, output: Output): void {
-  output.out(SAID[outcome.kind](outcome.reviewId));
+  output.say(SAID[outcome.kind](outcome.reviewId));
 }
 
 /** What `drop` did: it names a branch only when it deleted one; a merged review stays merged. */
 export function printDrop({ record, branchDeleted }: Dropped, output: Output): void {
   if (record.state === ReviewState.merged) {
-    output.out(
+    output.say(
       branchDeleted
         ? `Deleted branch ${record.branch} of review ${record.id}; the review stays merged.`
         : `Review ${record.id} is merged and has no branch left: nothing to drop.`,
     );
     return;
   }
-  output.out(
+  output.say(
     branchDeleted
       ? `Dropped review ${record.id}: deleted branch ${record.branch}.`
       : `Dropped review ${record.id}.`,
   );
-  if (branchDeleted && record.tip)
-    output.err(`hint: ${messages.restoreBranch(record.branch ?? "", record.tip, true)}`);
+  if (branchDeleted && record.tip) output.hint(messages.restoreBranch(record.branch ?? "", record.tip, true));
 }
 
 /** After a merge: the review's branch is gone (the commits are in HEAD), or kept and why. */
 export function printMergedBranch(record: ReviewRecord, fate: BranchFate, output: Output): void {
   if (!record.branch || fate === BranchFate.gone) return;
   if (fate === BranchFate.moved) {
-    output.err(`hint: kept branch ${record.branch}: it has commits the review did not make`);
+    output.hint(`kept branch ${record.branch}: it has commits the review did not make`);
     return;
   }
   if (fate === BranchFate.checkedOut) {
-    output.err(`hint: ${messages.keptCheckedOutBranch(record.branch)}`);
+    output.hint(messages.keptCheckedOutBranch(record.branch));
     return;
   }
-  output.out(`Deleted branch ${record.branch}; the record stays (git review-remote show ${record.id}).`);
+  output.say(`Deleted branch ${record.branch}; the record stays (git review-remote show ${record.id}).`);
   // A work-tree merge leaves the proposals uncommitted: their commits are then kept by nothing.
   const unkept = record.snapshot.kind === "worktree";
-  output.err(`hint: ${messages.restoreBranch(record.branch, record.tip ?? "", unkept)}`);
+  output.hint(messages.restoreBranch(record.branch, record.tip ?? "", unkept));
 }
 
 function pruneWhy(outcome: PruneOutcome): string {
@@ -106,30 +105,30 @@ export function printPrune(
   }
   if (open.count > 0) {
     const what = `${plural(open.count, "bundle")} of open reviews (${formatSize(open.bytes)})`;
-    output.err(`hint: ${messages.hintOpenBundlesKept(what, open.count, args.includeOpen)}`);
+    output.hint(messages.hintOpenBundlesKept(what, open.count, args.includeOpen));
   }
   if (outcomes.length === 0 && bundles.length === 0 && reviews.length === 0) {
-    output.out("Nothing to prune.");
+    output.say("Nothing to prune.");
     return;
   }
   for (const outcome of outcomes) {
     const { branch, tip } = outcome.record;
     if (!outcome.deleted) {
-      output.out(`Kept branch ${branch} (${pruneWhy(outcome)}): it has commits the review did not make`);
+      output.say(`Kept branch ${branch} (${pruneWhy(outcome)}): it has commits the review did not make`);
     } else if (args.dryRun) {
-      output.out(`Would delete branch ${branch} (${pruneWhy(outcome)})`);
+      output.say(`Would delete branch ${branch} (${pruneWhy(outcome)})`);
     } else {
       const restore = messages.restoreBranch(branch ?? "", tip ?? "", outcome.reason !== PruneReason.merged);
-      output.out(`Deleted branch ${branch} (${pruneWhy(outcome)}); ${restore}`);
+      output.say(`Deleted branch ${branch} (${pruneWhy(outcome)}); ${restore}`);
     }
   }
   for (const bundle of bundles) {
     const what = `bundle ${bundle.sha256.slice(0, 16)} (${formatSize(bundle.bytes)}, ${bundleWhose(bundle)}, last used ${bundle.lastUsed})`;
-    output.out(`${args.dryRun ? "Would remove" : "Removed"} ${what}`);
+    output.say(`${args.dryRun ? "Would remove" : "Removed"} ${what}`);
   }
   if (bundles.length > 0) {
     const count = plural(bundles.length, "bundle");
-    output.out(
+    output.say(
       args.dryRun
         ? `Would free ${formatSize(freed)} (${count}); their audit lines and manifests would stay.`
         : `Freed ${formatSize(freed)} (${count}); their audit lines and manifests stay.`,
@@ -137,11 +136,11 @@ export function printPrune(
   }
   for (const review of reviews) {
     const what = `${review.files.join(", ")} of review ${review.id} (${formatSize(review.bytes)}, ${review.state}, last changed ${review.lastChanged})`;
-    output.out(`${args.dryRun ? "Would remove" : "Removed"} ${what}`);
+    output.say(`${args.dryRun ? "Would remove" : "Removed"} ${what}`);
   }
   if (reviews.length > 0) {
     const count = reviews.length === 1 ? "1 review's answer" : `${reviews.length} reviews' answers`;
-    output.out(
+    output.say(
       args.dryRun
         ? `Would free ${formatSize(answered)} (${count}); their records would stay.`
         : `Freed ${formatSize(answered)} (${count}); their records stay.`,

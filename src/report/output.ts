@@ -4,6 +4,16 @@ import type { Writable } from "node:stream";
 export interface Output {
   out(line: string): void;
   err(line: string): void;
+  /**
+   * What a command that changes something says it did (`Dropped review ...`), on stdout; `-q`
+   * drops it, as git's own -q drops `Deleted branch ...`. A command's result is `out`.
+   */
+  say(line: string): void;
+  /**
+   * A `hint:` that is advice, not part of a failure or a warning (those are `err`, with their
+   * hints); `-q` drops it.
+   */
+  hint(text: string): void;
   /** Write a JSON document to stdout: indented by two spaces, with a final newline. */
   json(value: unknown): void;
   color: boolean;
@@ -25,14 +35,21 @@ export function createOutput(
   stderr: Writable & { isTTY?: boolean },
   options: { quiet?: boolean } = {},
 ): Output {
-  return {
+  const output: Output = {
     out: (line) => stdout.write(`${line}\n`),
     err: (line) => stderr.write(`${line}\n`),
+    say: (line) => {
+      if (!output.quiet) stdout.write(`${line}\n`);
+    },
+    hint: (text) => {
+      if (!output.quiet) stderr.write(`hint: ${text}\n`);
+    },
     json: (value) => stdout.write(`${JSON.stringify(value, null, 2)}\n`),
     color: useColor(Boolean(stdout.isTTY), undefined),
     tty: Boolean(stderr.isTTY),
     quiet: Boolean(options.quiet),
   };
+  return output;
 }
 
 const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, bold: 1, dim: 2 } as const;

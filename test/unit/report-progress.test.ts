@@ -16,6 +16,8 @@ function terminal(): { stream: NodeJS.WriteStream; written: string[] } {
 const output = (tty: boolean, quiet = false): Output => ({
   out: () => undefined,
   err: () => undefined,
+  say: () => undefined,
+  hint: () => undefined,
   json: () => undefined,
   color: false,
   tty,

@@ -22,10 +22,10 @@ const commands: [string, Options][] = [
   ...Object.entries(COMMANDS).map(([name, command]): [string, Options] => [name, command.options]),
 ];
 
-/** Every `--long` and `-s` a command's table gives it, but -h and -q, which every command takes. */
+/** Every `--long` and `-s` a command's table gives it, but -h, which every command takes. */
 function optionsOf(options: Options): string[] {
   return Object.entries(options)
-    .filter(([name]) => name !== "help" && name !== "quiet")
+    .filter(([name]) => name !== "help")
     .flatMap(([name, spec]) => [`--${name}`, ...(spec.short ? [`-${spec.short}`] : [])]);
 }
 
@@ -48,7 +48,7 @@ describe.each(commands)("%s", (name, options) => {
     for (const option of optionsOf(options))
       expect(usage.has(option), `${option} in the -h text of ${name}`).toBe(true);
     for (const [long, spec] of Object.entries(options)) {
-      if (long === "help" || long === "quiet") continue;
+      if (long === "help") continue;
       // The synopsis may name an option by its short form alone; the page names the long one too.
       const inSynopsis =
         synopsis.has(`--${long}`) || (spec.short !== undefined && synopsis.has(`-${spec.short}`));
