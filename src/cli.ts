@@ -20,9 +20,12 @@ import { createOutput, type Output } from "./report/output.js";
 import { commandUsage, USAGE } from "./usage.js";
 import { readVersion } from "./version.js";
 
-/** node's parseArgs messages, in git's words: `unknown option '--x'`. */
+/**
+ * node's parseArgs messages, in git's words: `unknown option '--x'`, `option '-o, --output' needs a
+ * value` (node names it `'-o, --output <value>'`).
+ */
 function describeArgsError(error: Error): string {
-  const option = /'(-[^']*)'/.exec(error.message)?.[1];
+  const option = /'(-[^']*)'/.exec(error.message)?.[1]?.replace(/ <value>$/, "");
   const code = (error as NodeJS.ErrnoException).code;
   if (option && code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return messages.unknownOption(option);
   if (option && code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return messages.optionNeedsValue(option);
