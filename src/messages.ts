@@ -149,6 +149,8 @@ export const messages = {
   pushInterrupted: "interrupted; nothing was imported, and the push stops",
   interruptedNothingImported: "interrupted; nothing was imported",
   unknownHook: (name: string) => `unknown hook '${name}': only pre-push is supported`,
+  hookNeedsName: "hook needs the hook's name: git review-remote hook pre-push <remote> <url>",
+  hintHookNeedsName: "git runs it from its pre-push hook, which git review-remote install-hook installs",
   pushBlocked: "push blocked",
   pushRefusedReviewBranches: "push refused: review branches stay local",
   noStoredRequest: (id: string) => `the store has no readable request and bundle manifest for review ${id}`,

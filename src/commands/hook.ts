@@ -35,8 +35,10 @@ export async function runHook(
   args: { name: string | undefined; remote: string | undefined; stdin: NodeJS.ReadableStream },
   output: Output,
 ): Promise<readonly ReviewRemoteError[]> {
+  if (args.name === undefined)
+    throw new UsageError(messages.hookNeedsName, { hints: [messages.hintHookNeedsName] });
   if (args.name !== "pre-push") {
-    throw new UsageError(messages.unknownHook(args.name ?? ""), { hints: [messages.hintHelp] });
+    throw new UsageError(messages.unknownHook(args.name), { hints: [messages.hintHelp] });
   }
   if (process.env.REVIEW_REMOTE_SKIP === "1") return [];
   const repo = await resolveRepo();

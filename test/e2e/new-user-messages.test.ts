@@ -20,3 +20,23 @@ describe("an option given without its value", () => {
     );
   });
 });
+
+describe("hook with no hook named", () => {
+  it("says what it takes and who runs it, exit 2", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    const result = runUnchanged(repo, ["hook"], 2);
+    expect(result.stderr).toBe(
+      "git-review-remote: hook needs the hook's name: git review-remote hook pre-push <remote> <url>\n" +
+        "hint: git runs it from its pre-push hook, which git review-remote install-hook installs\n",
+    );
+  });
+
+  it("still names an unknown one", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    const result = runUnchanged(repo, ["hook", "pre-commit"], 2);
+    expect(result.stderr).toBe(
+      "git-review-remote: unknown hook 'pre-commit': only pre-push is supported\n" +
+        "hint: see 'git review-remote hook -h'\n",
+    );
+  });
+});
