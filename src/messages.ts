@@ -32,6 +32,11 @@ export const messages = {
   hintPathspec: "pathspecs are relative to the current directory; check `git ls-files`",
   nothingToExport: "nothing would leave: every file was excluded",
   hintNothingToExport: "run `git review-remote export --list` to see why each file stays",
+  emptyWorkTree: "nothing would leave: the work tree has no files",
+  hintEmptyWorkTree:
+    "--worktree sends the tracked files and the untracked ones that are not ignored: add a file first",
+  emptyCommit: "nothing would leave: the commit has no files",
+  hintEmptyCommit: "name a commit that has files, or review uncommitted files with --worktree",
   policyInvalidJson: (file: string, reason: string) => `${file}: not valid JSON: ${reason}`,
   policyInvalid: (file: string) => `invalid policy file ${file}`,
   hintPolicy: "see the policy file section of `git review-remote --help`",

@@ -358,6 +358,13 @@ async function exportBundle(repo: Repo, options: ExportOptions, own?: Scratch): 
     await removeStale([`${BUNDLE_TEMP}.tmp-`], store.tmp);
     ahead = archiveAhead(scratch, taken.snapshot, options, tempName(join(store.tmp, BUNDLE_TEMP)));
     const filtered = await filterSnapshot(repo, scratch, options, taken);
+    if (filtered.entries.length === 0 && filtered.keptOut.length === 0) {
+      // Nothing was excluded: an empty work tree, or a commit of an empty tree.
+      const worktree = filtered.snapshot.kind === SnapshotKind.worktree;
+      throw new ReviewRemoteError(worktree ? messages.emptyWorkTree : messages.emptyCommit, {
+        hints: [worktree ? messages.hintEmptyWorkTree : messages.hintEmptyCommit],
+      });
+    }
     if (filtered.kept.length === 0) {
       throw new ReviewRemoteError(messages.nothingToExport, { hints: [messages.hintNothingToExport] });
     }

@@ -1,7 +1,7 @@
 // What a new user meets running each command bare or wrong in a fresh repository: a message that
 // says what is missing, in git's words, the exit code of design §4, and the repository as it was.
 import { describe, expect, it } from "vitest";
-import { createTrailingSpaceRepo, repoTracker, runUnchanged } from "../helpers/repo.js";
+import { createTestRepo, createTrailingSpaceRepo, repoTracker, runUnchanged } from "../helpers/repo.js";
 
 const repos = repoTracker();
 
@@ -37,6 +37,41 @@ describe("hook with no hook named", () => {
     expect(result.stderr).toBe(
       "git-review-remote: unknown hook 'pre-commit': only pre-push is supported\n" +
         "hint: see 'git review-remote hook -h'\n",
+    );
+  });
+});
+
+describe("a snapshot with no files", () => {
+  it.each([[["--worktree"]], [["export", "--worktree"]]])(
+    "%j in an empty work tree says so, not that every file was excluded",
+    (args) => {
+      const repo = repos.add(createTestRepo());
+      const result = runUnchanged(repo, args, 1);
+      expect(result.stderr).toBe(
+        "git-review-remote: nothing would leave: the work tree has no files\n" +
+          "hint: --worktree sends the tracked files and the untracked ones that are not ignored: add a file first\n",
+      );
+    },
+  );
+
+  it.each([[[]], [["--all"]], [["export"]]])("%j of a commit of an empty tree says so", (args) => {
+    const repo = repos.add(createTestRepo());
+    repo.commit("empty");
+    const result = runUnchanged(repo, args, 1);
+    expect(result.stderr).toBe(
+      "git-review-remote: nothing would leave: the commit has no files\n" +
+        "hint: name a commit that has files, or review uncommitted files with --worktree\n",
+    );
+  });
+
+  it("whose every file is excluded still says that", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write(".env", "TOKEN=1\n");
+    repo.commit("only a secret file");
+    const result = runUnchanged(repo, ["export"], 1);
+    expect(result.stderr).toBe(
+      "git-review-remote: nothing would leave: every file was excluded\n" +
+        "hint: run `git review-remote export --list` to see why each file stays\n",
     );
   });
 });
