@@ -11,7 +11,9 @@ export const messages = {
   hintNotARepository:
     "run this inside a git work tree, or pass --git-dir: git --git-dir=<path> review-remote",
   gitTooOld: (version: string, minimum: string) => `needs git ${minimum} or later; this is git ${version}`,
+  gitNotFound: (minimum: string) => `needs git ${minimum} or later; there is no git on PATH`,
   hintGitTooOld: "install a newer git (https://git-scm.com/downloads), or put one first on PATH",
+  hintGitNotFound: "install git (https://git-scm.com/downloads), or add the directory that holds it to PATH",
   needsWorkTree: "this command needs a work tree (the repository is bare)",
   bareRepository: (gitDir: string) =>
     `${gitDir} is a bare repository: a review needs a work tree, and its branches belong in a clone`,

@@ -2,6 +2,7 @@
 // Plain node:child_process: every command (and the pre-push hook on each push) runs git, and a
 // process wrapper library would add more to start-up than all of our own code.
 import { type ChildProcessByStdio, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { GitError, UsageError } from "../errors.js";
 import { messages } from "../messages.js";
@@ -81,6 +82,17 @@ function killedBy(signal: AbortSignal | undefined): { signal?: AbortSignal; kill
   return signal ? { signal, killSignal: "SIGKILL" } : {};
 }
 
+const MINIMUM = `${MINIMUM_GIT.major}.${MINIMUM_GIT.minor}`;
+
+/**
+ * No git on PATH is said as an old one is (exit 2), not as a bug; any other spawn error as it is
+ * (ENOENT also names a directory to run in that is gone).
+ */
+function spawnError(error: NodeJS.ErrnoException, cwd: string): Error {
+  if (error.code !== "ENOENT" || !existsSync(cwd)) return error;
+  return new UsageError(messages.gitNotFound(MINIMUM), { hints: [messages.hintGitNotFound], cause: error });
+}
+
 function run(args: readonly string[], options: GitOptions): Promise<RawResult> {
   return new Promise((resolve, reject) => {
     const child = spawn("git", args, {
@@ -93,7 +105,7 @@ function run(args: readonly string[], options: GitOptions): Promise<RawResult> {
     const stderr: Buffer[] = [];
     child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
     child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
-    child.on("error", reject);
+    child.on("error", (error) => reject(spawnError(error, options.cwd)));
     child.on("close", (code, signal) =>
       resolve({
         stdout: Buffer.concat(stdout),
@@ -124,8 +136,7 @@ export function verifyGitVersion(options: { cwd: string; env: Env }): Promise<vo
     (result) => {
       const version = parseGitVersion(result.stdout.toString("utf8"));
       if (version === undefined || isSupportedGit(version)) return;
-      const minimum = `${MINIMUM_GIT.major}.${MINIMUM_GIT.minor}`;
-      throw new UsageError(messages.gitTooOld(version.text, minimum), { hints: [messages.hintGitTooOld] });
+      throw new UsageError(messages.gitTooOld(version.text, MINIMUM), { hints: [messages.hintGitTooOld] });
     },
     () => undefined,
   );
@@ -176,7 +187,7 @@ export function spawnGit(
   const stderr: Buffer[] = [];
   child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
   const exited = new Promise<{ exitCode: number; stderr: string }>((resolve, reject) => {
-    child.on("error", reject);
+    child.on("error", (error) => reject(spawnError(error, options.cwd)));
     child.on("close", (code, signal) =>
       resolve({ exitCode: code ?? (signal ? 128 : -1), stderr: Buffer.concat(stderr).toString("utf8") }),
     );

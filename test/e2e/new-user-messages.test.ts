@@ -1,7 +1,18 @@
 // What a new user meets running each command bare or wrong in a fresh repository: a message that
 // says what is missing, in git's words, the exit code of design §4, and the repository as it was.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTestRepo, createTrailingSpaceRepo, repoTracker, runUnchanged } from "../helpers/repo.js";
+import {
+  BIN,
+  createTestRepo,
+  createTrailingSpaceRepo,
+  repoState,
+  repoTracker,
+  runUnchanged,
+} from "../helpers/repo.js";
 
 const repos = repoTracker();
 
@@ -73,5 +84,31 @@ describe("a snapshot with no files", () => {
       "git-review-remote: nothing would leave: every file was excluded\n" +
         "hint: run `git review-remote export --list` to see why each file stays\n",
     );
+  });
+});
+
+describe("no git on PATH", () => {
+  it.each([[["list"]], [["export"]], [[]]])("%j is said as such, exit 2, not as a bug", (args) => {
+    const repo = createTrailingSpaceRepo(repos);
+    // PATH holds node alone: the CLI run directly, as git-review-remote, where no git is installed.
+    const bin = mkdtempSync(join(tmpdir(), "rr-nogit-"));
+    try {
+      symlinkSync(process.execPath, join(bin, "node"));
+      const before = repoState(repo);
+      const result = spawnSync(process.execPath, [BIN, ...args], {
+        cwd: repo.dir,
+        env: { ...repo.env, PATH: bin },
+        encoding: "utf8",
+      });
+      expect(result.status, result.stderr).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toBe(
+        "git-review-remote: needs git 2.38 or later; there is no git on PATH\n" +
+          "hint: install git (https://git-scm.com/downloads), or add the directory that holds it to PATH\n",
+      );
+      expect(repoState(repo)).toEqual(before);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
