@@ -352,6 +352,7 @@ export const messages = {
   mergePending: (id: string, top: string, action: string) =>
     `the ${action === "abort" ? "undo of the merge" : "merge"} of review ${id} into ${top} was interrupted; each file is either as it was or as merged`,
   abortOrContinue: "--abort and --continue cannot be used together",
+  listWithOutput: "--list and -o, --output cannot be used together: --list writes no bundle",
   noMergeToUndo: (id: string) => `review ${id} has no work-tree merge to undo`,
   hintUndoCommitMerge: (previous: string) => `a merge into HEAD is undone with: git reset --keep ${previous}`,
   noMergeToContinue: (id: string) => `review ${id} has no interrupted merge to finish`,

@@ -33,6 +33,10 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
   if (args.worktree && args.rev !== undefined) {
     throw new UsageError(messages.worktreeTakesNoRevision(args.rev), { hints: [messages.hintHelp] });
   }
+  // -o would be ignored: the listing builds no bundle to copy.
+  if (args.list && args.output !== undefined) {
+    throw new UsageError(messages.listWithOutput, { hints: [messages.hintHelp] });
+  }
   const repo = await resolveWorkTreeRepo();
   const policy = await readPolicy(repo.top);
   // `<base>..<head>`: the bundle a range review sends, with the change's patch (scanned too).

@@ -1,7 +1,7 @@
 // What a new user meets running each command bare or wrong in a fresh repository: a message that
 // says what is missing, in git's words, the exit code of design §4, and the repository as it was.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -110,5 +110,18 @@ describe("no git on PATH", () => {
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }
+  });
+});
+
+describe("export --list with -o", () => {
+  it("is refused: the listing writes no bundle to copy", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    const result = runUnchanged(repo, ["export", "--list", "-o", "out.tar.gz"], 2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      "git-review-remote: --list and -o, --output cannot be used together: --list writes no bundle\n" +
+        "hint: see 'git review-remote export -h'\n",
+    );
+    expect(existsSync(join(repo.dir, "out.tar.gz"))).toBe(false);
   });
 });
