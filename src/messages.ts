@@ -156,6 +156,8 @@ export const messages = {
   pushInterrupted: "interrupted; nothing was imported, and the push stops",
   interruptedNothingImported: "interrupted; nothing was imported",
   unknownHook: (name: string) => `unknown hook '${name}': only pre-push is supported`,
+  hookWaitingOnTerminal:
+    "waiting for git's ref updates on stdin: git push runs this from its pre-push hook (git review-remote install-hook installs it; Ctrl-D ends this)",
   hookNeedsName: "hook needs the hook's name: git review-remote hook pre-push <remote> <url>",
   hintHookNeedsName: "git runs it from its pre-push hook, which git review-remote install-hook installs",
   pushBlocked: "push blocked",

@@ -266,8 +266,9 @@ leaves it alone). -q, --quiet prints only the warnings (with their hints) and
 errors: not where it installed, nor the hints of an untracked hook.`,
   hook: `usage: git review-remote hook pre-push [-q] <remote> <url>
 
-Run by the pre-push hook with git's ref updates on stdin. Refuses a push that
-would publish the tool's refs (its review branches, refs/heads/review/* or as
+Run by the pre-push hook with git's ref updates on stdin (run by hand on a
+terminal, it says that it waits for them). Refuses a push that would publish
+the tool's refs (its review branches, refs/heads/review/* or as
 review-remote.branchPrefix says, and refs/review-remote/*); deleting one is
 allowed. Otherwise it reviews each pushed range and prints one line per ref:
 <ref> (<old>..<new>): <outcome>, the comments under it (each path as git

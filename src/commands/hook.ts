@@ -43,6 +43,9 @@ export async function runHook(
   if (process.env.REVIEW_REMOTE_SKIP === "1") return [];
   const repo = await resolveRepo();
   const settings = await readSettings(repo);
+  // Run by hand on a terminal, it would wait without a word for what git push writes to it.
+  if ((args.stdin as NodeJS.ReadStream).isTTY)
+    output.err(`git-review-remote: ${messages.hookWaitingOnTerminal}`);
   const updates = parsePushUpdates(await readStdin(args.stdin));
   // Whatever prePush says: review branches never leave (design §11).
   if (updates.some((update) => isReviewBranchPush(update, settings.branchPrefix))) {

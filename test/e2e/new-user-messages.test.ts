@@ -125,3 +125,31 @@ describe("export --list with -o", () => {
     expect(existsSync(join(repo.dir, "out.tar.gz"))).toBe(false);
   });
 });
+
+describe("hook pre-push run by hand", () => {
+  it("says on a terminal that it waits for git's ref updates, and not when git pipes them", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    const before = repoState(repo);
+    // util-linux's script gives the hook a terminal; its stdin at EOF ends the input there.
+    const onTerminal = spawnSync(
+      "script",
+      ["-qec", "git review-remote hook pre-push origin url", "/dev/null"],
+      {
+        cwd: repo.dir,
+        env: { ...repo.env, TERM: "dumb" },
+        encoding: "utf8",
+        input: "",
+      },
+    );
+    expect(onTerminal.status, onTerminal.stdout).toBe(0);
+    expect(onTerminal.stdout.replace(/\r/g, "")).toBe(
+      "git-review-remote: waiting for git's ref updates on stdin: git push runs this from its pre-push hook (git review-remote install-hook installs it; Ctrl-D ends this)\n",
+    );
+    expect(repo.run(["hook", "pre-push", "origin", "url"], { input: "" })).toEqual({
+      status: 0,
+      stdout: "",
+      stderr: "",
+    });
+    expect(repoState(repo)).toEqual(before);
+  });
+});
