@@ -213,8 +213,13 @@ export function hasOtherPipeReader(
     let fds: string[];
     try {
       fds = readdirSync(`${proc}/${pid}/fd`);
-    } catch {
-      if (origin === undefined || readStat(Number(pid))?.session === origin) unseen = true;
+    } catch (error) {
+      // Gone since /proc was listed (a busy host starts and ends processes all the time), or a
+      // zombie: it holds no pipe.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      const stat = readStat(Number(pid));
+      if (stat === undefined || stat.state === "Z") continue;
+      if (origin === undefined || stat.session === origin) unseen = true;
       continue;
     }
     for (const entry of fds) {

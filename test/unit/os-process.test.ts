@@ -1,7 +1,7 @@
 // Who reads a worker's answer: the readers of a pipe as /proc shows them (the session that started
 // the worker's is tested end to end, in test/e2e/client-killed.test.ts).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -31,6 +31,14 @@ describe("hasOtherPipeReader", () => {
     // As root every process is looked into; as a user, root's may hide one, unless they are of
     // no session that could relay (an origin session no process has).
     expect(hasOtherPipeReader({ dev, ino }, isRoot ? undefined : -1)).toBe(false);
+  });
+
+  it("rules out a process that ended after /proc was listed: it holds no pipe", () => {
+    // A /proc whose one process has no fd directory any more, as a process that ends between the
+    // listing and the look has not. On a busy host that happens on most calls.
+    dir = mkdtempSync(join(tmpdir(), "rr-proc-"));
+    mkdirSync(join(dir, "4194303"));
+    expect(hasOtherPipeReader({ dev: 1, ino: 1 }, undefined, dir)).toBe(false);
   });
 
   it("cannot rule a reader out without a /proc to look in, and does not throw", () => {
