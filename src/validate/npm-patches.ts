@@ -8,16 +8,19 @@ import { posix } from "node:path";
 import { readBlobs } from "../git/blobs.js";
 import { type GitOptions, git, splitNul } from "../git/run.js";
 import { foldPath } from "../paths/fold.js";
+import { readJson5 } from "./json5.js";
 import { parseBunLock } from "./npm-sources.js";
 import { quoteForDisplay } from "./sanitize.js";
+import { readYamlSubset } from "./yaml-subset.js";
 
 /** What a package file's text may name a patch by: a prefilter for `git grep`, then read in full. */
-const PATCH_WORDS = ["patch:", "patchedDependencies", "--patch-dir"];
+const PATCH_WORDS = ["patch:", "patchedDependencies", "--patch-dir", "\\"];
 
 /** The files that can name patches: package.json (pnpm's package.yaml too), the lockfiles, pnpm's workspace settings. */
 const PATCH_NAMING_FILES = [
   "package.json",
   "package.yaml",
+  "package.json5",
   "yarn.lock",
   "pnpm-lock.yaml",
   "pnpm-workspace.yaml",
@@ -72,69 +75,27 @@ function yarnPatchReferences(reference: string): { paths: string[]; workspace: s
   return { paths, workspace };
 }
 
-/**
- * A YAML line without its comment: from a `#` at its start or after a space, outside a quoted
- * scalar (one opens after a space, `:`, `,`, `[` or `{`, or at the line's start).
- */
-function uncommented(line: string): string {
-  let quote: string | undefined;
-  for (let at = 0; at < line.length; at++) {
-    const char = line[at] as string;
-    if (quote !== undefined) {
-      if (char === quote) quote = undefined;
-      continue;
-    }
-    const after = at === 0 ? " " : (line[at - 1] as string);
-    if ((char === "'" || char === '"') && /[\s:,[{]/.test(after)) quote = char;
-    else if (char === "#" && /\s/.test(after)) return line.slice(0, at);
-  }
-  return line;
+/** Every string in `value`, at any depth (pnpm's lockfile writes a patch as `{hash, path}`). */
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (typeof value !== "object" || value === null) return [];
+  return Object.values(value).flatMap(strings);
 }
 
-/** The value of a `key: value` entry, unquoted. */
-const entryValue = (entry: string) => /:\s+(['"]?)([^'"\s][^'"]*?)\1\s*$/.exec(entry)?.[2];
-
 /**
- * The patch-naming values of a YAML file's `patchedDependencies:` mapping (pnpm), at the top level
- * (pnpm-workspace.yaml, pnpm-lock.yaml) or in the top-level `pnpm:` map (a package.yaml manifest):
- * a block (comments and blank lines inside it, at any indent, do not end it) or a one-line flow
- * mapping.
+ * The values of a document's `patchedDependencies`: at its top (pnpm-workspace.yaml, pnpm-lock.yaml,
+ * Bun's package.json) and in its `pnpm` map (a manifest's, in any of pnpm's forms).
  */
-function yamlPatchedDependencies(text: string): string[] {
-  const values: string[] = [];
-  const flow = (rest: string) => {
-    for (const entry of rest.replace(/^\{|\}$/g, "").split(",")) {
-      const value = entryValue(entry.trim());
-      if (value !== undefined) values.push(value);
-    }
-  };
-  /** The indent of the `patchedDependencies:` key whose block the lines are in, if any. */
-  let block: number | undefined;
-  let topKey: string | undefined;
-  for (const raw of text.split(/\r\n|\r|\n/)) {
-    const line = uncommented(raw).trimEnd();
-    if (line.trim() === "") continue;
-    const indent = line.length - line.trimStart().length;
-    if (block !== undefined && indent > block) {
-      const value = entryValue(line);
-      if (value !== undefined) values.push(value);
-      continue;
-    }
-    block = undefined;
-    if (indent === 0) topKey = /^(['"]?)([^'":]*)\1\s*:/.exec(line)?.[2];
-    if (indent !== 0 && topKey !== "pnpm") continue;
-    const key = /^\s*(['"]?)patchedDependencies\1\s*:(?:\s+(.*))?$/.exec(line);
-    if (key === null) continue;
-    const rest = key[2] ?? "";
-    if (rest === "") block = indent;
-    else if (rest.startsWith("{")) flow(rest);
-  }
-  return values;
-}
-
-function stringValues(map: unknown): string[] {
-  if (typeof map !== "object" || map === null || Array.isArray(map)) return [];
-  return Object.values(map).filter((value): value is string => typeof value === "string");
+function patchedDependencies(document: unknown): string[] {
+  if (typeof document !== "object" || document === null || Array.isArray(document)) return [];
+  const fields = document as Record<string, unknown>;
+  const pnpm = fields.pnpm;
+  return [
+    ...strings(fields.patchedDependencies),
+    ...(typeof pnpm === "object" && pnpm !== null && !Array.isArray(pnpm)
+      ? strings((pnpm as Record<string, unknown>).patchedDependencies)
+      : []),
+  ];
 }
 
 /**
@@ -144,7 +105,10 @@ function stringValues(map: unknown): string[] {
  * a lockfile's from the workspace its locator names too: protecting a path no tool reads costs
  * nothing, missing one costs a patched dependency.
  */
-export function namedPatchPaths(path: string, text: string): { files: string[]; folders: string[] } {
+export function namedPatchPaths(
+  path: string,
+  text: string,
+): { files: string[]; folders: string[]; unread: string | undefined } {
   const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
   const files = new Set<string>();
   const folders = new Set<string>();
@@ -170,9 +134,20 @@ export function namedPatchPaths(path: string, text: string): { files: string[]; 
     }
   }
   const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
-  if (name.endsWith(".yaml")) {
-    for (const reference of yamlPatchedDependencies(text)) addFrom(up, reference, files);
-  } else if (text.includes("patchedDependencies") || text.includes("--patch-dir")) {
+  let unread: string | undefined;
+  if (name.endsWith(".yaml") || name.endsWith(".json5")) {
+    // pnpm's own forms, read as a whole: a value read wrong is a patch left unprotected, so one
+    // that cannot be read is said (`unread`). A key may be spelled with escapes (`"patched\x44..."`).
+    if (/patchedDependencies|\\/.test(text)) {
+      const read = name.endsWith(".yaml") ? readYamlSubset(text) : readJson5(text);
+      if ("unread" in read) unread = read.unread;
+      else {
+        const values =
+          "documents" in read ? read.documents.flatMap(patchedDependencies) : patchedDependencies(read.value);
+        for (const reference of values) addFrom(up, reference, files);
+      }
+    }
+  } else if (/patchedDependencies|--patch-dir|\\u/.test(text)) {
     let document: unknown;
     if (name === "bun.lock") document = parseBunLock(text);
     else {
@@ -182,21 +157,13 @@ export function namedPatchPaths(path: string, text: string): { files: string[]; 
         document = undefined;
       }
     }
-    if (typeof document === "object" && document !== null && !Array.isArray(document)) {
-      const fields = document as Record<string, unknown>;
-      const pnpm = fields.pnpm as Record<string, unknown> | undefined;
-      const references = [
-        ...stringValues(fields.patchedDependencies),
-        ...stringValues(typeof pnpm === "object" && pnpm !== null ? pnpm.patchedDependencies : undefined),
-      ];
-      for (const reference of references) addFrom(up, reference, files);
-    }
+    for (const reference of patchedDependencies(document)) addFrom(up, reference, files);
     // patch-package's folder, in any script: every file in it is applied.
     for (const match of text.matchAll(/--patch-dir(?:=|\s+)(['"]?)([^\s'"&|;]+)\1/g)) {
       addFrom([folder], match[2] ?? "", folders);
     }
   }
-  return { files: [...files], folders: [...folders] };
+  return { files: [...files], folders: [...folders], unread };
 }
 
 /** The dependency patches a base tree's package files name: asked of each path a proposal changes. */
@@ -237,10 +204,13 @@ export async function readNamedPatches(run: GitOptions, treeish: string): Promis
   );
   const files = new Map<string, string>();
   const folders = new Map<string, string>();
+  /** A file whose patches are not read, and why: every patch file is then taken for one it names. */
+  let unread: { path: string; why: string } | undefined;
   for (const [index, path] of paths.entries()) {
     const named = namedPatchPaths(path, blobs[index]?.toString("utf8") ?? "");
     for (const file of named.files) files.set(foldPath(file), path);
     for (const folder of named.folders) folders.set(foldPath(folder), path);
+    if (named.unread !== undefined) unread ??= { path, why: named.unread };
   }
   return {
     reason(path: string) {
@@ -251,6 +221,9 @@ export async function readNamedPatches(run: GitOptions, treeish: string): Promis
           by = folders.get(folder);
           if (by !== undefined) break;
         }
+      }
+      if (by === undefined && unread !== undefined && /\.(?:patch|diff)$/i.test(path)) {
+        return `is a patch file, and the base's ${quoteForDisplay(unread.path)} may name it as a dependency patch in a form this check does not read (${unread.why})`;
       }
       if (by === undefined) return undefined;
       return `is a dependency patch the base's ${quoteForDisplay(by)} names (the next install applies it to that package's code, install scripts included)`;

@@ -65,6 +65,23 @@ const BASE_FILES: Record<string, Record<string, string>> = {
     "package.json": `${JSON.stringify({ name: "root", pnpm: { patchedDependencies: { "pad@1.0.0": "fixes/pad.patch" } } }, null, 2)}\n`,
     "fixes/pad.patch": "old\n",
   },
+  pnpmFlowPatch: {
+    "pnpm-workspace.yaml":
+      'packages: [web]\npatchedDependencies: {\n  pad@1.0.0: custom/pad.patch,\n  "b@2.0.0": "custom/a,b.patch"\n}\n',
+    "custom/pad.patch": "old\n",
+    "custom/a,b.patch": "old\n",
+    "custom/notes.patch": "old\n",
+  },
+  json5Patch: {
+    "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+    "web/package.json5": "{name: 'web', pnpm: {patchedDependencies: {'pad@1.0.0': 'fixes/pad.patch'}}}\n",
+    "web/fixes/pad.patch": "old\n",
+  },
+  unreadPatch: {
+    "pnpm-workspace.yaml": "patchedDependencies:\n  pad@1.0.0: &p fixes/pad.diff\n",
+    "fixes/pad.diff": "old\n",
+    "fixes/README.md": "old\n",
+  },
   patchDir: {
     "package.json": `${JSON.stringify({ name: "root", scripts: { postinstall: "patch-package --patch-dir our-fixes" } }, null, 2)}\n`,
     "our-fixes/pad+1.0.0.patch": "old\n",
@@ -222,6 +239,37 @@ describe("validate: a dependency patch the base's package files name", () => {
       [newFilePatch("our-fixes/left+2.0.0.patch", ["new"])],
       /path "our-fixes\/left\+2\.0\.0\.patch" is a dependency patch/,
     );
+  });
+});
+
+describe("validate: a dependency patch pnpm's YAML or JSON5 names", () => {
+  it("refuses changing a patch a flow mapping over lines names, a comma in its quoted path too", async () => {
+    const named = /is a dependency patch the base's "pnpm-workspace\.yaml" names/;
+    await expectRejected("pnpmFlowPatch", [modifyPatch("custom/pad.patch", "old", "new")], named);
+    await expectRejected("pnpmFlowPatch", [deleteFilePatch("custom/a,b.patch", ["old"])], named);
+    await expectAccepted("pnpmFlowPatch", [modifyPatch("custom/notes.patch", "old", "new")]);
+  });
+
+  it("refuses changing a patch a package.json5 manifest names", async () => {
+    await expectRejected(
+      "json5Patch",
+      [modifyPatch("web/fixes/pad.patch", "old", "new")],
+      /path "web\/fixes\/pad\.patch" is a dependency patch the base's "web\/package\.json5" names/,
+    );
+  });
+
+  it("refuses changing any patch file where the base names patches in a form it does not read", async () => {
+    await expectRejected(
+      "unreadPatch",
+      [modifyPatch("fixes/pad.diff", "old", "new")],
+      /path "fixes\/pad\.diff" is a patch file, and the base's "pnpm-workspace\.yaml" may name it as a dependency patch in a form this check does not read \(an anchor, alias, tag or block scalar \(line 2\)\)/,
+    );
+    await expectRejected(
+      "unreadPatch",
+      [newFilePatch("other/fix.patch", ["new"])],
+      /path "other\/fix\.patch" is a patch file/,
+    );
+    await expectAccepted("unreadPatch", [modifyPatch("fixes/README.md", "old", "new")]);
   });
 });
 

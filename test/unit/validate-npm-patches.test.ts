@@ -92,4 +92,58 @@ describe("validate: namedPatchPaths", () => {
       "custom/pad.patch",
     ]);
   });
+
+  it("reads pnpm's YAML patchedDependencies in flow style over lines, quoted commas and values below keys", () => {
+    const overLines = [
+      "patchedDependencies: {",
+      "  pad@1.0.0: custom/pad.patch,",
+      '  "@s/b@2.0.0": "custom/a,b.patch"',
+      "}",
+      "",
+    ].join("\n");
+    expect(namedPatchPaths("pnpm-workspace.yaml", overLines).files.sort()).toEqual([
+      "custom/a,b.patch",
+      "custom/pad.patch",
+    ]);
+    const below = "patchedDependencies:\n  pad@1.0.0:\n    custom/pad.patch\n";
+    expect(namedPatchPaths("pnpm-workspace.yaml", below).files).toEqual(["custom/pad.patch"]);
+    // A key spelled with YAML's escapes is the same key.
+    const escaped = '"patched\\x44ependencies": {pad@1.0.0: custom/pad.patch}\n';
+    expect(namedPatchPaths("pnpm-workspace.yaml", escaped).files).toEqual(["custom/pad.patch"]);
+    // pnpm 10's lockfile: its package manager's document first, the project's second.
+    const lock =
+      "---\nlockfileVersion: '9.0'\n\n---\nlockfileVersion: '9.0'\n\npatchedDependencies:\n  pad@1.0.0:\n    hash: abc\n    path: custom/pad.patch\n";
+    expect(namedPatchPaths("pnpm-lock.yaml", lock).files).toContain("custom/pad.patch");
+    const manifest = "name: web\npnpm: {\n  patchedDependencies: {pad@1.0.0: p/x.patch}}\n";
+    expect(namedPatchPaths("package.yaml", manifest).files).toContain("p/x.patch");
+  });
+
+  it("reads pnpm's patchedDependencies in a package.json5 manifest", () => {
+    const manifest = [
+      "// web",
+      "{",
+      "  name: 'web',",
+      "  pnpm: {",
+      "    patchedDependencies: {'pad@1.0.0': 'custom/pad.patch', \"b@2.0.0\": \"custom/b\\u002epatch\",},",
+      "  },",
+      "}",
+    ].join("\n");
+    const { files, unread } = namedPatchPaths("web/package.json5", manifest);
+    expect(files).toEqual(expect.arrayContaining(["web/custom/pad.patch", "web/custom/b.patch"]));
+    expect(unread).toBeUndefined();
+  });
+
+  it("says why a YAML or JSON5 file that may name patches is not read, and reads nothing of it", () => {
+    const anchored = "patchedDependencies:\n  pad@1.0.0: &p custom/pad.patch\n  b@1.0.0: *p\n";
+    expect(namedPatchPaths("pnpm-workspace.yaml", anchored)).toEqual({
+      files: [],
+      folders: [],
+      unread: "an anchor, alias, tag or block scalar (line 2)",
+    });
+    expect(namedPatchPaths("package.json5", "{pnpm: {patchedDependencies: {a: 'x.patch'}}")).toMatchObject({
+      unread: expect.stringMatching(/^no comma between members/),
+    });
+    // A file that names no patch, in a form that could not hide the word, is not read at all.
+    expect(namedPatchPaths("pnpm-workspace.yaml", "packages: &p\n  - web\n").unread).toBeUndefined();
+  });
 });
