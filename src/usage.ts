@@ -207,8 +207,8 @@ what went (show: pruned). A review asked again is then asked of its worker.
 
 Delete the branch and refs of review <id>; the record stays in the store.
 
-    -q, --quiet  print nothing but errors: not what was dropped, nor how to
-                 restore the branch`,
+    -q, --quiet  print nothing but errors and warnings: not what was dropped,
+                 nor how to restore the branch`,
   import: `usage: git review-remote import <result.json> --request <id>
                                 [--fail-level <level>] [--json] [-q]
 
