@@ -14,6 +14,7 @@ import {
 } from "../export/bundle.js";
 import { readQuotePath } from "../git/quote.js";
 import { messages } from "../messages.js";
+import { describeIoError } from "../os/errno.js";
 import { resolveRange, resolveTarget } from "../pipeline/target.js";
 import { type Repo, resolveWorkTreeRepo } from "../repo.js";
 import { printBundle, printListing, printRefusedExport } from "../report/export.js";
@@ -78,7 +79,7 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
     if (!(await isSameFile(bundle.path, target))) {
       await pipeline(createReadStream(bundle.path), createWriteStream(target)).catch(
         (error: NodeJS.ErrnoException) => {
-          throw new ReviewRemoteError(messages.outputUnwritable(target, error.code ?? String(error)), {
+          throw new ReviewRemoteError(messages.outputUnwritable(target, describeIoError(error)), {
             cause: error,
           });
         },

@@ -6,6 +6,7 @@ import { readSettings } from "../config/settings.js";
 import { InvalidResultError, type ReviewRemoteError, UsageError } from "../errors.js";
 import { readQuotePath } from "../git/quote.js";
 import { messages } from "../messages.js";
+import { describeIoError } from "../os/errno.js";
 import type { FailLevel } from "../pipeline/fail-level.js";
 import { acceptOutOfBand } from "../pipeline/out-of-band.js";
 import { resolveWorkTreeRepo } from "../repo.js";
@@ -25,8 +26,7 @@ async function readBoundedResult(path: string, shown: string, maxBytes: number):
   try {
     handle = await open(path, "r");
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new UsageError(messages.cannotRead(shown, code ?? message));
+    throw new UsageError(messages.cannotRead(shown, describeIoError(error)));
   }
   const chunks: Buffer[] = [];
   let total = 0;
@@ -41,8 +41,7 @@ async function readBoundedResult(path: string, shown: string, maxBytes: number):
     }
   } catch (error) {
     if (error instanceof InvalidResultError) throw error;
-    const { code, message } = error as NodeJS.ErrnoException;
-    throw new UsageError(messages.cannotRead(shown, code ?? message));
+    throw new UsageError(messages.cannotRead(shown, describeIoError(error)));
   } finally {
     await handle.close();
   }

@@ -7,6 +7,7 @@ import { access, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { ConfigError, InvalidResultError } from "../errors.js";
 import { messages } from "../messages.js";
+import { describeIoError } from "../os/errno.js";
 import { createTempDir, RECEIPT_PREFIX } from "../os/tempdir.js";
 import {
   ARMORED_SIGNATURE,
@@ -124,8 +125,7 @@ export async function verifyAllowedSignersReadable(file: string): Promise<void> 
   try {
     await access(file, constants.R_OK);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new ConfigError(messages.allowedSignersUnreadable(file, reason), {
+    throw new ConfigError(messages.allowedSignersUnreadable(file, describeIoError(error)), {
       cause: error,
       hints: [messages.hintAllowedSigners],
     });

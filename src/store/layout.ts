@@ -4,6 +4,7 @@ import { appendFile, chmod, mkdir, open, readFile, rename, rm } from "node:fs/pr
 import { dirname, join } from "node:path";
 import { ReviewRemoteError } from "../errors.js";
 import { messages } from "../messages.js";
+import { describeIoError } from "../os/errno.js";
 import type { Repo } from "../repo.js";
 
 export interface StorePaths {
@@ -30,8 +31,7 @@ export function storePaths(repo: Pick<Repo, "commonDir">): StorePaths {
 
 /** Turn an I/O failure in the store (read-only, full disk) into a user error with a hint. */
 export function storeError(dir: string, error: unknown): ReviewRemoteError {
-  const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-  return new ReviewRemoteError(messages.storeUnwritable(dir, reason), {
+  return new ReviewRemoteError(messages.storeUnwritable(dir, describeIoError(error)), {
     hints: [messages.hintStoreUnwritable],
     cause: error,
   });

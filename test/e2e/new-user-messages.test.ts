@@ -153,3 +153,19 @@ describe("hook pre-push run by hand", () => {
     expect(repoState(repo)).toEqual(before);
   });
 });
+
+describe("a file that cannot be read or written", () => {
+  it("is said in the system's words, not as an errno code", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    repo.git("config", "review-remote.gone.command", "false");
+    expect(repo.run(["--worker", "gone"]).status).toBe(3);
+    const [review] = JSON.parse(repo.run(["list", "--json"]).stdout) as { id: string }[];
+    const missing = runUnchanged(repo, ["import", "missing.json", "--request", review?.id ?? ""], 2);
+    expect(missing.stderr).toBe("git-review-remote: cannot read missing.json: No such file or directory\n");
+    const unwritable = repo.run(["export", "-o", "no/such/dir/out.tar.gz"]);
+    expect(unwritable.status).toBe(1);
+    expect(unwritable.stderr).toBe(
+      `git-review-remote: cannot write ${join(repo.dir, "no/such/dir/out.tar.gz")}: No such file or directory\n`,
+    );
+  });
+});

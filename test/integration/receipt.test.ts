@@ -247,7 +247,9 @@ describe("receipts: local setup problems are errors, not verdicts", () => {
     const received = await signedResult(ed25519.private);
     await expect(check(received, join(keys.dir, "missing_signers"))).rejects.toMatchObject({
       exitCode: ExitCode.usage,
-      message: expect.stringMatching(/^cannot read allowed signers file .*missing_signers: ENOENT$/),
+      message: expect.stringMatching(
+        /^cannot read allowed signers file .*missing_signers: No such file or directory$/,
+      ),
     });
   });
 
