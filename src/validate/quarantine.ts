@@ -157,6 +157,13 @@ async function applyEach(
     baseEntries ??= listTreePaths(run, baseTree).then(treeEntries);
     return baseEntries;
   };
+  // Whether pnpm installs the base: a package.yaml stays pnpm's manifest when a proposal deletes
+  // the lockfile that tells. Listed only if some proposal writes one.
+  let basePnpm: Promise<boolean> | undefined;
+  const loadBasePnpm = () => {
+    basePnpm ??= listTreePaths(run, baseTree).then(isPnpmTree);
+    return basePnpm;
+  };
   const known = new Set(options.manifest);
   const trees: string[] = [];
   for (const [index, commit] of options.commits.entries()) {
@@ -166,6 +173,7 @@ async function applyEach(
       options,
       known,
       loadBaseEntries,
+      loadBasePnpm,
       loadNamedPatches,
     });
     if (step.problems.length > 0) {
@@ -186,6 +194,7 @@ interface StepContext {
   options: QuarantineOptions;
   known: ReadonlySet<string>;
   loadBaseEntries(): Promise<ReadonlySet<string>>;
+  loadBasePnpm(): Promise<boolean>;
   loadNamedPatches(): Promise<NamedPatches>;
 }
 
@@ -237,7 +246,7 @@ async function applyCommit(
   };
   const problems = changes.flatMap((change) => checkChange(change, rules));
   problems.push(...patchProblems(changes, await context.loadNamedPatches()));
-  problems.push(...(await lifecycleProblems(changes, run, tree)));
+  problems.push(...(await lifecycleProblems(changes, run, tree, context.loadBasePnpm)));
   if (changes.some((change) => ["A", "R", "C"].includes(change.status))) {
     problems.push(...findCollisions(await listTreePaths(run, tree), await context.loadBaseEntries()));
   }
@@ -268,6 +277,7 @@ async function lifecycleProblems(
   changes: readonly TreeChange[],
   run: GitOptions,
   tree: string,
+  basePnpm: () => Promise<boolean>,
 ): Promise<string[]> {
   const problems: string[] = [];
   // The tree's paths, listed once and only if a check needs them.
@@ -286,7 +296,8 @@ async function lifecycleProblems(
     }
     if (change.status === "D" || !isFileMode(change.newMode)) continue;
     if (isPnpmManifestPath(change.path)) {
-      const problem = pnpmManifestProblem(change.path, (await list()).pnpm);
+      const pnpm = (await list()).pnpm || (await basePnpm());
+      const problem = pnpmManifestProblem(change.path, pnpm);
       if (problem !== undefined) problems.push(`path ${quoteForDisplay(change.path)} ${problem}`);
     }
     if (!isPackageFile(change.path)) continue;

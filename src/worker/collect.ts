@@ -216,7 +216,9 @@ async function findSkips(
       return problem === undefined ? undefined : `the file ${problem}`;
     }
     if (!isPnpmManifestPath(change.path)) return undefined;
-    const problem = pnpmManifestProblem(change.path, (await list()).pnpm);
+    // pnpm installs the tree if it did at the baseline: this commit or one before may delete the lockfile.
+    const pnpm = (await list()).pnpm || isPnpmTree(await listTreePaths(runIn(ctx), ctx.baseline));
+    const problem = pnpmManifestProblem(change.path, pnpm);
     return problem === undefined ? undefined : `the file ${problem}`;
   };
   const patchReason = (change: TreeChange) => {

@@ -191,6 +191,18 @@ describe("validate: a package.json removed beside another manifest pnpm reads", 
     );
   });
 
+  it("refuses a package.yaml added with, or after, the pnpm-lock.yaml that tells pnpm's deleted", async () => {
+    const lockGone = deleteFilePatch("pnpm-lock.yaml", ["lockfileVersion: '9.0'"]);
+    const manifest = newFilePatch("app/package.yaml", ["name: app", "scripts:", "  postinstall: node -e 1"]);
+    const refused = /path "app\/package\.yaml" is a project manifest pnpm reads/;
+    await expectRejected("pnpmYaml", [lockGone + manifest], refused);
+    await expectRejected("pnpmYaml", [lockGone, manifest], refused);
+    // Where the base is no pnpm tree, a package.yaml is Haskell's hpack manifest: proposable.
+    await expectAccepted("hpack", [
+      newFilePatch("lib/package.yaml", ["name: lib", "dependencies:", "  - base"]),
+    ]);
+  });
+
   it("accepts deleting another file there, and a package.json with no other manifest beside it", async () => {
     await expectAccepted("pnpmYaml", [deleteFilePatch("web/index.js", ["console.log(1);"])]);
     await expectAccepted("workspaces", [

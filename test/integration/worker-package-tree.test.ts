@@ -32,6 +32,9 @@ describe("the worker and the package files' tree", () => {
       "echo new > custom/pad.patch",
       "rm web/package.json",
       `sed -i 's#"packages/\\*"#"packages/*", "fixtures/*"#' package.json`,
+      // pnpm's lockfile deleted with it: the base is pnpm's, and so is a package.yaml still.
+      "rm pnpm-lock.yaml",
+      "mkdir app && printf 'name: app\\nscripts:\\n  postinstall: node -e 1\\n' > app/package.yaml",
     ].join("; ");
     const run = await runWorkerOn(envelope(target.request(), target.bundle), {
       reviewerCommands: [{ command, format: "comments" }],
@@ -42,12 +45,18 @@ describe("the worker and the package files' tree", () => {
     expect(result.commits).toHaveLength(1);
     const patch = result.commits[0]?.patch ?? "";
     expect(patch).toContain("+let a = 1;");
-    for (const path of ["custom/pad.patch", "web/package.json", "package.json b/package.json"]) {
+    for (const path of [
+      "custom/pad.patch",
+      "web/package.json",
+      "package.json b/package.json",
+      "app/package.yaml",
+    ]) {
       expect(patch).not.toContain(`a/${path}`);
     }
     const notes = Object.fromEntries(result.comments.map((comment) => [comment.path, comment.message]));
     expect(notes["custom/pad.patch"]).toContain('is a dependency patch the base\'s "package.json" names');
     expect(notes["web/package.json"]).toContain('is removed beside "web/package.yaml"');
     expect(notes["package.json"]).toContain('makes "fixtures/evil" a workspace');
+    expect(notes["app/package.yaml"]).toContain("is a project manifest pnpm reads");
   });
 });
