@@ -128,6 +128,10 @@ export const messages = {
       : `the range's patch (${cut.bytes} bytes) is too large to send whole; the reviewer gets the lines of ` +
         `${cut.kept} of its ${cut.total} files, the largest by path only`,
   resultRejected: (worker: string) => `rejected the result of worker '${worker}'; nothing was imported`,
+  hintResultFileEmpty: (file: string) =>
+    `${file} is empty: import takes the result document the worker printed on stdout`,
+  hintStrayInFile: (file: string, text: string, line: number) =>
+    `${file} holds "${text}" (line ${line}), which is no part of a result: import takes the result document alone, as the worker printed it on stdout`,
   hintWorkerPrintedNothing: (worker: string) =>
     `the worker printed nothing on stdout: its command must run git-review-remote worker (git config review-remote.${worker}.command)`,
   commentsDropped: (worker: string, count: number) =>

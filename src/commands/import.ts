@@ -58,9 +58,8 @@ export async function runImport(
   const repo = await resolveWorkTreeRepo();
   const settings = await readSettings(repo);
   printRecovered(await recoverStore(storePaths(repo)), output, repo.top);
-  const readResult = (maxBytes: number) =>
-    readBoundedResult(resolve(repo.cwd, args.file), args.file, maxBytes);
-  const report = await acceptOutOfBand(repo, settings, args.request, readResult);
+  const read = (maxBytes: number) => readBoundedResult(resolve(repo.cwd, args.file), args.file, maxBytes);
+  const report = await acceptOutOfBand(repo, settings, args.request, { file: args.file, read });
   if (report.importFilter && !args.json) output.out(describeImportFilter(report.importFilter));
   const quotePath = !args.json && (await readQuotePath({ cwd: repo.cwd, env: repo.env }));
   printReview(report, { json: args.json, quotePath }, output);

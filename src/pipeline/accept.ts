@@ -39,13 +39,24 @@ async function parseAndCheck(context: AcceptContext, worker: Worker, record: Rev
     // forgot to exec it), more often than a worker that misbehaved.
     const silent = raw.toString("utf8").trim() === "";
     const stray = silent ? undefined : strayOutputLine(raw);
+    // An imported file is the user's to fix, not the worker's command.
+    const file = context.resultFile === undefined ? undefined : sanitizeLine(context.resultFile);
+    const hints = silent
+      ? [
+          file === undefined
+            ? messages.hintWorkerPrintedNothing(worker.name)
+            : messages.hintResultFileEmpty(file),
+        ]
+      : stray
+        ? [
+            file === undefined
+              ? messages.hintStrayStdout(sanitizeLine(stray.text), stray.line)
+              : messages.hintStrayInFile(file, sanitizeLine(stray.text), stray.line),
+          ]
+        : [];
     const error = new InvalidResultError(messages.resultRejected(worker.name), {
       details: parsed.problems.map(sanitizeLine),
-      hints: silent
-        ? [messages.hintWorkerPrintedNothing(worker.name)]
-        : stray
-          ? [messages.hintStrayStdout(sanitizeLine(stray.text), stray.line)]
-          : [],
+      hints,
     });
     error.remember = !stray;
     throw error;

@@ -37,6 +37,11 @@ export interface AcceptContext {
    * named when it runs out; unknown for a result imported out of band.
    */
   timeoutSetting?: string | undefined;
+  /**
+   * The file a result imported out of band was read from, as the user named it: a problem with the
+   * document is said of that file, not of the worker's stdout.
+   */
+  resultFile?: string | undefined;
 }
 
 export interface ProposalScope {

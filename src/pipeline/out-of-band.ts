@@ -46,15 +46,16 @@ async function readSent(store: StorePaths, id: string): Promise<{ request: Reque
   }
 }
 
+/** `result.file`: the file `result.read` reads, as the user named it. */
 export async function acceptOutOfBand(
   repo: Repo,
   settings: Settings,
   reviewId: string,
-  readResult: (maxBytes: number) => Promise<Buffer>,
+  result: { file: string; read: (maxBytes: number) => Promise<Buffer> },
 ): Promise<OutOfBandReport> {
   const store = storePaths(repo);
   return withStoreLock(store, `import ${reviewId}`, () =>
-    acceptLocked(repo, store, settings, reviewId, readResult),
+    acceptLocked(repo, store, settings, reviewId, result),
   );
 }
 
@@ -63,7 +64,7 @@ async function acceptLocked(
   store: StorePaths,
   settings: Settings,
   reviewId: string,
-  readResult: (maxBytes: number) => Promise<Buffer>,
+  result: { file: string; read: (maxBytes: number) => Promise<Buffer> },
 ): Promise<OutOfBandReport> {
   const record = await findRecord(store, reviewId);
   // Its own process may still get the answer: two imports of one review would race.
@@ -93,12 +94,13 @@ async function acceptLocked(
     receiptPolicies: new Map([[record.worker.name, receiptPolicy]]),
     signal: new AbortController().signal,
     scope: proposalScope(changes, mode),
+    resultFile: result.file,
   };
   const outcome = await acceptResult(
     context,
     record.worker,
     { ...record },
-    await readResult(request.limits.maxResultBytes),
+    await result.read(request.limits.maxResultBytes),
   );
   const focused = focusOutcome(outcome, changes, mode);
   const filter = record.range ? { mode, asked: record.filterMode !== undefined } : undefined;

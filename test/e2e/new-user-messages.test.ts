@@ -169,3 +169,31 @@ describe("a file that cannot be read or written", () => {
     );
   });
 });
+
+describe("import of a file that is no result", () => {
+  const cases: [string, string, string][] = [
+    [
+      "an empty file",
+      "",
+      "  result: not valid JSON: empty document (line 1, column 1)\n" +
+        "hint: answer.json is empty: import takes the result document the worker printed on stdout\n",
+    ],
+    [
+      "a page of text",
+      "<html>Not Found</html>\n",
+      "  result: not valid JSON: unexpected character '<' (line 1, column 1)\n" +
+        'hint: answer.json holds "<html>Not Found</html>" (line 1), which is no part of a result: import takes the result document alone, as the worker printed it on stdout\n',
+    ],
+  ];
+  it.each(cases)("(%s) names the file, not the worker's command or its stdout", (_, content, said) => {
+    const repo = createTrailingSpaceRepo(repos);
+    repo.git("config", "review-remote.gone.command", "false");
+    expect(repo.run(["--worker", "gone"]).status).toBe(3);
+    const [review] = JSON.parse(repo.run(["list", "--json"]).stdout) as { id: string }[];
+    repo.write("answer.json", content);
+    const result = runUnchanged(repo, ["import", "answer.json", "--request", review?.id ?? ""], 4);
+    expect(result.stderr).toBe(
+      `git-review-remote: rejected the result of worker 'gone'; nothing was imported\n${said}`,
+    );
+  });
+});
