@@ -25,7 +25,7 @@ export function printAudit(
 }
 
 export function printAuditVerified(sends: number, receipts: number, pruned: number, output: Output): void {
-  output.out(`All stored bundles hash to their names (${sends} sends recorded).`);
+  output.out(`All stored bundles hash to their names (${plural(sends, "send")} recorded).`);
   if (pruned > 0) output.out(`${messages.bundlesPruned(pruned).replace(/^./, (c) => c.toUpperCase())}.`);
   if (receipts > 0) output.out(`All stored receipts verify (${plural(receipts, "signed review")}).`);
 }

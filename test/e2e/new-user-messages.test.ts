@@ -197,3 +197,15 @@ describe("import of a file that is no result", () => {
     );
   });
 });
+
+describe("audit --verify after the first review", () => {
+  it("counts one send as one", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    expect(repo.run([]).status).toBe(0);
+    expect(repo.run(["audit", "--verify"])).toEqual({
+      status: 0,
+      stdout: "All stored bundles hash to their names (1 send recorded).\n",
+      stderr: "",
+    });
+  });
+});
