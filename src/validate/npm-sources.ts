@@ -411,6 +411,9 @@ const PNPM_DEPENDENCY_GROUPS = new Set([
   "devDependencies",
   "optionalDependencies",
   "specifiers",
+  // pnpm 10's first document: pnpm itself and the config dependencies (whose pnpmfiles it runs).
+  "packageManagerDependencies",
+  "configDependencies",
 ]);
 
 /** A YAML scalar as pnpm writes it: plain, or in single or double quotes. */
@@ -446,8 +449,17 @@ function readPnpmImporters(text: string): { dependencies: PnpmDependency[]; unre
   let base = 0;
   let group: string | undefined;
   let name: string | undefined;
-  const entry = (dependency: string) => {
-    const key = `importers > ${importer} > ${dependency}`;
+  const entry = (dependency: string, field: "specifier" | "version") => {
+    let key = `importers > ${importer} > ${dependency}`;
+    const first = found.get(key);
+    // The same name in another group of the importer (or another document's importer of that
+    // folder) is read on its own: neither may hide the other's source.
+    if (
+      first !== undefined &&
+      (field === "specifier" ? first.specifier !== undefined : first.version !== "")
+    ) {
+      key = `${key} (${group})`;
+    }
     let value = found.get(key);
     if (value === undefined) {
       value = {
@@ -467,7 +479,7 @@ function readPnpmImporters(text: string): { dependencies: PnpmDependency[]; unre
     const id = `${importer}\0${group}\0${dependency}\0${field}`;
     if (seen.has(id)) unread.push(line.trim());
     seen.add(id);
-    entry(dependency)[field] = value;
+    entry(dependency, field)[field] = value;
   };
   for (const line of lockLines(text)) {
     if (/^\s*(?:#.*)?$/.test(line)) continue;

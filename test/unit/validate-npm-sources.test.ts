@@ -791,6 +791,97 @@ describe("validate: a lockfile entry resolved to another package's tarball", () 
       `adds the source "link:../outside" for "importers > . > x (specifier)" (${off})`,
     ]);
   });
+  it("reads pnpm 10's two-document lockfile: its package manager's and config dependencies too", () => {
+    // The first document is the lockfile of pnpm itself and of the config dependencies, which pnpm
+    // installs and runs (a config dependency's pnpmfile) before it reads the project's.
+    const env = (group: string, specifier: string, version: string, resolution: string) =>
+      [
+        "---",
+        "lockfileVersion: '9.0'",
+        "",
+        "importers:",
+        "",
+        "  .:",
+        "    configDependencies: {}",
+        `    ${group}:`,
+        "      pnpm:",
+        `        specifier: ${specifier}`,
+        `        version: ${version}`,
+        "",
+        "packages:",
+        "",
+        "  pnpm@10.33.0:",
+        `    resolution: ${resolution}`,
+        "",
+        "snapshots:",
+        "",
+        "  pnpm@10.33.0: {}",
+        "",
+        "---",
+        "lockfileVersion: '9.0'",
+        "",
+        "importers:",
+        "",
+        "  .: {}",
+        "",
+      ].join("\n");
+    const good = env("packageManagerDependencies", "10.33.0", "10.33.0", "{integrity: sha512-AAAA}");
+    expect(changedLockfileSources("pnpm", undefined, good)).toEqual([]);
+    expect(
+      changedLockfileSources(
+        "pnpm",
+        good,
+        env("packageManagerDependencies", "10.33.0", "10.33.0", "{tarball: https://e.invalid/pnpm.tgz}"),
+      ),
+    ).toEqual([expect.stringMatching(/^adds the source "\{tarball: https:\/\/e\.invalid\/pnpm\.tgz\}"/)]);
+    for (const group of ["packageManagerDependencies", "configDependencies"]) {
+      expect(
+        changedLockfileSources(
+          "pnpm",
+          good,
+          env(group, "10.33.0", "link:../evil", "{integrity: sha512-AAAA}"),
+        ),
+        group,
+      ).toEqual([expect.stringMatching(/"link:\.\.\/evil"/)]);
+      expect(
+        changedLockfileSources(
+          "pnpm",
+          good,
+          env(group, "github:evil/pnpm", "10.33.0", "{integrity: sha512-AAAA}"),
+        ),
+        group,
+      ).toEqual([expect.stringMatching(/"github:evil\/pnpm"/)]);
+    }
+    // The same name in two groups of an importer: the later one does not hide the first one's link.
+    const twice = [
+      "lockfileVersion: '9.0'",
+      "",
+      "importers:",
+      "",
+      "  .:",
+      "    dependencies:",
+      "      x:",
+      "        specifier: link:../outside",
+      "        version: link:../outside",
+      "    devDependencies:",
+      "      x:",
+      "        specifier: ^1.0.0",
+      "        version: 1.0.0",
+      "",
+    ].join("\n");
+    expect(changedLockfileSources("pnpm", undefined, twice)).toEqual([
+      expect.stringMatching(/^adds the source "link:\.\.\/outside" for "importers > \. > x"/),
+      expect.stringMatching(/^adds the source "link:\.\.\/outside" for "importers > \. > x \(specifier\)"/),
+    ]);
+    // A `snapshots:` entry's resolution is read as a `packages:` entry's is.
+    const snapshot = (resolution: string) =>
+      `lockfileVersion: '9.0'\n\nsnapshots:\n\n  pad@1.0.0:\n    resolution: ${resolution}\n`;
+    expect(changedLockfileSources("pnpm", undefined, snapshot("{integrity: sha512-AAAA}"))).toEqual([]);
+    expect(
+      changedLockfileSources("pnpm", undefined, snapshot("{type: directory, directory: ../pad}")),
+    ).toHaveLength(1);
+  });
+
   it("refuses a pnpm importer's line in a form pnpm does not write, which YAML may read as a link out", () => {
     const unread = "a resolution not in the form the package manager writes: it may name any source";
     const lock = (lines: string[]) =>
