@@ -2,7 +2,7 @@
 // a git repository, a URL or a local path, or a lockfile entry it resolves off the registry, is code
 // the next `npm install` fetches and runs (its install scripts, its bin) without any registry having
 // seen it, so none may be added or changed, as the lifecycle scripts may not.
-import { foldedName } from "../paths/fold.js";
+import { foldedName, foldPath } from "../paths/fold.js";
 import { parseStrictJson } from "../protocol/strict-json.js";
 import { changedGuardedFields, changedLifecycleScripts, isPackageJsonPath } from "./npm-scripts.js";
 import { quoteForDisplay } from "./sanitize.js";
@@ -136,6 +136,11 @@ type LockKind = "npm" | "yarn" | "pnpm" | "bun";
 export function lockfileKind(path: string): LockKind | undefined {
   const name = foldedName(path);
   if (name === "package-lock.json" || name === "npm-shrinkwrap.json") return "npm";
+  // A committed node_modules' own lockfiles, npm's hidden one and pnpm's virtual store's: the next
+  // install reads what is installed, and where from, in them.
+  const folded = foldPath(path);
+  if (/(?:^|\/)node_modules\/\.package-lock\.json$/.test(folded)) return "npm";
+  if (/(?:^|\/)node_modules\/\.pnpm\/lock\.yaml$/.test(folded)) return "pnpm";
   if (name === "yarn.lock") return "yarn";
   if (name === "pnpm-lock.yaml") return "pnpm";
   if (name === "bun.lock") return "bun";

@@ -46,6 +46,12 @@ const ROOT_WORKSPACES = `${JSON.stringify({ name: "root", private: true, workspa
 
 const GYP_PACKAGE = `${JSON.stringify({ name: "b", scripts: { install: "node-gyp-build" } }, null, 2)}\n`;
 
+const PAD_PACKAGE = `${JSON.stringify({ name: "pad", version: "1.0.0" }, null, 2)}\n`;
+const NATIVE_PACKAGE = `${JSON.stringify({ name: "native", scripts: { install: "node-gyp-build" } }, null, 2)}\n`;
+const hiddenLock = (resolved: string) =>
+  `${JSON.stringify({ name: "root", lockfileVersion: 3, requires: true, packages: { "node_modules/pad": { version: "1.0.0", resolved } } }, null, 2)}\n`;
+const HIDDEN_LOCK = hiddenLock("https://registry.npmjs.org/pad/-/pad-1.0.0.tgz");
+
 const BASE_FILES: Record<string, Record<string, string>> = {
   pnpmYaml: {
     "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
@@ -81,6 +87,14 @@ const BASE_FILES: Record<string, Record<string, string>> = {
     "pnpm-workspace.yaml": "patchedDependencies:\n  pad@1.0.0: &p fixes/pad.diff\n",
     "fixes/pad.diff": "old\n",
     "fixes/README.md": "old\n",
+  },
+  vendored: {
+    "package.json": `${JSON.stringify({ name: "root", dependencies: { pad: "1.0.0" } }, null, 2)}\n`,
+    "node_modules/pad/package.json": PAD_PACKAGE,
+    "node_modules/pad/index.js": "module.exports = 1;\n",
+    "node_modules/native/package.json": NATIVE_PACKAGE,
+    "node_modules/native/binding.gyp": "{ 'targets': [] }\n",
+    "node_modules/.package-lock.json": HIDDEN_LOCK,
   },
   patchDir: {
     "package.json": `${JSON.stringify({ name: "root", scripts: { postinstall: "patch-package --patch-dir our-fixes" } }, null, 2)}\n`,
@@ -282,6 +296,60 @@ describe("validate: a dependency patch pnpm's YAML or JSON5 names", () => {
       /path "other\/fix\.patch" is a patch file/,
     );
     await expectAccepted("unreadPatch", [modifyPatch("fixes/README.md", "old", "new")]);
+  });
+});
+
+describe("validate: a committed node_modules, as npm rebuild and the next install read it", () => {
+  /** A patch changing the whole of `path` from `old` to `next`. */
+  const rewrite = (path: string, old: string, next: string) =>
+    [
+      `diff --git a/${path} b/${path}`,
+      `--- a/${path}`,
+      `+++ b/${path}`,
+      `@@ -1,${lines(old).length} +1,${lines(next).length} @@`,
+      ...lines(old).map((line) => `-${line}`),
+      ...lines(next).map((line) => `+${line}`),
+      "",
+    ].join("\n");
+
+  it("refuses a dependency's install script, binding.gyp or dropped install script", async () => {
+    const scripted = `${JSON.stringify({ name: "pad", version: "1.0.0", scripts: { postinstall: "node x.js" } }, null, 2)}\n`;
+    await expectRejected(
+      "vendored",
+      [rewrite("node_modules/pad/package.json", PAD_PACKAGE, scripted)],
+      /path "node_modules\/pad\/package\.json" adds the npm lifecycle script "postinstall"/,
+    );
+    await expectRejected(
+      "vendored",
+      [
+        newFilePatch("node_modules/evil/package.json", [
+          '{ "name": "evil", "scripts": { "preinstall": "x" } }',
+        ]),
+      ],
+      /path "node_modules\/evil\/package\.json" adds the npm lifecycle script "preinstall"/,
+    );
+    await expectRejected(
+      "vendored",
+      [newFilePatch("node_modules/evil/binding.gyp", ["{ 'targets': [] }"])],
+      /node_modules\/evil\/binding\.gyp/,
+    );
+    const dropped = NATIVE_PACKAGE.replace('"install"', '"build"');
+    await expectRejected(
+      "vendored",
+      [rewrite("node_modules/native/package.json", NATIVE_PACKAGE, dropped)],
+      /leaves npm to run node-gyp from "node_modules\/native\/binding\.gyp"/,
+    );
+  });
+
+  it("refuses npm's hidden lockfile resolving a package off the registry, and accepts its code changed", async () => {
+    await expectRejected(
+      "vendored",
+      [rewrite("node_modules/.package-lock.json", HIDDEN_LOCK, hiddenLock("https://e.invalid/pad.tgz"))],
+      /path "node_modules\/\.package-lock\.json" changes the source "https:\/\/e\.invalid\/pad\.tgz"/,
+    );
+    await expectAccepted("vendored", [
+      modifyPatch("node_modules/pad/index.js", "module.exports = 1;", "module.exports = 2;"),
+    ]);
   });
 });
 

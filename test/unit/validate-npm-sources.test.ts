@@ -140,6 +140,10 @@ describe("validate: changedLockfileSources", () => {
     expect(lockfileKind("Yarn.lock")).toBe("yarn");
     expect(lockfileKind("pnpm-lock.yaml")).toBe("pnpm");
     expect(lockfileKind("apps/web/bun.lock")).toBe("bun");
+    expect(lockfileKind("node_modules/.package-lock.json")).toBe("npm");
+    expect(lockfileKind("web/Node_Modules/.pnpm/lock.yaml")).toBe("pnpm");
+    expect(lockfileKind("docs/.package-lock.json")).toBeUndefined();
+    expect(lockfileKind("node_modules/pad/lock.yaml")).toBeUndefined();
     expect(lockfileKind("docs/package-lock.md")).toBeUndefined();
   });
 
