@@ -55,11 +55,23 @@ function printHidden(outcomes: readonly ReviewOutcome[], output: Output): void {
   }
 }
 
+/**
+ * The line for reviews that left no branch: one that went over a limit says so, and fixes left out
+ * as outside the change are not "nothing" (the line above counts them), for one worker or several.
+ */
+function nothingToPropose(records: readonly ReviewOutcome["record"][]): string {
+  if (records.some((record) => record.dropped?.some((part) => part.part === "proposals"))) {
+    return "No proposals: they went over a limit (see the warning).";
+  }
+  if (records.some((record) => leftOut(record).fixes > 0)) return messages.nothingToProposeInChange;
+  return "Nothing to propose.";
+}
+
 /** Several workers: each branch once (identical proposals marked), then one block of next steps. */
 function printFanOutNextSteps(outcomes: readonly ReviewOutcome[], output: Output): void {
   const proposing = outcomes.filter((outcome) => outcome.record.branch);
   if (proposing.length === 0) {
-    output.out("Nothing to propose.");
+    output.out(nothingToPropose(outcomes.map((outcome) => outcome.record)));
     return;
   }
   const byId = new Map(outcomes.map((outcome) => [outcome.record.id, outcome]));
@@ -94,15 +106,7 @@ function printCommands(output: Output, commands: readonly (readonly [string, str
 function printNextSteps(outcome: ReviewOutcome, output: Output, elsewhere = false): void {
   const { record } = outcome;
   if (!record.branch) {
-    const overLimit = record.dropped?.some((part) => part.part === "proposals");
-    const outside = leftOut(record).fixes > 0;
-    output.out(
-      overLimit
-        ? "No proposals: they went over a limit (see the warning)."
-        : outside
-          ? messages.nothingToProposeInChange
-          : "Nothing to propose.",
-    );
+    output.out(nothingToPropose([record]));
     return;
   }
   output.out(`Proposals are on branch ${paint(output, "green", record.branch)}. Next:`);

@@ -303,6 +303,18 @@ describe("a proposal entirely outside the change", () => {
     expect(json.reviews[0]).toMatchObject({ cached: true, leftOutFixes: 1, leftOutFiles: 1 });
   });
 
+  it("says so with several workers too, where each left no branch", () => {
+    const repo = resultRepo((r) => diffOf(r, "lib/c.js", "let x = 3;\n"));
+    const before = repoState(repo);
+    const result = repo.run(["--worker", "fake", "--worker", "local"]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain("1 fix in 1 file outside the change left out");
+    // Not "Nothing to propose.": the line above counts a fix, kept out as outside the change.
+    expect(result.stdout).toContain("Nothing to propose in the change.");
+    expect(result.stdout).not.toContain("Nothing to propose.");
+    expect(repoState(repo).refs?.replace(/^refs\/notes\/.*\n/m, "")).toBe(before.refs);
+  });
+
   it("refuses a proposal whose part outside the change the patch gate refuses, changing nothing", () => {
     const repo = resultRepo((r) => {
       const inside = diffOf(r, "src/a.js", "let x = 2;\n");
