@@ -67,10 +67,14 @@ function nothingToPropose(records: readonly ReviewOutcome["record"][]): string {
   return "Nothing to propose.";
 }
 
-/** Several workers: each branch once (identical proposals marked), then one block of next steps. */
-function printFanOutNextSteps(outcomes: readonly ReviewOutcome[], output: Output): void {
+/**
+ * Several workers: each branch once (identical proposals marked), then one block of next steps: the
+ * commands of the one review that proposes, or, when several do, the same with `<id>` for either.
+ */
+function printFanOutNextSteps(outcomes: readonly ReviewOutcome[], output: Output, elsewhere: boolean): void {
   const proposing = outcomes.filter((outcome) => outcome.record.branch);
-  if (proposing.length === 0) {
+  const [first] = proposing;
+  if (!first) {
     output.out(nothingToPropose(outcomes.map((outcome) => outcome.record)));
     return;
   }
@@ -82,12 +86,8 @@ function printFanOutNextSteps(outcomes: readonly ReviewOutcome[], output: Output
     output.out(`  ${paint(output, "green", record.branch ?? "")}  ${record.worker.name}${mark}`);
   }
   output.out("Next:");
-  printCommands(output, [
-    ["git review-remote show <id>", "summary, comments, and each proposal's stat"],
-    ["git diff HEAD...review/<id>"],
-    ["git review-remote merge <id>", "bring one review's proposals in"],
-    ["git review-remote drop <id>", "throw the others away"],
-  ]);
+  if (proposing.length === 1) printCommands(output, nextCommands(first.record, first.record.id, elsewhere));
+  else printCommands(output, nextCommands(first.record, "<id>", elsewhere, true));
 }
 
 /** Commands one per line, indented, their `#` comments in one column. */
@@ -99,10 +99,43 @@ function printCommands(output: Output, commands: readonly (readonly [string, str
 }
 
 /**
+ * The next steps for the proposals of review `id`, whose record is `record`; with `several`, for
+ * any of a fan-out's reviews (`id` is `<id>`; they share one snapshot).
+ *
  * `elsewhere`: HEAD does not hold the reviewed commit (a review of another branch, or of a range
  * that ends off HEAD's line): HEAD...branch would show that commit's history as if proposed, and a
  * merge here is refused, so the diff is from the commit itself and the merge says where it runs.
  */
+function nextCommands(
+  record: ReviewOutcome["record"],
+  id: string,
+  elsewhere: boolean,
+  several = false,
+): readonly (readonly [string, string?])[] {
+  const branch = several ? `review/${id}` : (record.branch ?? `review/${id}`);
+  // A work-tree review's branch starts at its snapshot, not at HEAD: HEAD...branch would show the
+  // uncommitted changes as if they were proposed.
+  const diff: readonly [string, string?] =
+    record.snapshot.kind === "worktree"
+      ? [
+          `git diff ${record.snapshot.commit.slice(0, 12)} ${branch}`,
+          "the proposals, on your uncommitted changes",
+        ]
+      : elsewhere
+        ? [`git diff ${record.snapshot.commit.slice(0, 10)} ${branch}`, "the proposals"]
+        : [`git diff HEAD...${branch}`];
+  const merge = several ? "bring one review's proposals in" : "bring the proposals in";
+  return [
+    [`git review-remote show ${id}`, "summary, comments, and each proposal's stat"],
+    diff,
+    [
+      `git review-remote merge ${id}`,
+      elsewhere ? `${merge}, on a branch that holds ${record.snapshot.commit.slice(0, 10)}` : merge,
+    ],
+    [`git review-remote drop ${id}`, several ? "throw the others away" : "throw them away"],
+  ];
+}
+
 function printNextSteps(outcome: ReviewOutcome, output: Output, elsewhere = false): void {
   const { record } = outcome;
   if (!record.branch) {
@@ -110,28 +143,7 @@ function printNextSteps(outcome: ReviewOutcome, output: Output, elsewhere = fals
     return;
   }
   output.out(`Proposals are on branch ${paint(output, "green", record.branch)}. Next:`);
-  // A work-tree review's branch starts at its snapshot, not at HEAD: HEAD...branch would show the
-  // uncommitted changes as if they were proposed.
-  const diff: readonly [string, string?] =
-    record.snapshot.kind === "worktree"
-      ? [
-          `git diff ${record.snapshot.commit.slice(0, 12)} ${record.branch}`,
-          "the proposals, on your uncommitted changes",
-        ]
-      : elsewhere
-        ? [`git diff ${record.snapshot.commit.slice(0, 10)} ${record.branch}`, "the proposals"]
-        : [`git diff HEAD...${record.branch}`];
-  printCommands(output, [
-    [`git review-remote show ${record.id}`, "summary, comments, and each proposal's stat"],
-    diff,
-    [
-      `git review-remote merge ${record.id}`,
-      elsewhere
-        ? `bring the proposals in, on a branch that holds ${record.snapshot.commit.slice(0, 10)}`
-        : "bring the proposals in",
-    ],
-    [`git review-remote drop ${record.id}`, "throw them away"],
-  ]);
+  printCommands(output, nextCommands(record, record.id, elsewhere));
 }
 
 /**
@@ -203,7 +215,7 @@ function targetJson({ target }: PipelineReport) {
 
 /**
  * `quotePath`: core.quotePath, which the comments' paths are printed under (as git prints paths);
- * `headHolds`: false when HEAD does not hold the reviewed commit (see printNextSteps).
+ * `headHolds`: false when HEAD does not hold the reviewed commit (see nextCommands).
  */
 export function printReview(
   report: PipelineReport,
@@ -219,7 +231,7 @@ export function printReview(
     printHidden(report.outcomes, output);
     const [only] = report.outcomes;
     if (only && report.outcomes.length === 1) printNextSteps(only, output, !headHolds);
-    else if (report.outcomes.length > 1) printFanOutNextSteps(report.outcomes, output);
+    else if (report.outcomes.length > 1) printFanOutNextSteps(report.outcomes, output, !headHolds);
   }
   for (const outcome of report.outcomes) printDropped(outcome.record, output);
   for (const failure of report.failures) printFailure(failure, output);

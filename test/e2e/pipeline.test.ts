@@ -170,6 +170,42 @@ describe("review pipeline", () => {
     );
   });
 
+  it("fans out with one worker proposing: the Next block names its review, not <id>", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "a", shellWords("node", RESULT_WORKER, BENIGN));
+    const quiet = join(repo.home, "quiet.json");
+    writeFileSync(quiet, okResult("Nothing to say.", [], []));
+    configureWorker(repo, "quiet", shellWords("node", RESULT_WORKER, quiet));
+    const text = repo.run(["--worker", "a", "--worker", "quiet", "--filter-mode=nofilter"]);
+    expect(text.status, text.stderr).toBe(0);
+    const id = /^Review ([0-9a-f]{12}) by a /m.exec(text.stdout)?.[1] as string;
+    expect(text.stdout).toContain(`Proposals are on:\n  review/${id}  a\nNext:\n`);
+    expect(text.stdout).toMatch(new RegExp(`^  git review-remote show ${id} +# summary`, "m"));
+    expect(text.stdout).toMatch(new RegExp(`^  git diff HEAD\\.\\.\\.review/${id}$`, "m"));
+    expect(text.stdout).toMatch(new RegExp(`^  git review-remote drop ${id} +# throw them away$`, "m"));
+    expect(text.stdout).not.toContain("<id>");
+  });
+
+  it("fans out over uncommitted changes: the Next block diffs from the snapshot, not HEAD", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "a", shellWords("node", RESULT_WORKER, BENIGN));
+    configureWorker(repo, "b", shellWords("node", RESULT_WORKER, BENIGN));
+    repo.write("notes.txt", "uncommitted\n");
+    const text = repo.run(["--worktree", "--worker", "a", "--worker", "b", "--filter-mode=nofilter"]);
+    expect(text.status, text.stderr).toBe(0);
+    // HEAD...review/<id> would show notes.txt, the user's own change, as if proposed.
+    const diff =
+      /^ {2}git diff ([0-9a-f]{12}) review\/<id> +# the proposals, on your uncommitted changes$/m.exec(
+        text.stdout,
+      );
+    expect(diff, text.stdout).not.toBeNull();
+    expect(text.stdout).not.toContain("HEAD...");
+    const [, branch] = /^ {2}(review\/[0-9a-f]{12}) {2}a$/m.exec(text.stdout) ?? [];
+    const proposed = repo.git("diff", "--stat", diff?.[1] as string, branch as string);
+    expect(proposed).toContain("src/app.ts");
+    expect(proposed).not.toContain("notes.txt");
+  });
+
   it("gives the worker command the review's id in REVIEW_REMOTE_ID, under sh as users' recipes run", () => {
     const repo = baseRepo();
     const seen = join(repo.home, "seen-ids");
