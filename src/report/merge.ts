@@ -30,7 +30,10 @@ export function printMerge(outcome: MergeOutcome, output: Output): void {
   output.say(SAID[outcome.kind](outcome.reviewId));
 }
 
-/** What `drop` did: it names a branch only when it deleted one; a merged review stays merged. */
+/**
+ * What `drop` did: it names a branch only when it deleted one; a merged review stays merged, and one
+ * dropped before with no branch left is said to be, not dropped again.
+ */
 export function printDrop({ record, branchDeleted }: Dropped, output: Output): void {
   if (record.state === ReviewState.merged) {
     output.say(
@@ -38,6 +41,10 @@ export function printDrop({ record, branchDeleted }: Dropped, output: Output): v
         ? `Deleted branch ${record.branch} of review ${record.id}; the review stays merged.`
         : `Review ${record.id} is merged and has no branch left: nothing to drop.`,
     );
+    return;
+  }
+  if (record.state === ReviewState.dropped && !branchDeleted) {
+    output.say(`Review ${record.id} is dropped already and has no branch left: nothing to drop.`);
     return;
   }
   output.say(

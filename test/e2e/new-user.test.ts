@@ -182,7 +182,7 @@ describe("drop", () => {
     );
   });
 
-  it("a second time names no branch it did not delete", () => {
+  it("a second time names no branch it did not delete and says it was dropped already", () => {
     const repo = committedRepo();
     const id = reviewed(repo);
     const first = repo.run(["drop", id]);
@@ -192,7 +192,7 @@ describe("drop", () => {
       `hint: the commits stay reachable until git gc; to restore it: git branch review/${id} `,
     );
     const again = runUnchanged(repo, ["drop", id], 0);
-    expect(again.stdout).toBe(`Dropped review ${id}.\n`);
+    expect(again.stdout).toBe(`Review ${id} is dropped already and has no branch left: nothing to drop.\n`);
     expect(again.stderr).toBe("");
     expect(stateOf(repo, id)).toBe("dropped");
   });
