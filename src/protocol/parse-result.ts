@@ -37,8 +37,11 @@ export type ParseResultOutcome =
   | { ok: false; problems: string[] };
 
 export interface ParseResultOptions {
-  /** A further check of one schema-valid comment (against what was sent): a problem line, or none. */
-  checkComment?: (comment: ReviewComment, index: number) => string | undefined;
+  /**
+   * A further check of one schema-valid comment (against what was sent): the comment to keep (its
+   * place maybe moved to where it fits), or a problem line.
+   */
+  checkComment?: (comment: ReviewComment, index: number) => ReviewComment | string;
 }
 
 /** Problem lines of one dropped comment are shown to the user: a few tell the worker's author enough. */
@@ -112,9 +115,9 @@ function triageComments(
       problems.push(formatIssues(issues, "result", 1)[0] as string);
       continue;
     }
-    const problem = checkComment?.(comment.data, index);
-    if (problem === undefined) kept.push(comment.data);
-    else problems.push(problem);
+    const checked = checkComment ? checkComment(comment.data, index) : comment.data;
+    if (typeof checked === "string") problems.push(checked);
+    else kept.push(checked);
   }
   return { kept, problems };
 }

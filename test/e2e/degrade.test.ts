@@ -67,6 +67,25 @@ describe("invalid comments", () => {
     expect(repo.run(["show", json.id]).stdout).toMatch(/^dropped {2}3 comments: comments\.1\.line: /m);
   });
 
+  it("keeps a comment at the end of a file, past its last newline, on its last line", () => {
+    const repo = baseRepo();
+    const lines = readFileSync(join(repo.dir, "src/app.ts"), "utf8").split("\n").length - 1;
+    // Where a parser says the file ended too soon: line 1 past the last, column 1 (Biome, ESLint).
+    const atEnd = {
+      path: "src/app.ts",
+      line: lines + 1,
+      severity: "error",
+      message: "Unexpected end of file.",
+    };
+    serve(repo, { comments: [GOOD, atEnd] });
+    const result = repo.run(["--worker", "fake", "--filter-mode=nofilter", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain("dropped");
+    const json = JSON.parse(result.stdout);
+    expect(json.comments).toContainEqual({ ...atEnd, line: lines });
+    expect(json.reviews[0].dropped).toEqual([]);
+  });
+
   it("keeps the most severe comments up to review-remote.maxComments, with a hint to raise it", () => {
     const repo = baseRepo();
     const info = (line: number) => ({ path: "src/app.ts", line, severity: "info", message: `Note ${line}.` });

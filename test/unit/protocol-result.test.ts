@@ -328,7 +328,7 @@ describe("parseResult", () => {
   it("drops a comment the caller's check refuses, naming it by its index", () => {
     const comments = [good, { ...good, line: 99 }];
     const outcome = parseResult(bytesOf(makeResult({ comments })), request, {
-      checkComment: (comment, index) => (comment.line === 99 ? `comments.${index}.line: too far` : undefined),
+      checkComment: (comment, index) => (comment.line === 99 ? `comments.${index}.line: too far` : comment),
     });
     expect(outcome).toMatchObject({
       ok: true,
