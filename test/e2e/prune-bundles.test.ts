@@ -460,7 +460,7 @@ describe("prune: stored bundles", () => {
     const busy = pruneOverMountPoint(repo, join(storeDir(repo), "bundles", `${second}.tar.gz`));
     expect(busy.status, busy.stderr).toBe(1);
     expect(busy.stdout).toContain(`Removed bundle ${first.slice(0, 16)}`);
-    expect(busy.stderr).toContain("EBUSY");
+    expect(busy.stderr).toContain("Resource busy or locked");
     expect(busy.stderr).toContain("prune stopped: 1 more bundle was left as they were");
     expect(prunedLines(repo)).toEqual([first]);
     expect([...bundles(repo)]).toEqual([[second, sizes.get(second)]]);
@@ -476,7 +476,7 @@ describe("prune: stored bundles", () => {
     expect(stuck.status, stuck.stderr).toBe(1);
     expect(stuck.stdout).toContain(`Removed bundle ${second.slice(0, 16)}`);
     expect(stuck.stdout).toContain(`Removed result.json of review ${dropped.id}`);
-    expect(stuck.stderr).toContain("EBUSY");
+    expect(stuck.stderr).toContain("Resource busy or locked");
     expect(prunedLines(repo)).toEqual([first, second]);
     expect(Object.keys(answerFiles(repo, dropped.id))).toEqual(["changes.json", "request.json"]);
     const record = () => JSON.parse(repo.run(["show", "--json", dropped.id]).stdout).review;
