@@ -252,10 +252,11 @@ export const messages = {
   workerExited: (worker: string, how: string) => `worker '${worker}' ${how}`,
   hintInstallGitWorker:
     "git found no git-review-remote on the PATH the worker's command runs with: install the worker there (npm install -g git-review-remote), or give its full path instead of git review-remote",
-  hintSshHostKey:
-    "ssh cannot ask whether to trust the host's key here (the worker's command runs without a terminal): connect once by hand (ssh <host> true) to accept it",
-  hintSshNoPrompt:
-    "ssh cannot ask for a password or a key's passphrase here (the worker's command runs without a terminal): use a key the host accepts, in ssh-agent if it has a passphrase; ssh <host> true tries it",
+  /** `probe`: the worker's own ssh with `true` for its command, else `ssh <host> true`. */
+  hintSshHostKey: (probe = "ssh <host> true") =>
+    `ssh cannot ask whether to trust the host's key here (the worker's command runs without a terminal): connect once by hand (${probe}) to accept it`,
+  hintSshNoPrompt: (probe = "ssh <host> true") =>
+    `ssh cannot ask for a password or a key's passphrase here (the worker's command runs without a terminal): use a key the host accepts, in ssh-agent if it has a passphrase; ${probe} tries it`,
   hintCheckWorkerCommand: (worker: string) => `check the command: git config review-remote.${worker}.command`,
   hintImportAwaiting: (id: string) =>
     `a result of this review that reaches you some other way can still be imported: git review-remote import <result.json> --request ${id}`,

@@ -15,6 +15,7 @@ import { killGroup } from "../os/process.js";
 import type { Repo } from "../repo.js";
 import { sanitizeLine } from "../validate/sanitize.js";
 import { ConfinedWorker, canConfine, mountsForArgs } from "../worker/confine.js";
+import { sshProbe } from "./ssh-probe.js";
 import type { Worker } from "./workers.js";
 
 export interface TransportOptions {
@@ -57,7 +58,7 @@ const NOT_A_GIT_COMMAND = /^git: 'review-remote' is not a git command/;
  * What ssh says when it would have asked on a terminal, which the worker's command has not (it
  * runs in a session of its own): whether to trust a new host key, or for a password or passphrase.
  */
-const SSH_WOULD_ASK: readonly [RegExp, string][] = [
+const SSH_WOULD_ASK: readonly [RegExp, (probe?: string) => string][] = [
   [/Host key verification failed\.$/, messages.hintSshHostKey],
   [/Permission denied \(.*\)\.?$/, messages.hintSshNoPrompt],
 ];
@@ -289,7 +290,8 @@ export async function runTransport(options: TransportOptions): Promise<Buffer> {
       const line = sanitizeLine(raw).trimEnd();
       if (NOT_A_GIT_COMMAND.test(line)) noGitCommand = true;
       if (SSH_NO_CONNECTION.test(line)) noSshConnection = true;
-      for (const [words, hint] of SSH_WOULD_ASK) if (words.test(line)) sshHints.add(hint);
+      for (const [words, hint] of SSH_WOULD_ASK)
+        if (words.test(line)) sshHints.add(hint(sshProbe(options.command)));
       if (options.onStderrLine(line)) return;
       lastLines.push(line);
       if (lastLines.length > KEPT_STDERR_LINES) lastLines.shift();

@@ -95,7 +95,7 @@ describe.skipIf(!sshd)("ssh transport", () => {
       "a key the host does not accept",
       (config: string) => config.replace(/IdentityFile .*/, `IdentityFile ${keys.key("ed25519").private}`),
       "Permission denied",
-      "hint: ssh cannot ask for a password or a key's passphrase here (the worker's command runs without a terminal): use a key the host accepts",
+      "hint: ssh cannot ask for a password or a key's passphrase here (the worker's command runs without a terminal): use a key the host accepts, in ssh-agent if it has a passphrase; ssh -F <config> worker true tries it",
     ],
     [
       "a host key not yet trusted",
@@ -105,7 +105,7 @@ describe.skipIf(!sshd)("ssh transport", () => {
           .replace(/StrictHostKeyChecking .*/, "StrictHostKeyChecking ask")
           .replace(/BatchMode .*/, "BatchMode no"),
       "Host key verification failed.",
-      "hint: ssh cannot ask whether to trust the host's key here (the worker's command runs without a terminal): connect once by hand (ssh <host> true) to accept it",
+      "hint: ssh cannot ask whether to trust the host's key here (the worker's command runs without a terminal): connect once by hand (ssh -F <config> worker true) to accept it",
     ],
   ])("says what ssh could not ask, with %s (exit 3, no import offered)", (_, edit, said, hint) => {
     const repo = createTestRepo();
@@ -119,7 +119,13 @@ describe.skipIf(!sshd)("ssh transport", () => {
     const result = runUnchanged(repo, ["--worker", "box"], 3);
     expect(result.stderr).toContain(said);
     expect(result.stderr).toContain("git-review-remote: worker 'box' exited with status 255");
-    expect(result.stderr).toContain(hint);
+    // The hint's command is the worker's own ssh, its -F included, not a bare `ssh <host>` that
+    // would try another host or key: run as it is, it meets the same refusal.
+    const probe = `ssh -F ${shellWords(config)} worker true`;
+    expect(result.stderr).toContain(hint.replace("ssh -F <config> worker true", probe));
+    const tried = spawnSync("sh", ["-c", probe], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    expect(tried.status).toBe(255);
+    expect(tried.stderr).toContain(said);
     expect(result.stderr).not.toContain("can still be imported");
   });
 
