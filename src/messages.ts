@@ -5,6 +5,7 @@
 // lines or carried in the result, in src/worker/messages.ts.
 
 import { LIMIT_CEILINGS, RAISABLE_LIMITS, type RaisableLimit } from "./protocol/limits.js";
+import { plural } from "./report/plural.js";
 
 export const messages = {
   notARepository: (cwd: string) => `not a git repository: ${cwd}`,
@@ -52,9 +53,9 @@ export const messages = {
   secretNameInBundle: (path: string, rule: string) =>
     `refusing to export ${path}: it matches the secret name rule ${rule}`,
   secretsFound: (count: number) =>
-    `export refused: ${count} possible secret${count === 1 ? "" : "s"} found; nothing was stored or sent`,
+    `export refused: ${plural(count, "possible secret")} found; nothing was stored or sent`,
   secretsWouldStop: (count: number) =>
-    `the export would be refused: ${count} possible secret${count === 1 ? "" : "s"} found (listed above)`,
+    `the export would be refused: ${plural(count, "possible secret")} found (listed above)`,
   /** A path kept back from a range's base alone (a file the change deletes): its side of the patch. */
   keptBackInBase: (reason: string) => `${reason} (in the range's base; left out of the patch)`,
   hintSecretsExclude: 'keep the file out with an "exclude" glob in .review-remote.json,',
@@ -62,7 +63,7 @@ export const messages = {
     'every finding is in Yarn\'s cache of the packages you depend on (published archives, not your code): allow it by path in secrets.allow in .review-remote.json: {"path": ".yarn/cache/**"}',
   /** The refused findings by place, then each place's line (`201 in detect/ (jwt 120, ...)`). */
   hintSecretsByPlace: (count: number) => `the ${count} findings by where they are:`,
-  hintSecretsMorePlaces: (count: number) => `and ${count} more place${count === 1 ? "" : "s"}`,
+  hintSecretsMorePlaces: (count: number) => `and ${plural(count, "more place")}`,
   /** The entries that allow whole test directories or test files, as the policy file spells them. */
   hintSecretsTestAllow: (entries: readonly string[]) =>
     `or, for test data, allow it by path in secrets.allow there: ${entries.join(", ")}`,
@@ -135,19 +136,19 @@ export const messages = {
   hintWorkerPrintedNothing: (worker: string) =>
     `the worker printed nothing on stdout: its command must run git-review-remote worker (git config review-remote.${worker}.command)`,
   commentsDropped: (worker: string, count: number) =>
-    `dropped ${count} invalid comment${count === 1 ? "" : "s"} of worker '${worker}'; the others were imported`,
+    `dropped ${plural(count, "invalid comment")} of worker '${worker}'; the others were imported`,
   commentsOverLimit: (worker: string, count: number) =>
-    `dropped ${count} comment${count === 1 ? "" : "s"} of worker '${worker}' over the limit; the most severe were kept`,
+    `dropped ${plural(count, "comment")} of worker '${worker}' over the limit; the most severe were kept`,
   proposalsDropped: (worker: string, count: number | undefined) =>
-    `dropped ${count === undefined ? "the proposals" : `the ${count} proposed commit${count === 1 ? "" : "s"}`} of worker '${worker}' over a limit; its comments were imported`,
+    `dropped ${count === undefined ? "the proposals" : `the ${plural(count, "proposed commit")}`} of worker '${worker}' over a limit; its comments were imported`,
   hintNarrowReview:
     "review less at once: a shorter range, or a pathspec (git review-remote <base>..<head> -- <path>...)",
   hintRaiseLimit: (limit: RaisableLimit) =>
     `or raise the limit: git config ${RAISABLE_LIMITS[limit]} <n> (at most ${LIMIT_CEILINGS[limit]}; the policy file's limits still apply)`,
   proposalsOutsideChange: (fixes: number, files: number) =>
-    `${fixes} fix${fixes === 1 ? "" : "es"} in ${files} file${files === 1 ? "" : "s"} outside the change left out (--filter-mode=nofilter keeps them)`,
+    `${plural(fixes, "fix", "fixes")} in ${plural(files, "file")} outside the change left out (--filter-mode=nofilter keeps them)`,
   proposalsOutsideChangeShort: (fixes: number) =>
-    `${fixes} fix${fixes === 1 ? "" : "es"} outside the change left out`,
+    `${plural(fixes, "fix", "fixes")} outside the change left out`,
   nothingToProposeInChange: "Nothing to propose in the change.",
   scopedCommitNote: (kept: number, total: number) =>
     `Kept to the reviewed change: ${kept} of the ${total} files this commit changed (--filter-mode=nofilter keeps them all).`,
@@ -367,7 +368,7 @@ export const messages = {
     `--timeout must be a number of seconds from 1 to ${max}, not '${given}'`,
   badFailLevel: (level: string) => `--fail-level must be none, error, warning or info, not '${level}'`,
   findingsAtFailLevel: (count: number, level: string) =>
-    `${count} finding${count === 1 ? "" : "s"} at or above ${level} (fail level ${level})`,
+    `${plural(count, "finding")} at or above ${level} (fail level ${level})`,
   badFilterMode: (mode: string) =>
     `--filter-mode must be added, diff_context, file or nofilter, not '${mode}'`,
   badExpire: (value: string) =>

@@ -2,6 +2,7 @@
 // hostile or malformed as a whole (the envelope) refuses the result: problem lines, exit 4. A comment
 // that breaks a rule, and what goes over a limit, is dropped and counted; the rest is kept.
 
+import { plural } from "../report/plural.js";
 import { capProblems, describeIssue, formatIssues } from "./issues.js";
 import { overLimitNote, type RaisableLimit } from "./limits.js";
 import type { Request } from "./request.js";
@@ -149,7 +150,9 @@ export function mostSevere(comments: ReviewComment[], max: number, tier?: Commen
 function checkResultActions(result: { comments: unknown[]; commits: unknown[] }, request: Request): string[] {
   const problems: string[] = [];
   if (result.commits.length > 0 && !request.actions.includes("propose")) {
-    problems.push(`commits: ${result.commits.length} commits, but the request did not ask for proposals`);
+    problems.push(
+      `commits: ${plural(result.commits.length, "commit")}, but the request did not ask for proposals`,
+    );
   }
   if (result.comments.length > 0 && !request.actions.includes("comment")) {
     problems.push(`comments: ${result.comments.length} comments, but the request did not ask for comments`);

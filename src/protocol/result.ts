@@ -2,6 +2,7 @@
 // counts and total sizes depend on the request's limits and are checked by checkResultLimits.
 
 import { z } from "zod";
+import { plural } from "../report/plural.js";
 import type { Limits } from "./limits.js";
 import { PositiveIntSchema, Sha256HexSchema } from "./request.js";
 
@@ -146,7 +147,7 @@ export function proposalsOverLimit(
   if (commits.length > limits.maxCommits) {
     return {
       limit: "maxCommits",
-      problem: `commits: ${commits.length} commits, over the limit of ${limits.maxCommits}`,
+      problem: `commits: ${plural(commits.length, "commit")}, over the limit of ${limits.maxCommits}`,
     };
   }
   const patchBytes = commits.reduce((sum, commit) => sum + Buffer.byteLength(commit.patch, "utf8"), 0);

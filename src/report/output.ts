@@ -58,10 +58,7 @@ export function paint(output: Pick<Output, "color">, style: keyof typeof CODES, 
   return output.color ? `\u001b[${CODES[style]}m${text}\u001b[0m` : text;
 }
 
-/** `1 comment`, `2 comments`. */
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
+export { plural } from "./plural.js";
 
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -1,6 +1,7 @@
 // Comments are checked against what was sent: a path in the manifest, a line that exists in it.
 import type { ManifestFile } from "../export/archive.js";
 import type { ReviewComment } from "../protocol/result.js";
+import { plural } from "../report/plural.js";
 import { quoteForDisplay, sanitizeLine } from "./sanitize.js";
 
 /**
@@ -23,7 +24,7 @@ export function commentChecker(
     const last = comment.endLine ?? comment.line;
     if (last === undefined || last <= Math.max(count, 1)) return comment;
     if (count >= 1 && last === count + 1) return onLastLine(comment, count);
-    const has = `${count} line${count === 1 ? "" : "s"}`;
+    const has = plural(count, "line");
     return `comments.${index}.line: ${sanitizeLine(comment.path)} has ${has}, not ${last}`;
   };
 }

@@ -13,6 +13,7 @@ import { checkPath } from "../paths/result.js";
 import { scopedMessage } from "../pipeline/scoped-message.js";
 import { type Limits, overLimitRule, type RaisableLimit } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
+import { plural } from "../report/plural.js";
 import { type NamedPatches, readNamedPatches } from "../validate/npm-patches.js";
 import { isPackageJsonPath } from "../validate/npm-scripts.js";
 import {
@@ -110,7 +111,7 @@ async function listReviewerCommits(ctx: CollectContext): Promise<string[]> {
   if (commits.length > ctx.limits.maxCommits) {
     throw new ProposalLimitError(
       "maxCommits",
-      `the reviewer made ${commits.length} commits, over the limit of ${ctx.limits.maxCommits}`,
+      `the reviewer made ${plural(commits.length, "commit")}, over the limit of ${ctx.limits.maxCommits}`,
     );
   }
   return commits;
@@ -285,7 +286,7 @@ export async function collectProposals(ctx: CollectContext): Promise<Collected> 
   if (commits.length > ctx.limits.maxCommits) {
     throw new ProposalLimitError(
       "maxCommits",
-      `${commits.length} proposed commits, over the limit of ${ctx.limits.maxCommits}`,
+      `${plural(commits.length, "proposed commit")}, over the limit of ${ctx.limits.maxCommits}`,
     );
   }
   try {

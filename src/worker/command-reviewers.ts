@@ -6,6 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ReviewComment } from "../protocol/result.js";
+import { plural } from "../report/plural.js";
 import { type Deadline, DeadlineError } from "./deadline.js";
 import { workerMessages as m } from "./messages.js";
 import { commandLabel, withVersion } from "./reviewer-label.js";
@@ -186,7 +187,7 @@ function describe(ran: Ran): string {
   const timing = `${ran.seconds.toFixed(1)} s`;
   const what = ran.error
     ? `failed: ${ran.error}`
-    : `${ran.comments} comment${ran.comments === 1 ? "" : "s"}, ${fixesApplied(ran)}, ${ran.files} file${ran.files === 1 ? "" : "s"} changed`;
+    : `${plural(ran.comments, "comment")}, ${fixesApplied(ran)}, ${plural(ran.files, "file")} changed`;
   return `- ${name} (\`${ran.command}\`, ${ran.format}${exit}, ${timing}): ${what}`;
 }
 

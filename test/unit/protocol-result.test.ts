@@ -450,7 +450,7 @@ describe("parseResult", () => {
         request.id +
         ", not this request " +
         makeRequest({ actions: ["comment"] }).id,
-      "commits: 1 commits, but the request did not ask for proposals",
+      "commits: 1 commit, but the request did not ask for proposals",
     ]);
     const proposeOnly = makeRequest({ actions: ["propose"] });
     const result = makeResult({ requestId: proposeOnly.id });

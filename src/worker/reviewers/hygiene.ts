@@ -9,6 +9,7 @@ import type { Env } from "../../git/run.js";
 import { forbiddenChangeReason } from "../../paths/forbidden.js";
 import type { ChangedLines, LineSpan } from "../../protocol/changed-lines.js";
 import type { ReviewComment } from "../../protocol/result.js";
+import { plural } from "../../report/plural.js";
 import type { BundleListing, FileSink } from "../verify-bundle.js";
 import { createEditorConfig, type EditorSettings } from "./editorconfig.js";
 import {
@@ -58,10 +59,6 @@ interface Counts {
   conflicts: number;
   mixed: number;
   oversized: number;
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 /** The files hygiene might have fixed had their lines been sent, named after at most this many. */
