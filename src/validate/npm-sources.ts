@@ -1096,6 +1096,22 @@ export function isPnpmTree(paths: Iterable<string>): boolean {
 }
 
 /**
+ * Whether the root `package.json` text `json` names pnpm as the project's package manager, in its
+ * `packageManager` (`pnpm@10.0.0`, as Corepack reads it) or `devEngines.packageManager` (one or a
+ * list): a project that commits no lockfile is pnpm's still.
+ */
+export function declaresPnpm(json: string | undefined): boolean {
+  const document = parseObject(json);
+  if (document === undefined) return false;
+  const named = (value: unknown) => typeof value === "string" && /^\s*pnpm\s*(?:@|$)/i.test(value);
+  if (named(document.packageManager)) return true;
+  const engines = isObject(document.devEngines) ? document.devEngines.packageManager : undefined;
+  return (Array.isArray(engines) ? engines : [engines]).some(
+    (engine) => isObject(engine) && named(engine.name),
+  );
+}
+
+/**
  * Why removing the `package.json` at `removed` (deleted, or renamed away) is refused, or undefined:
  * where a `package.yaml` or a `package.json5` is beside it in the tree after the change
  * (`treePaths`), pnpm reads that one as the project's manifest from then on, scripts included, in a

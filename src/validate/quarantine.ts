@@ -14,6 +14,7 @@ import { findCollisions, treeEntries } from "./collisions.js";
 import { type NamedPatches, readNamedPatches } from "./npm-patches.js";
 import { isPackageJsonPath } from "./npm-scripts.js";
 import {
+  declaresPnpm,
   exposedManifestProblem,
   isPackageFile,
   isPnpmManifestPath,
@@ -157,11 +158,19 @@ async function applyEach(
     baseEntries ??= listTreePaths(run, baseTree).then(treeEntries);
     return baseEntries;
   };
-  // Whether pnpm installs the base: a package.yaml stays pnpm's manifest when a proposal deletes
-  // the lockfile that tells. Listed only if some proposal writes one.
+  // Whether pnpm installs the base (its lockfile or workspace file, or its root package.json's
+  // package manager): a package.yaml stays pnpm's manifest when a proposal deletes the lockfile
+  // that tells. Read only if some proposal writes one.
   let basePnpm: Promise<boolean> | undefined;
   const loadBasePnpm = () => {
-    basePnpm ??= listTreePaths(run, baseTree).then(isPnpmTree);
+    basePnpm ??= (async () => {
+      if (isPnpmTree(await listTreePaths(run, baseTree))) return true;
+      const root = await git(["cat-file", "blob", `${baseTree}:package.json`], {
+        ...run,
+        allowFailure: true,
+      });
+      return root.exitCode === 0 && declaresPnpm(root.stdout);
+    })();
     return basePnpm;
   };
   const known = new Set(options.manifest);

@@ -17,6 +17,7 @@ import { plural } from "../report/plural.js";
 import { type NamedPatches, readNamedPatches } from "../validate/npm-patches.js";
 import { isPackageJsonPath } from "../validate/npm-scripts.js";
 import {
+  declaresPnpm,
   exposedManifestProblem,
   isPackageFile,
   isPnpmManifestPath,
@@ -217,8 +218,17 @@ async function findSkips(
       return problem === undefined ? undefined : `the file ${problem}`;
     }
     if (!isPnpmManifestPath(change.path)) return undefined;
-    // pnpm installs the tree if it did at the baseline: this commit or one before may delete the lockfile.
-    const pnpm = (await list()).pnpm || isPnpmTree(await listTreePaths(runIn(ctx), ctx.baseline));
+    // pnpm installs the tree if it did at the baseline: this commit or one before may delete the
+    // lockfile. A root package.json may name it too, in a project that commits no lockfile.
+    const baselinePnpm = async () => {
+      if (isPnpmTree(await listTreePaths(runIn(ctx), ctx.baseline))) return true;
+      const root = await git(["cat-file", "blob", `${ctx.baseline}:package.json`], {
+        ...runIn(ctx),
+        allowFailure: true,
+      });
+      return root.exitCode === 0 && declaresPnpm(root.stdout);
+    };
+    const pnpm = (await list()).pnpm || (await baselinePnpm());
     const problem = pnpmManifestProblem(change.path, pnpm);
     return problem === undefined ? undefined : `the file ${problem}`;
   };

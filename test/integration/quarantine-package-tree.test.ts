@@ -60,6 +60,9 @@ const BASE_FILES: Record<string, Record<string, string>> = {
     "web/package.yaml": WEB_PACKAGE_YAML,
     "web/index.js": "console.log(1);\n",
   },
+  pnpmManager: {
+    "package.json": `${JSON.stringify({ name: "root", private: true, packageManager: "pnpm@10.33.0" }, null, 2)}\n`,
+  },
   yarnPatch: {
     "package.json": `${JSON.stringify({ name: "root", resolutions: { pad: "patch:pad@npm%3A1.0.0#./custom/pad.patch" } }, null, 2)}\n`,
     "yarn.lock":
@@ -211,6 +214,8 @@ describe("validate: a package.json removed beside another manifest pnpm reads", 
     const refused = /path "app\/package\.yaml" is a project manifest pnpm reads/;
     await expectRejected("pnpmYaml", [lockGone + manifest], refused);
     await expectRejected("pnpmYaml", [lockGone, manifest], refused);
+    // A project that commits no lockfile names pnpm in its root package.json.
+    await expectRejected("pnpmManager", [manifest], refused);
     // Where the base is no pnpm tree, a package.yaml is Haskell's hpack manifest: proposable.
     await expectAccepted("hpack", [
       newFilePatch("lib/package.yaml", ["name: lib", "dependencies:", "  - base"]),

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   changedDependencySources,
   changedLockfileSources,
+  declaresPnpm,
   lockfileKind,
   nonRegistrySource,
 } from "../../src/validate/npm-sources.js";
@@ -1010,5 +1011,22 @@ describe("validate: a lockfile entry resolved to another package's tarball", () 
       '    "x": ["x@1.0.0", "", { "dependencies": { "lodash": "npm:lodash-es@^4" } }, "sha512-AAAA"],\n    "x/lodash": ["lodash-es@4.17.21", "", {}, "sha512-BBBB"],\n',
     );
     expect(changedLockfileSources("bun", undefined, declared)).toEqual([]);
+  });
+});
+
+describe("validate: declaresPnpm", () => {
+  it("reads pnpm as the package manager in packageManager or devEngines, and nothing else", () => {
+    expect(declaresPnpm(pkg({ packageManager: "pnpm@10.33.0+sha512.abc" }))).toBe(true);
+    expect(declaresPnpm(pkg({ devEngines: { packageManager: { name: "pnpm", version: "^10" } } }))).toBe(
+      true,
+    );
+    expect(declaresPnpm(pkg({ devEngines: { packageManager: [{ name: "yarn" }, { name: "pnpm" }] } }))).toBe(
+      true,
+    );
+    expect(declaresPnpm(pkg({ packageManager: "yarn@4.0.0" }))).toBe(false);
+    expect(declaresPnpm(pkg({ packageManager: "pnpmx@1.0.0" }))).toBe(false);
+    expect(declaresPnpm(pkg({ scripts: { build: "pnpm -r build" } }))).toBe(false);
+    expect(declaresPnpm("not json")).toBe(false);
+    expect(declaresPnpm(undefined)).toBe(false);
   });
 });
