@@ -488,7 +488,8 @@ function readPnpmImporters(text: string): { dependencies: PnpmDependency[]; unre
   };
   for (const line of lockLines(text)) {
     if (/^\s*(?:#.*)?$/.test(line)) continue;
-    const fields = /^( *)('[^']*'|"[^"]*"|[^\s'"#][^:]*?):(?: +(.*?))?\s*$/.exec(line);
+    // YAML reads `importers :` as `importers:`: spaces before a key's colon are not the key's.
+    const fields = /^( *)('[^']*'|"[^"]*"|[^\s'"#][^:]*?)[ \t]*:(?:[ \t]+(.*?))?\s*$/.exec(line);
     const depth = fields?.[1]?.length ?? 0;
     const key = fields === null ? undefined : pnpmScalar(fields[2] ?? "");
     // An empty map, `{}`, is as pnpm writes an importer with no dependencies.
@@ -797,18 +798,18 @@ function pnpmPackageEntries(text: string): { key: string; fields: Map<string, st
   let entry: { key: string; fields: Map<string, string> } | undefined;
   for (const line of lockLines(text)) {
     if (/^\S/.test(line)) {
-      inPackages = /^packages:\s*$/.test(line);
+      inPackages = /^(?:packages|'packages'|"packages")[ \t]*:\s*$/.test(line);
       entry = undefined;
       continue;
     }
     if (!inPackages) continue;
-    const key = /^ {2}('[^']*'|"[^"]*"|[^\s'"#].*?):(?:\s*\{\})?\s*$/.exec(line)?.[1];
+    const key = /^ {2}('[^']*'|"[^"]*"|[^\s'"#].*?)[ \t]*:(?:\s*\{\})?\s*$/.exec(line)?.[1];
     if (key !== undefined) {
       entry = { key: unquoteYaml(key), fields: new Map() };
       entries.push(entry);
       continue;
     }
-    const field = /^ {4}(name|version|resolution): *(.*?)\s*$/.exec(line);
+    const field = /^ {4}(name|version|resolution)[ \t]*:[ \t]*(.*?)\s*$/.exec(line);
     if (entry !== undefined && field) {
       const [, fieldName = "", value = ""] = field;
       // A field written twice is read as neither can be vouched for: the entry names no package.

@@ -878,6 +878,35 @@ describe("validate: a lockfile entry resolved to another package's tarball", () 
       expect.stringMatching(/^adds the source "link:\.\.\/outside" for "importers > \. > x"/),
       expect.stringMatching(/^adds the source "link:\.\.\/outside" for "importers > \. > x \(specifier\)"/),
     ]);
+    // YAML reads a key with spaces before its colon as the key: `importers :` is `importers:`.
+    const spaced = (top: string, group: string, field: string) =>
+      [
+        "lockfileVersion: '9.0'",
+        "",
+        top,
+        "",
+        "  .:",
+        group,
+        "      x:",
+        "        specifier: workspace:*",
+        `${field} link:../outside`,
+        "",
+      ].join("\n");
+    for (const [top, group, field] of [
+      ["importers :", "    dependencies:", "        version:"],
+      ["'importers' :", "    dependencies:", "        version:"],
+      ["importers:", "    dependencies :", "        version:"],
+      ["importers:", "    dependencies:", "        version :"],
+    ] as [string, string, string][]) {
+      expect(
+        changedLockfileSources("pnpm", undefined, spaced(top, group, field)),
+        `${top} ${group} ${field}`,
+      ).toEqual([expect.stringMatching(/^adds the source "link:\.\.\/outside" for "importers > \. > x"/)]);
+    }
+    const renamed = (packages: string, name: string) =>
+      `lockfileVersion: '9.0'\n\n${packages}\n\n  pad@1.0.0 :\n    ${name} evil\n    resolution: {integrity: sha512-AAAA}\n`;
+    expect(changedLockfileSources("pnpm", undefined, renamed("packages:", "name:"))).toHaveLength(1);
+    expect(changedLockfileSources("pnpm", undefined, renamed("packages :", "name :"))).toHaveLength(1);
     // A `snapshots:` entry's resolution is read as a `packages:` entry's is.
     const snapshot = (resolution: string) =>
       `lockfileVersion: '9.0'\n\nsnapshots:\n\n  pad@1.0.0:\n    resolution: ${resolution}\n`;
