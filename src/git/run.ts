@@ -23,7 +23,9 @@ const IDENTITY_SET: ReadonlySet<string> = new Set(IDENTITY_VARIABLES);
 
 /**
  * The user's `git -c key=value review-remote` arrives as GIT_CONFIG_PARAMETERS (and the
- * GIT_CONFIG_COUNT family); those are the user's own config and are kept, and so is the identity a
+ * GIT_CONFIG_COUNT family); those are the user's own config and are kept, as are the files git reads
+ * it from (GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM: a worker configured with
+ * `git config --global` under them is one plain git sees, and so must we), and so is the identity a
  * CI job sets as GIT_AUTHOR_* and GIT_COMMITTER_*: a merge commit made for the user is theirs, as
  * plain git would make it (the tool's own commits set theirs: `src/git/identity.ts`). Every other
  * GIT_* variable (GIT_DIR, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY... which git hands to hooks) is
@@ -32,6 +34,9 @@ const IDENTITY_SET: ReadonlySet<string> = new Set(IDENTITY_VARIABLES);
 function isKeptGitVariable(name: string): boolean {
   return (
     name === "GIT_CONFIG_PARAMETERS" ||
+    name === "GIT_CONFIG_GLOBAL" ||
+    name === "GIT_CONFIG_SYSTEM" ||
+    name === "GIT_CONFIG_NOSYSTEM" ||
     IDENTITY_SET.has(name) ||
     /^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/.test(name)
   );

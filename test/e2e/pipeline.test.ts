@@ -514,6 +514,23 @@ describe("review pipeline", () => {
     expect(result.stderr).toContain("hint: configure it with: git config review-remote.nowhere.command");
   });
 
+  it("finds a worker configured in the global file GIT_CONFIG_GLOBAL names, as git config does", () => {
+    const repo = baseRepo();
+    const global = join(repo.home, "elsewhere.gitconfig");
+    const env = { GIT_CONFIG_GLOBAL: global };
+    const git = (...args: string[]) =>
+      spawnSync("git", args, { cwd: repo.dir, env: { ...repo.env, ...env }, encoding: "utf8" });
+    expect(
+      git("config", "--global", "review-remote.g.command", shellWords("node", RESULT_WORKER, BENIGN)).status,
+    ).toBe(0);
+    expect(git("config", "review-remote.g.command").stdout).toContain(RESULT_WORKER);
+    const result = repo.run(["--worker", "g", "--json"], { env });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: "imported", worker: "g" });
+    // Without it, the worker is nowhere, and the review says so.
+    runUnchanged(repo, ["--worker", "g", "--no-cache"], 2);
+  });
+
   it("says a worker command given where a worker's name goes is one, with the two lines that fix it", () => {
     const repo = baseRepo();
     repo.git("config", "review-remote.worker", "ssh -p 2222 box git review-remote worker");
