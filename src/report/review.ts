@@ -140,6 +140,9 @@ function printNextSteps(outcome: ReviewOutcome, output: Output, elsewhere = fals
   const { record } = outcome;
   if (!record.branch) {
     output.out(nothingToPropose([record]));
+    // The review's line shows the summary's first line alone: with no Next block naming `show`, say
+    // where the rest is (an agent's answer to the question, what each reviewer did).
+    if (outcome.summary?.trim().includes("\n")) output.out(messages.wholeSummary(record.id));
     return;
   }
   output.out(`Proposals are on branch ${paint(output, "green", record.branch)}. Next:`);

@@ -67,6 +67,20 @@ describe("agent CLI recipes with a scripted stand-in agent", () => {
     expect(result.summary).toContain("review-agent: Used strict equality in: src/a.js.");
   });
 
+  it("print mode, an answer alone: the review says where the whole answer is", () => {
+    const repo = agentRepo("review-agent");
+    const result = repo.run(["--worker", "agent", "-m", "Is the comparison right?"]);
+    expect(result.status, result.stderr).toBe(0);
+    const id = /^Review ([0-9a-f]{12}) by agent/m.exec(result.stdout)?.[1] as string;
+    // The review's line is the summary's first, "Ran review-agent."; the answer is further down.
+    expect(result.stdout).toContain(
+      `Nothing to propose.\nThe worker's whole summary: git review-remote show ${id}\n`,
+    );
+    expect(repo.run(["show", id]).stdout).toContain(
+      "review-agent: Nothing to do for: Is the comparison right?",
+    );
+  });
+
   it("autonomous mode: the agent's own commits are the proposals, with its messages", () => {
     const repo = agentRepo("review-agent-exec");
     const result = review(repo, ["--all", "--worker", "agent", "-m", "Use strict equality."]);
