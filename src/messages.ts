@@ -151,6 +151,8 @@ export const messages = {
     `${plural(fixes, "fix", "fixes")} outside the change left out`,
   nothingToProposeInChange: "Nothing to propose in the change.",
   wholeSummary: (id: string) => `The worker's whole summary: git review-remote show ${id}`,
+  wholeSummaryOf: (worker: string, id: string) =>
+    `The whole summary of worker '${worker}': git review-remote show ${id}`,
   scopedCommitNote: (kept: number, total: number) =>
     `Kept to the reviewed change: ${kept} of the ${total} files this commit changed (--filter-mode=nofilter keeps them all).`,
   proposalsRejected: (worker: string) => `rejected the proposals of worker '${worker}'; nothing was imported`,

@@ -76,6 +76,7 @@ function printFanOutNextSteps(outcomes: readonly ReviewOutcome[], output: Output
   const [first] = proposing;
   if (!first) {
     output.out(nothingToPropose(outcomes.map((outcome) => outcome.record)));
+    printWholeSummaries(outcomes, output);
     return;
   }
   const byId = new Map(outcomes.map((outcome) => [outcome.record.id, outcome]));
@@ -88,6 +89,23 @@ function printFanOutNextSteps(outcomes: readonly ReviewOutcome[], output: Output
   output.out("Next:");
   if (proposing.length === 1) printCommands(output, nextCommands(first.record, first.record.id, elsewhere));
   else printCommands(output, nextCommands(first.record, "<id>", elsewhere, true));
+  printWholeSummaries(outcomes, output);
+}
+
+/**
+ * The review's line shows a summary's first line alone, and the Next block names `show` only for
+ * reviews that propose: for each other review whose summary says more (an agent's answer to the
+ * question, what each reviewer did), where the rest is, the worker named when there are several.
+ */
+function printWholeSummaries(outcomes: readonly ReviewOutcome[], output: Output): void {
+  for (const { record, summary } of outcomes) {
+    if (record.branch || !summary?.trim().includes("\n")) continue;
+    output.out(
+      outcomes.length > 1
+        ? messages.wholeSummaryOf(record.worker.name, record.id)
+        : messages.wholeSummary(record.id),
+    );
+  }
 }
 
 /** Commands one per line, indented, their `#` comments in one column. */
@@ -140,9 +158,7 @@ function printNextSteps(outcome: ReviewOutcome, output: Output, elsewhere = fals
   const { record } = outcome;
   if (!record.branch) {
     output.out(nothingToPropose([record]));
-    // The review's line shows the summary's first line alone: with no Next block naming `show`, say
-    // where the rest is (an agent's answer to the question, what each reviewer did).
-    if (outcome.summary?.trim().includes("\n")) output.out(messages.wholeSummary(record.id));
+    printWholeSummaries([outcome], output);
     return;
   }
   output.out(`Proposals are on branch ${paint(output, "green", record.branch)}. Next:`);

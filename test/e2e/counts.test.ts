@@ -289,6 +289,28 @@ describe("a worker's summary", () => {
     expect(review + show).not.toContain("Reviewers:");
   });
 
+  it("of several workers with nothing to propose: each longer one says where it is whole", () => {
+    const repo = repos.add(createBaseRepo());
+    const serve = (worker: string, summary: string) => {
+      const file = join(repo.home, `${worker}.json`);
+      writeFileSync(file, JSON.stringify({ ...BENIGN, summary, commits: [], worker: { ...BENIGN.worker } }));
+      configureWorker(repo, worker, shellWords("node", RESULT_WORKER, file));
+    };
+    serve("asked", "Answered the question.\n\nThe guard is right: totals are never negative.");
+    serve("terse", "Looked at the change.");
+    const run = repo.run(["--worker", "asked", "--worker", "terse"]);
+    expect(run.status, run.stderr).toBe(0);
+    const id = run.stdout.match(/^Review ([0-9a-f]{12}) by asked/m)?.[1] ?? "";
+    expect(run.stdout).toMatch(/^Review [0-9a-f]{12} by terse/m);
+    // The one-line summary is whole on the review's line; only the longer one is pointed to.
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `\\nNothing to propose\\.\\nThe whole summary of worker 'asked': git review-remote show ${id}\\n$`,
+      ),
+    );
+    expect(repo.run(["show", id]).stdout).toContain("The guard is right: totals are never negative.");
+  });
+
   it("from a third-party worker is shown as sent", () => {
     const repo = served("3 proposed commits, 7 comments.\n\nMine.", "acme-reviewer");
     const { review, show } = reviewAndShow(repo);
