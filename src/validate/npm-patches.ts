@@ -98,6 +98,46 @@ function patchedDependencies(document: unknown): string[] {
   ];
 }
 
+/** Every key and string of a JSON document, each on its own (none, where it does not parse). */
+function jsonStrings(text: string): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown) => {
+    if (typeof value === "string") found.push(value);
+    else if (typeof value === "object" && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (!Array.isArray(value)) found.push(key);
+        walk(item);
+      }
+    }
+  };
+  try {
+    walk(JSON.parse(text.replace(/^\ufeff/, "")));
+  } catch {
+    // Not JSON: Yarn reads no patch from it either.
+  }
+  return found;
+}
+
+/**
+ * A yarn.lock with its double-quoted strings read as JSON reads them (Yarn v1's parser does; Berry's
+ * YAML reader reads these escapes alike), or why one cannot be: an escape JSON has not (YAML's `\x61`).
+ */
+function decodeQuoted(text: string): string | { unread: string } {
+  let unread: string | undefined;
+  const decoded = text.split(/\r\n?|\n/).map((line, index) =>
+    line.replace(/"(?:[^"\\]|\\.)*"/g, (quoted) => {
+      if (!quoted.includes("\\")) return quoted;
+      try {
+        return `"${JSON.parse(quoted) as string}"`;
+      } catch {
+        unread ??= `an escape this check does not read (line ${index + 1})`;
+        return quoted;
+      }
+    }),
+  );
+  return unread === undefined ? decoded.join("\n") : { unread };
+}
+
 /**
  * The tree paths of the patch files the package file at `path` names (`files`), and the folders whose
  * every file is one (`folders`: patch-package's `--patch-dir`). A reference is taken from the file's
@@ -120,10 +160,21 @@ export function namedPatchPaths(
     }
   };
   const up = ancestors(folder);
+  const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+  let unread: string | undefined;
   // Yarn's `patch:` descriptors and resolutions, wherever they are written (JSON strings, lockfile
   // keys and values, always quoted): up to a quote, a line's end or a comma (between a key's
-  // descriptors). A space may be in a patch's path.
-  for (const match of text.matchAll(/patch:([^"'\r\n,]+)/g)) {
+  // descriptors). A space may be in a patch's path. Yarn reads a package.json as JSON and a
+  // yarn.lock's quoted strings with their escapes (`"p\u0061tch:..."` is `patch:`): they are
+  // read so too, beside the text as written.
+  const written = [text];
+  if (name === "package.json" && text.includes("\\")) written.push(...jsonStrings(text));
+  if (name === "yarn.lock" && text.includes("\\")) {
+    const decoded = decodeQuoted(text);
+    if (typeof decoded === "string") written.push(decoded);
+    else unread = decoded.unread;
+  }
+  for (const match of written.join("\n").matchAll(/patch:([^"'\r\n,]+)/g)) {
     const { paths, workspace } = yarnPatchReferences((match[1] ?? "").trim());
     for (const reference of paths) {
       addFrom(up, reference, files);
@@ -133,8 +184,6 @@ export function namedPatchPaths(
       }
     }
   }
-  const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
-  let unread: string | undefined;
   if (name.endsWith(".yaml") || name.endsWith(".json5")) {
     // pnpm's own forms, read as a whole: a value read wrong is a patch left unprotected, so one
     // that cannot be read is said (`unread`). A key may be spelled with escapes (`"patched\x44..."`).

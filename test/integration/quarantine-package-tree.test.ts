@@ -70,6 +70,12 @@ const BASE_FILES: Record<string, Record<string, string>> = {
     "custom/pad.patch": "old\n",
     "custom/notes.patch": "old\n",
   },
+  escapedYarnPatch: {
+    "package.json":
+      '{"name": "root", "resolutions": {"pad": "p\\u0061tch:pad@npm%3A1.0.0#./custom/pad.cfg"}}\n',
+    "custom/pad.cfg": "old\n",
+    "custom/notes.cfg": "old\n",
+  },
   pnpmPatch: {
     "package.json": `${JSON.stringify({ name: "root", pnpm: { patchedDependencies: { "pad@1.0.0": "fixes/pad.patch" } } }, null, 2)}\n`,
     "fixes/pad.patch": "old\n",
@@ -256,6 +262,15 @@ describe("validate: a dependency patch the base's package files name", () => {
     await expectRejected("yarnPatch", [renamePatch("custom/pad.patch", "custom/pad2.patch")], patched);
     // A patch file no package file names stays proposable.
     await expectAccepted("yarnPatch", [modifyPatch("custom/notes.patch", "old", "new")]);
+  });
+
+  it("refuses changing a patch: resolution's file a JSON escape spells the protocol of", async () => {
+    await expectRejected(
+      "escapedYarnPatch",
+      [modifyPatch("custom/pad.cfg", "old", "new")],
+      /path "custom\/pad\.cfg" is a dependency patch the base's "package\.json" names/,
+    );
+    await expectAccepted("escapedYarnPatch", [modifyPatch("custom/notes.cfg", "old", "new")]);
   });
 
   it("refuses changing pnpm's patchedDependencies file, and any file of patch-package's --patch-dir", async () => {

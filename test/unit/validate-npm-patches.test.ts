@@ -45,6 +45,23 @@ describe("validate: namedPatchPaths", () => {
     expect(namedPatchPaths("package.json", spaced).files).toEqual(["my fixes/pad.patch"]);
   });
 
+  it("reads patch: references spelled with JSON escapes, as Yarn reads them", () => {
+    const manifest =
+      '{"resolutions": {"pad": "p\\u0061tch:pad@npm%3A1.0.0#./custom/pad.cfg", "b": "patch:b@npm%3A1.0.0#.\\/fix\\/b.txt"}}';
+    expect(namedPatchPaths("package.json", manifest).files.sort()).toEqual(["custom/pad.cfg", "fix/b.txt"]);
+    const lock =
+      '"pad@p\\u0061tch:pad@npm%3A1.0.0#./custom/pad.cfg::locator=root%40workspace%3A.":\n  version: 1.0.0\n';
+    expect(namedPatchPaths("yarn.lock", lock)).toEqual({
+      files: ["custom/pad.cfg"],
+      folders: [],
+      unread: undefined,
+    });
+    // An escape JSON does not read (YAML's \x61) may spell anything: said, not guessed.
+    expect(namedPatchPaths("yarn.lock", '"pad@p\\x61tch:pad@npm%3A1.0.0#./custom/pad.cfg":\n').unread).toBe(
+      "an escape this check does not read (line 1)",
+    );
+  });
+
   it("reads pnpm's patchedDependencies in YAML, and leaves out paths outside the tree", () => {
     const workspace =
       "packages:\n  - web\npatchedDependencies:\n  pad@1.0.0: custom/pad.patch\n  '@s/b@2.0.0': \"../../out.patch\"\n";
