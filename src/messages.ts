@@ -99,6 +99,10 @@ export const messages = {
     "name the commits to review, e.g. git review-remote HEAD~3..HEAD, or review the whole tree with --all <rev>",
   hintEmptyExportRange:
     "name the commits whose change to export, e.g. git review-remote export HEAD~3..HEAD, or export the tree of one commit: git review-remote export <rev>",
+  backwardsRange: (spec: string, head: string, base: string) =>
+    `${spec} goes backwards: ${head} is behind ${base}, so this reviews the undoing of ${base}'s commits since ${head} (git log ${spec} lists none)`,
+  hintBackwardsRange: (head: string, base: string) =>
+    `to review what ${base} added since ${head}: git review-remote ${head}..${base}`,
   allTakesOneRevision: (spec: string) => `--all reviews the whole tree of one commit, not a range: ${spec}`,
   worktreeTakesNoRevision: (spec: string) =>
     `--worktree snapshots the work tree; it takes no revision: ${spec}`,

@@ -3,7 +3,7 @@
 // (`base` set: the request carries its range) unless it asks for the whole tree (`--all`) or there
 // is no change to focus on (a root commit, or a parent a shallow clone lacks).
 import { UsageError } from "../errors.js";
-import { readHead, resolveCommit, resolveCommitAndParent } from "../git/commits.js";
+import { isAncestor, readHead, resolveCommit, resolveCommitAndParent } from "../git/commits.js";
 import { findMergeBase } from "../git/history.js";
 import { messages } from "../messages.js";
 import type { Repo } from "../repo.js";
@@ -81,14 +81,40 @@ export async function resolveRange(
   return { commit, base };
 }
 
+/**
+ * `old..HEAD` typed the wrong way round (`HEAD..old`, old behind HEAD) is still git diff's range, the
+ * change that takes HEAD back to old: reviewed as asked, with a warning, since `git log` of it is empty.
+ */
+async function rangeNotes(
+  repo: Repo,
+  parsed: { rev: string; base?: string; forked?: boolean },
+  range: { commit: string; base: string },
+): Promise<TargetNote[]> {
+  if (parsed.forked || parsed.base === undefined) return [];
+  if (!(await isAncestor({ cwd: repo.cwd, env: repo.env }, range.commit, range.base))) return [];
+  const spec = `${parsed.base}..${parsed.rev}`;
+  return [
+    {
+      message: messages.backwardsRange(spec, parsed.rev, parsed.base),
+      hints: [messages.hintBackwardsRange(parsed.rev, parsed.base)],
+    },
+  ];
+}
+
 export async function resolveTarget(repo: Repo, request: TargetRequest): Promise<Target> {
   if (request.worktree) return worktreeTarget(repo, request);
   if (request.all && parseSpec(request.spec).base !== undefined) {
     throw new UsageError(messages.allTakesOneRevision(request.spec ?? ""), { hints: [messages.hintHelp] });
   }
   const range = await resolveRange(repo, request.spec);
-  if (range) return { rev: range.commit, ...range, reason: { kind: "range" }, notes: [] };
   const parsed = parseSpec(request.spec);
+  if (range)
+    return {
+      rev: range.commit,
+      ...range,
+      reason: { kind: "range" },
+      notes: await rangeNotes(repo, parsed, range),
+    };
   const { commit, parent } = await resolveCommitAndParent(repo, parsed.rev);
   if (request.all) return { rev: commit, commit, reason: { kind: "all" }, notes: [] };
   const chosen = await chooseChange(repo, commit, { head: request.spec === undefined, parent });

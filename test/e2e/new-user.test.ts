@@ -377,6 +377,26 @@ describe("a range that starts where it ends", () => {
   );
 });
 
+describe("a range typed the wrong way round", () => {
+  it("is reviewed as git diff reads it, with a warning and a hint that names the range the right way round", () => {
+    const repo = committedRepo();
+    repo.git("branch", "old", "HEAD~1");
+    const backwards = repo.run(["HEAD..old"]);
+    expect(backwards.status).toBe(0);
+    expect(backwards.stderr).toContain(
+      "warning: HEAD..old goes backwards: old is behind HEAD, so this reviews the undoing of HEAD's commits since old (git log HEAD..old lists none)\n" +
+        "hint: to review what HEAD added since old: git review-remote old..HEAD\n",
+    );
+    // The undoing removes the trailing spaces: nothing for hygiene to propose.
+    expect(backwards.stdout).toContain("0 proposed commits");
+    // The right way round: no warning, and hygiene's fix of the spaces the change added.
+    const forwards = repo.run(["old..HEAD"]);
+    expect(forwards.status).toBe(0);
+    expect(forwards.stderr).not.toContain("goes backwards");
+    expect(forwards.stdout).toContain("1 proposed commit");
+  });
+});
+
 describe("a bad config value met by the pre-push hook", () => {
   it("stops the push with the value, what was expected, and where to look for the setting", () => {
     const repo = committedRepo();
