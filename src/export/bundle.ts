@@ -295,6 +295,9 @@ export async function listExport(repo: Repo, options: ExportOptions): Promise<Ex
   const scratch = await createScratch(repo);
   try {
     const filtered = await filterSnapshot(repo, scratch, options, await takeSnapshot(repo, scratch, options));
+    // A listing of nothing with nothing kept back would say "Would send 0 files" and no more: the
+    // listing fails as the export would, saying why.
+    refuseEmpty(filtered);
     const commit = await commitFiltered(scratch, filtered);
     const early = startRange(repo, scratch, options, filtered);
     const scanner = scannerFor(options.policy);
@@ -308,6 +311,15 @@ export async function listExport(repo: Repo, options: ExportOptions): Promise<Ex
     await scratch.dispose();
     forgetJudgedPaths();
   }
+}
+
+/** Nothing to send and nothing excluded: an empty work tree, or a commit of an empty tree. */
+function refuseEmpty(filtered: Filtered): void {
+  if (filtered.entries.length > 0 || filtered.keptOut.length > 0) return;
+  const worktree = filtered.snapshot.kind === SnapshotKind.worktree;
+  throw new ReviewRemoteError(worktree ? messages.emptyWorkTree : messages.emptyCommit, {
+    hints: [worktree ? messages.hintEmptyWorkTree : messages.hintEmptyCommit],
+  });
 }
 
 /**
@@ -358,13 +370,7 @@ async function exportBundle(repo: Repo, options: ExportOptions, own?: Scratch): 
     await removeStale([`${BUNDLE_TEMP}.tmp-`], store.tmp);
     ahead = archiveAhead(scratch, taken.snapshot, options, tempName(join(store.tmp, BUNDLE_TEMP)));
     const filtered = await filterSnapshot(repo, scratch, options, taken);
-    if (filtered.entries.length === 0 && filtered.keptOut.length === 0) {
-      // Nothing was excluded: an empty work tree, or a commit of an empty tree.
-      const worktree = filtered.snapshot.kind === SnapshotKind.worktree;
-      throw new ReviewRemoteError(worktree ? messages.emptyWorkTree : messages.emptyCommit, {
-        hints: [worktree ? messages.hintEmptyWorkTree : messages.hintEmptyCommit],
-      });
-    }
+    refuseEmpty(filtered);
     if (filtered.kept.length === 0) {
       throw new ReviewRemoteError(messages.nothingToExport, { hints: [messages.hintNothingToExport] });
     }

@@ -53,7 +53,7 @@ describe("hook with no hook named", () => {
 });
 
 describe("a snapshot with no files", () => {
-  it.each([[["--worktree"]], [["export", "--worktree"]]])(
+  it.each([[["--worktree"]], [["export", "--worktree"]], [["export", "--list", "--worktree"]]])(
     "%j in an empty work tree says so, not that every file was excluded",
     (args) => {
       const repo = repos.add(createTestRepo());
@@ -65,15 +65,18 @@ describe("a snapshot with no files", () => {
     },
   );
 
-  it.each([[[]], [["--all"]], [["export"]]])("%j of a commit of an empty tree says so", (args) => {
-    const repo = repos.add(createTestRepo());
-    repo.commit("empty");
-    const result = runUnchanged(repo, args, 1);
-    expect(result.stderr).toBe(
-      "git-review-remote: nothing would leave: the commit has no files\n" +
-        "hint: name a commit that has files, or review uncommitted files with --worktree\n",
-    );
-  });
+  it.each([[[]], [["--all"]], [["export"]], [["export", "--list"]]])(
+    "%j of a commit of an empty tree says so",
+    (args) => {
+      const repo = repos.add(createTestRepo());
+      repo.commit("empty");
+      const result = runUnchanged(repo, args, 1);
+      expect(result.stderr).toBe(
+        "git-review-remote: nothing would leave: the commit has no files\n" +
+          "hint: name a commit that has files, or review uncommitted files with --worktree\n",
+      );
+    },
+  );
 
   it("whose every file is excluded still says that", () => {
     const repo = repos.add(createTestRepo());
