@@ -93,6 +93,48 @@ describe("rdjson: diagnostics to comments", () => {
     ]);
   });
 
+  it("drops ESLint's word that it ignored a file it was given, as 8 and 9 print it", async () => {
+    // eslint-formatter-rdjson's diagnostics for files ESLint did not lint: ESLint 8 (eslintrc) for a
+    // dotfile, node_modules and an .eslintignore pattern; ESLint 9 for a README and an ignore pattern.
+    const ignored = (message: string, path: string): Json => ({
+      message,
+      location: { path, range: { start: { column: 0 } } },
+      severity: "WARNING",
+      code: { value: null, url: "" },
+    });
+    const notices = [
+      ignored(
+        "File ignored by default.  Use a negated ignore pattern (like \"--ignore-pattern '!<relative/path/to/filename>'\") to override.",
+        ".hidden/c.js",
+      ),
+      ignored(
+        "File ignored by default. Use \"--ignore-pattern '!node_modules/*'\" to override.",
+        "node_modules/x/d.js",
+      ),
+      ignored(
+        'File ignored because of a matching ignore pattern. Use "--no-ignore" to override.',
+        "dist/b.js",
+      ),
+      ignored("File ignored because no matching configuration was supplied.", "README.md"),
+      ignored(
+        'File ignored because of a matching ignore pattern. Use "--no-ignore" to disable file ignore settings or use "--no-warn-ignored" to suppress this warning.',
+        "dist/b.js",
+      ),
+    ];
+    const parseError = {
+      ...ignored("Parsing error: Unexpected character '#'", "README.md"),
+      severity: "ERROR",
+    };
+    const eslint = { source: { name: "eslint", url: "https://eslint.org/" } };
+    const report = await convertOk("rdjson", rdjson([...notices, parseError, diagnostic()], eslint));
+    expect(report.comments.map((c) => c.message)).toEqual(["Parsing error: Unexpected character '#'", "m"]);
+    // Another tool's message of the same words, or one with a rule, is its finding.
+    const other = await convertOk("rdjson", rdjson(notices.slice(0, 1), { source: { name: "biome" } }));
+    expect(other.comments).toHaveLength(1);
+    const ruled = await convertOk("rdjson", rdjson([{ ...notices[3], code: { value: "r" } }], eslint));
+    expect(ruled.comments).toHaveLength(1);
+  });
+
   it("keeps paths inside the tree and drops the rest with one warning", async () => {
     const paths = [
       `${TREE_ROOT}/src/a.js`,

@@ -75,12 +75,30 @@ function suggestionEdits(
   return edits;
 }
 
+/**
+ * ESLint's word that it did not lint a file it was given: `File ignored by default`, `File ignored
+ * because of a matching ignore pattern`, and ESLint 9's `File ignored because no matching
+ * configuration was supplied`. A warning without a rule about ESLint's own choice of files, not a
+ * finding about the code; ESLint 9 and later leave it out under `--no-warn-ignored`, which ESLint 8
+ * refuses, so a recipe that gives ESLint the changed files left it on every README of the change.
+ */
+const ESLINT_IGNORED_FILE = /^File ignored (?:by default|because )/;
+
+function isIgnoredFileNotice(diagnostic: Diagnostic, source: string): boolean {
+  return (
+    source.toLowerCase() === "eslint" &&
+    !diagnostic.code?.value &&
+    ESLINT_IGNORED_FILE.test(diagnostic.message ?? "")
+  );
+}
+
 export function convertDiagnostic(
   diagnostic: Diagnostic,
   defaults: DiagnosticDefaults,
   out: ReportBuilder,
 ): void {
   const source = diagnostic.source?.name ?? defaults.source?.name ?? "";
+  if (isIgnoredFileNotice(diagnostic, source)) return;
   const unit: ColumnUnit = CODE_POINT_COLUMN_SOURCES.has(source.toLowerCase()) ? "codePoint" : "utf8";
   const rawPath = diagnostic.location?.path || undefined;
   const path = rawPath && out.keepPath(rawPath, treePathFromFile(rawPath, out.context.treeRoot));
