@@ -244,13 +244,13 @@ describe("linter recipes on a worker with a tools directory", () => {
     expect(repo.git("log", "-1", "--format=%s", `review/${whole}`)).toMatch(/^biome: 11 fixes \(/);
   });
 
-  it("gives the changed files' recipes a file named like an option as a file: --fix, -x.sh", () => {
+  it("gives the changed files' recipes a file named like an option as a file: --fix.js, -x.sh", () => {
     const repo = craftedRepo();
     repo.write("src/extra.js", "let more = 1;\nexport { more };\n");
     repo.write("scripts/new.sh", "#!/bin/sh\necho $1\n");
-    // Read as options, `-x.sh` stopped ESLint ("Invalid option '-x'") and ShellCheck ("unrecognized
-    // option"), and `--fix` turned on ESLint's fixing. Both are clean: nothing is proposed to them.
-    repo.write("--fix", "notes\n");
+    // Read as options, `-x.sh` stopped ShellCheck ("unrecognized option"), and `--fix.js` was no file
+    // to ESLint (`--fix` turned on its fixing). Both are clean: nothing is proposed to them.
+    repo.write("--fix.js", "export const notes = 1;\n");
     repo.write("-x.sh", '#!/bin/sh\necho "$1"\n');
     repo.commit("a change with files named like options");
     useChangedFilesRecipes(repo);

@@ -40,7 +40,7 @@ export function recipeFlags(tool: Tool): string[] {
  * file (ESLint given none lints the whole tree).
  */
 export const CHANGED_FILES_RECIPES = {
-  eslint: `xargs -0 -r eslint --no-warn-ignored -f ${RDJSON} -- < "$REVIEW_REMOTE_CHANGED"`,
+  eslint: `grep -zE "\\.[cm]?jsx?$" "$REVIEW_REMOTE_CHANGED" | xargs -0 -r eslint -f ${RDJSON} --`,
   shellcheck: `grep -z "\\.sh$" "$REVIEW_REMOTE_CHANGED" | xargs -0 -r shellcheck -f diff --`,
 } as const;
 
