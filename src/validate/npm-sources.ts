@@ -332,8 +332,77 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
         sources.set(`${dependency.key} (specifier)`, specifier);
       }
     }
+    // A package's own `link:` or `file:` dependency to a folder outside the tree, which the install
+    // links in from the lockfile's folder as an importer's.
+    const links = readPnpmPackageLinks(text, naming);
+    for (const line of links.unread) sources.set(line, UNREAD);
+    for (const link of links.links) {
+      const path = /^(?:link|file):(.*)$/i.exec(link.version)?.[1] ?? "";
+      if (path.startsWith("~") || !isTreePath(joinPath("", path))) sources.set(link.key, link.version);
+    }
   }
   return sources;
+}
+
+/**
+ * The `link:` and `file:` dependencies of a `pnpm-lock.yaml`'s packages, in `snapshots:` (version 9)
+ * or `packages:` (before it): pnpm links each in where the package's own node_modules are, from the
+ * lockfile's folder, a `link:` always and a `file:` no entry resolves. Read only in the form pnpm
+ * writes (`  <entry>:`, `    dependencies:`, `      <name>: <version>`); any other line of an entry
+ * that names either (a flow mapping, another indentation, a scalar over lines) is `unread`, but for
+ * the entry's own fields at four spaces (`id: file:...`) and the lines `naming` matches, whose
+ * resolutions are read on their own.
+ */
+function readPnpmPackageLinks(
+  text: string,
+  naming: RegExp,
+): { links: { key: string; version: string }[]; unread: string[] } {
+  const links: { key: string; version: string }[] = [];
+  const unread: string[] = [];
+  const namesLocal = (part: string) => /(?:link|file):(?!\s|$)/i.test(part);
+  let section: string | undefined;
+  let entry: string | undefined;
+  /** The indentation of the entry's fields, from its first line: pnpm writes four spaces. */
+  let fieldDepth: number | undefined;
+  let group: string | undefined;
+  for (const line of lockLines(text)) {
+    if (/^\s*(?:#.*)?$/.test(line)) continue;
+    const fields = /^( *)('[^']*'|"[^"]*"|[^\s'"#][^:]*?)[ \t]*:(?:[ \t]+(.*?))?\s*$/.exec(line);
+    const depth = /^ */.exec(line)?.[0].length ?? 0;
+    const key = fields === null ? undefined : pnpmScalar(fields[2] ?? "");
+    const rawValue = fields?.[3];
+    const value = rawValue === undefined ? undefined : pnpmScalar(rawValue);
+    if (depth === 0) {
+      section = key === "packages" || key === "snapshots" ? key : undefined;
+      entry = undefined;
+      continue;
+    }
+    if (section === undefined) continue;
+    if (depth === 2) {
+      fieldDepth = undefined;
+      group = undefined;
+      // Its key may be a `file:` package's (`pad@file:packages/pad:`); its value, pnpm's `{}` at most.
+      const written = /^ {2}('[^']*'|"[^"]*"|[^\s'"#].*?)[ \t]*:(?:\s*\{\})?\s*$/.exec(line)?.[1];
+      entry = written === undefined ? undefined : unquoteYaml(written);
+      if (written === undefined && namesLocal(line)) unread.push(line.trim());
+      continue;
+    }
+    fieldDepth ??= depth;
+    const standard = entry !== undefined && fieldDepth === 4 && key !== undefined;
+    if (standard && depth === 4) {
+      group = rawValue === undefined ? key : undefined;
+      const isGroup = key === "dependencies" || key === "optionalDependencies";
+      if (!isGroup || rawValue === undefined || naming.test(line)) continue;
+    } else if (standard && depth === 6 && value !== undefined && group !== undefined) {
+      if (group === "dependencies" || group === "optionalDependencies") {
+        if (/^(?:link|file):/i.test(value))
+          links.push({ key: `${section} > ${entry} > ${key}`, version: value });
+        continue;
+      }
+    }
+    if (namesLocal(line) && !naming.test(line)) unread.push(line.trim());
+  }
+  return { links, unread };
 }
 
 /** Whether `path`, relative to the folder `base` of the tree, stays in the tree: no `~`, no tarball. */

@@ -697,6 +697,66 @@ describe("validate: a lockfile entry resolved to another package's tarball", () 
     expect(changedLockfileSources("pnpm", undefined, named("pad"))).toEqual([]);
     expect(changedLockfileSources("pnpm", undefined, named("evil"))).toHaveLength(1);
   });
+  it("refuses a pnpm package's own link: or file: dependency that leaves the tree, as pnpm links it in", () => {
+    const unread = "a resolution not in the form the package manager writes: it may name any source";
+    const off = "not the registry: the next install fetches it and runs its install scripts";
+    const v9 = (dependencies: string[]) =>
+      [
+        "lockfileVersion: '9.0'",
+        "",
+        "importers:",
+        "",
+        "  .:",
+        "    dependencies:",
+        "      pad:",
+        "        specifier: ^1.0.0",
+        "        version: 1.0.0",
+        "",
+        "packages:",
+        "",
+        "  pad@1.0.0:",
+        "    resolution: {integrity: sha512-AAAA}",
+        "",
+        "snapshots:",
+        "",
+        "  local@file:packages/local: {}",
+        "",
+        "  pad@1.0.0:",
+        "    dependencies:",
+        ...dependencies,
+        "",
+      ].join("\n");
+    const inside = v9(["      local: file:packages/local", "      own: link:packages/own"]);
+    expect(changedLockfileSources("pnpm", undefined, inside)).toEqual([]);
+    const refused = (lines: string[]) => changedLockfileSources("pnpm", inside, v9(lines));
+    expect(refused(["      evil: link:../outside"])).toEqual([
+      `adds the source "link:../outside" for "snapshots > pad@1.0.0 > evil" (${off})`,
+    ]);
+    for (const version of ["link:/etc", "link:~/x", "file:../../outside", "'link:packages/../../x'"]) {
+      expect(refused([`      evil: ${version}`]), version).toHaveLength(1);
+    }
+    // Any other form that names a link is read as it may name one out of the tree.
+    expect(refused(["      evil: {a: link:../outside}"])).toEqual([
+      `adds the line "evil: {a: link:../outside}" (${unread})`,
+    ]);
+    const flow = inside.replace(
+      / {2}pad@1\.0\.0:\n[\s\S]*$/,
+      "  pad@1.0.0: {dependencies: {evil: link:../x}}\n",
+    );
+    expect(changedLockfileSources("pnpm", inside, flow)).toEqual([
+      `adds the line "pad@1.0.0: {dependencies: {evil: link:../x}}" (${unread})`,
+    ]);
+    const shallow = inside.replace("    dependencies:\n      local:", "   dependencies:\n    id:");
+    expect(changedLockfileSources("pnpm", inside, shallow)).toHaveLength(2);
+    // Version 6 writes them in the packages' entries.
+    const v6 = (version: string) =>
+      `lockfileVersion: '6.0'\n\ndependencies:\n  pad:\n    specifier: ^1.0.0\n    version: 1.0.0\n\npackages:\n\n  /pad@1.0.0:\n    resolution: {integrity: sha512-x}\n    dependencies:\n      evil: ${version}\n`;
+    expect(changedLockfileSources("pnpm", undefined, v6("1.0.0"))).toEqual([]);
+    expect(changedLockfileSources("pnpm", undefined, v6("link:../outside"))).toEqual([
+      `adds the source "link:../outside" for "packages > /pad@1.0.0 > evil" (${off})`,
+    ]);
+  });
+
   it("refuses a pnpm importer's link:, file: or specifier that leaves the tree, and keeps links inside it", () => {
     const off = "not the registry: the next install fetches it and runs its install scripts";
     const v9 = (dependencies: string[], folder = "packages/b") =>
