@@ -105,6 +105,9 @@ function printComments(shown: ShownReview, output: Output): void {
     output.out(`  ${paint(output, "dim", describeHidden(shown.record.id, mode, hidden.length))}`);
 }
 
+/** A dropped part's word for one of it: `1 comment`, `1 proposal`, as `3 comments`. */
+const ONE_PART = { comments: "comment", proposals: "proposal" } as const;
+
 export function printShow(shown: ShownReview, format: ShowFormat, output: Output): void {
   const { record, result, comments } = shown;
   if (format === ShowFormat.json) {
@@ -150,7 +153,7 @@ export function printShow(shown: ShownReview, format: ShowFormat, output: Output
   }
   for (const problem of record.problems ?? []) output.out(`problem  ${problem}`);
   for (const part of record.dropped ?? []) {
-    const what = part.count === undefined ? part.part : `${part.count} ${part.part}`;
+    const what = part.count === undefined ? part.part : plural(part.count, ONE_PART[part.part], part.part);
     // The worker's own note about proposals it left out is among the comments below.
     const why = part.problems.length > 0 ? part.problems.join("; ") : "over a limit (see the comments)";
     output.out(`dropped  ${what}: ${why}`);

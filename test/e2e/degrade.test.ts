@@ -67,6 +67,18 @@ describe("invalid comments", () => {
     expect(repo.run(["show", json.id]).stdout).toMatch(/^dropped {2}3 comments: comments\.1\.line: /m);
   });
 
+  it("counts one dropped comment as one, in the warning and in show", () => {
+    const repo = baseRepo();
+    serve(repo, {
+      comments: [GOOD, { path: "src/nowhere.ts", line: 1, severity: "error", message: "Unknown path." }],
+    });
+    const result = repo.run(["--worker", "fake", "--json"]);
+    expect(result.status, result.stderr).toBe(0);
+    const { id } = JSON.parse(result.stdout) as { id: string };
+    expect(result.stderr).toContain("warning: dropped 1 invalid comment of worker 'fake'");
+    expect(repo.run(["show", id]).stdout).toMatch(/^dropped {2}1 comment: comments\.1\.path: /m);
+  });
+
   it("keeps a comment at the end of a file, past its last newline, on its last line", () => {
     const repo = baseRepo();
     const lines = readFileSync(join(repo.dir, "src/app.ts"), "utf8").split("\n").length - 1;
