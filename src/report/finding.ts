@@ -4,6 +4,7 @@ import { isAllowedByPathAlone } from "../secrets/allow.js";
 import { type Finding, isAboutName, isOffLine } from "../secrets/finding.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 import { showPath } from "./path.js";
+import { plural } from "./plural.js";
 
 /**
  * The place of a finding: the file, and inside an archive the member (`keys.zip!/conf/app.env`,
@@ -249,7 +250,7 @@ export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
 /** `412 in testdata/ (generic-api-key 300, aws-access-token 80, +3 rules)`, the place quoted as a path. */
 export function formatFindingGroup(group: FindingGroup, quotePath: boolean): string {
   const shown = group.rules.slice(0, 3).map(([rule, count]) => `${rule} ${count}`);
-  const more = group.rules.length > 3 ? `, +${group.rules.length - 3} rules` : "";
+  const more = group.rules.length > 3 ? `, +${plural(group.rules.length - 3, "rule")}` : "";
   const where = group.shownWhere
     ? showPath(group.shownWhere.shown, quotePath, group.shownWhere.keep)
     : showPath(group.where, quotePath);

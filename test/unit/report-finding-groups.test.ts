@@ -144,6 +144,9 @@ describe("findings grouped by place", () => {
     expect(groupFindings(rules).map((group) => formatFindingGroup(group, true))).toEqual([
       "5 in t/x.txt (a 1, b 1, c 1, +2 rules)",
     ]);
+    expect(groupFindings(rules.slice(0, 4)).map((group) => formatFindingGroup(group, true))).toEqual([
+      "4 in t/x.txt (a 1, b 1, c 1, +1 rule)",
+    ]);
   });
 
   test("a value found in a name is redacted in the group's place, and no entry that spells it is offered", () => {
