@@ -108,10 +108,11 @@ content scan finds a credential.
                       of a commit; no <rev> with it
     --list            show what would leave and what stays, and why, and what
                       an allow lets through; store nothing (so no -o with
-                      it); exit 6 when the content scan would stop it (with
-                      no revision: HEAD's tree, and a hint at the change a
-                      review sends too); paths as git prints them (quoted
-                      when core.quotePath says), as they are with --json
+                      it); exit 6 when the content scan would stop it, 1
+                      when no file would leave (with no revision: HEAD's
+                      tree, and a hint at the change a review sends too);
+                      paths as git prints them (quoted when core.quotePath
+                      says), as they are with --json
     --json            print one JSON document on stdout
     -o, --output <file>
                       also write the bundle to <file>, and print that

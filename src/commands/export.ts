@@ -59,6 +59,8 @@ export async function runExport(args: ExportArgs, output: Output): Promise<void>
         hints: secretsHints(listing.findings, { removedOnly: listing.removedOnly, quotePath }),
       });
     }
+    // Every file kept back: the export would stop, as it says; the listing above is the why.
+    if (listing.files.length === 0) throw new ReviewRemoteError(messages.nothingToExport);
     if (args.rev === undefined && !args.worktree && !args.json && args.pathspecs.length === 0) {
       await hintReviewedChange(repo, output);
     }

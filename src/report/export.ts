@@ -35,8 +35,11 @@ export function printListing(
     return;
   }
   const total = listing.files.reduce((sum, file) => sum + file.size, 0);
+  // Every file kept back: the lines below say why, and no list of files follows a colon.
   output.out(
-    `Would send ${plural(listing.files.length, "file")} (${formatSize(total)}) from ${listing.snapshot.commit}:`,
+    listing.files.length === 0
+      ? `Would send no files from ${listing.snapshot.commit}.`
+      : `Would send ${plural(listing.files.length, "file")} (${formatSize(total)}) from ${listing.snapshot.commit}:`,
   );
   // Paths are the repository's own, but a cloned repository's names may hold escape sequences. A
   // value the scan found in a name is redacted in it here too, as its finding prints it.

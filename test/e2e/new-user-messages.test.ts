@@ -78,6 +78,18 @@ describe("a snapshot with no files", () => {
     },
   );
 
+  it("whose every file is excluded is listed by --list, which fails as export would", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write(".env", "TOKEN=1\n");
+    repo.commit("only a secret file");
+    const head = repo.git("rev-parse", "HEAD").trim();
+    const result = runUnchanged(repo, ["export", "--list"], 1);
+    expect(result.stdout).toMatch(
+      new RegExp(`^Would send no files from ${head}\\.\\nWould keep back 1 path:\\n  \\.env  secret name: `),
+    );
+    expect(result.stderr).toBe("git-review-remote: nothing would leave: every file was excluded\n");
+  });
+
   it("whose every file is excluded still says that", () => {
     const repo = repos.add(createTestRepo());
     repo.write(".env", "TOKEN=1\n");
