@@ -6,6 +6,7 @@
 // `patches/pad@1.0.0.patch`).
 import { posix } from "node:path";
 import { readBlobs } from "../git/blobs.js";
+import type { TreeChange } from "../git/raw-diff.js";
 import { type GitOptions, git, splitNul } from "../git/run.js";
 import { foldPath } from "../paths/fold.js";
 import { readJson5 } from "./json5.js";
@@ -215,10 +216,32 @@ export function namedPatchPaths(
   return { files: [...files], folders: [...folders], unread };
 }
 
+/** The blobs of a change's files, before and after: none of a link, a gitlink or a side it has not. */
+export function fileOids(change: TreeChange): string[] {
+  const oids: string[] = [];
+  if (change.oldMode.startsWith("100") && !/^0+$/.test(change.oldOid)) oids.push(change.oldOid);
+  if (change.newMode.startsWith("100") && !/^0+$/.test(change.newOid)) oids.push(change.newOid);
+  return oids;
+}
+
 /** The dependency patches a base tree's package files name: asked of each path a proposal changes. */
 export interface NamedPatches {
-  /** Why a change of `path` is refused, or undefined. */
-  reason(path: string): string | undefined;
+  /**
+   * Why a change of `path` is refused, or undefined; `texts`, the file's before and after, where
+   * readsTexts says they are asked for.
+   */
+  reason(path: string, texts?: readonly string[]): string | undefined;
+  /** Whether reason judges a file by its text too: while a base file's patches are not read. */
+  readsTexts: boolean;
+}
+
+/**
+ * Whether `text` is one a patch applier reads as a patch: a line that starts a file's diff or a hunk
+ * (`diff --git `, `--- `, `+++ `, `@@ `). pnpm's and Yarn's appliers (patch-package's parser) read
+ * nothing else, whatever the file's name, and a file of none of them changes no code.
+ */
+function readsAsPatch(text: string): boolean {
+  return /^(?:diff --git |--- |\+\+\+ |@@ )/m.test(text);
 }
 
 /**
@@ -262,7 +285,8 @@ export async function readNamedPatches(run: GitOptions, treeish: string): Promis
     if (named.unread !== undefined) unread ??= { path, why: named.unread };
   }
   return {
-    reason(path: string) {
+    readsTexts: unread !== undefined,
+    reason(path: string, texts: readonly string[] = []) {
       const folded = foldPath(path);
       let by = files.get(folded);
       if (by === undefined) {
@@ -271,7 +295,8 @@ export async function readNamedPatches(run: GitOptions, treeish: string): Promis
           if (by !== undefined) break;
         }
       }
-      if (by === undefined && unread !== undefined && /\.(?:patch|diff)$/i.test(path)) {
+      const patchFile = /\.(?:patch|diff)$/i.test(path) || texts.some(readsAsPatch);
+      if (by === undefined && unread !== undefined && patchFile) {
         return `is a patch file, and the base's ${quoteForDisplay(unread.path)} may name it as a dependency patch in a form this check does not read (${unread.why})`;
       }
       if (by === undefined) return undefined;

@@ -3,6 +3,7 @@
 // The repo's object store, refs, index and work tree are never written, whatever the outcome.
 import { mkdir, rm } from "node:fs/promises";
 import { basename, isAbsolute, join } from "node:path";
+import { readBlobs } from "../git/blobs.js";
 import { OBJECT_ID, privateObjectEnv } from "../git/objects.js";
 import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type Env, type GitOptions, git } from "../git/run.js";
@@ -11,7 +12,7 @@ import { createTempDir, QUARANTINE_PREFIX } from "../os/tempdir.js";
 import type { SecretNameCheck } from "../paths/forbidden.js";
 import { checkChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
-import { type NamedPatches, readNamedPatches } from "./npm-patches.js";
+import { fileOids, type NamedPatches, readNamedPatches } from "./npm-patches.js";
 import { isPackageJsonPath } from "./npm-scripts.js";
 import {
   declaresPnpm,
@@ -254,7 +255,7 @@ async function applyCommit(
     isSecretName: options.isSecretName,
   };
   const problems = changes.flatMap((change) => checkChange(change, rules));
-  problems.push(...patchProblems(changes, await context.loadNamedPatches()));
+  problems.push(...(await patchProblems(run, changes, await context.loadNamedPatches())));
   problems.push(...(await lifecycleProblems(changes, run, tree, context.loadBasePnpm)));
   if (changes.some((change) => ["A", "R", "C"].includes(change.status))) {
     problems.push(...findCollisions(await listTreePaths(run, tree), await context.loadBaseEntries()));
@@ -272,11 +273,30 @@ function applyProblems(stderr: string, exitCode: number): string[] {
   return lines.map((line) => `git apply: ${escapeForDisplay(line)}`);
 }
 
-/** The changes to a dependency patch the base's package files name (src/validate/npm-patches.ts). */
-function patchProblems(changes: readonly TreeChange[], named: NamedPatches): string[] {
+/**
+ * The changes to a dependency patch the base's package files name (src/validate/npm-patches.ts),
+ * each judged by its file's texts too where the base's patches are not all read.
+ */
+async function patchProblems(
+  run: GitOptions,
+  changes: readonly TreeChange[],
+  named: NamedPatches,
+): Promise<string[]> {
+  const texts = new Map<string, string[]>();
+  if (named.readsTexts) {
+    const oids = [...new Set(changes.flatMap(fileOids))];
+    const blobs = await readBlobs(run, oids);
+    const byOid = new Map(oids.map((oid, index) => [oid, blobs[index]?.toString("utf8") ?? ""]));
+    for (const change of changes) {
+      const both = fileOids(change).flatMap((oid) => byOid.get(oid) ?? []);
+      for (const path of [change.fromPath ?? change.path, change.path]) {
+        texts.set(path, [...(texts.get(path) ?? []), ...both]);
+      }
+    }
+  }
   const paths = new Set(changes.flatMap((change) => [change.fromPath ?? change.path, change.path]));
   return [...paths].flatMap((path) => {
-    const reason = named.reason(path);
+    const reason = named.reason(path, texts.get(path));
     return reason === undefined ? [] : [`path ${quoteForDisplay(path)} ${reason}`];
   });
 }

@@ -3,6 +3,7 @@
 // private git dir (the reviewer could have rewritten tree/.git/config) with the tree's objects borrowed.
 
 import { copyFileSync } from "node:fs";
+import { readBlobs } from "../git/blobs.js";
 import { commitTree, type GitRun, isAncestor, treeOf } from "../git/commits.js";
 import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type Env, git, spawnGit } from "../git/run.js";
@@ -14,7 +15,7 @@ import { scopedMessage } from "../pipeline/scoped-message.js";
 import { type Limits, overLimitRule, type RaisableLimit } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
 import { plural } from "../report/plural.js";
-import { type NamedPatches, readNamedPatches } from "../validate/npm-patches.js";
+import { fileOids, type NamedPatches, readNamedPatches } from "../validate/npm-patches.js";
 import { isPackageJsonPath } from "../validate/npm-scripts.js";
 import {
   declaresPnpm,
@@ -232,15 +233,18 @@ async function findSkips(
     const problem = pnpmManifestProblem(change.path, pnpm);
     return problem === undefined ? undefined : `the file ${problem}`;
   };
-  const patchReason = (change: TreeChange) => {
-    const reason = patches.reason(change.path);
+  const patchReason = async (change: TreeChange) => {
+    // While a base file's patches are unread, a file is judged by its texts too (readsAsPatch).
+    const oids = patches.readsTexts ? fileOids(change) : [];
+    const texts = (await readBlobs(runIn(ctx), oids)).map((blob) => blob.toString("utf8"));
+    const reason = patches.reason(change.path, texts);
     return reason === undefined ? undefined : `the path ${reason}`;
   };
   for (const change of raw) {
     if (skipped.has(change.path)) continue;
     const reason =
       unsupportedReason(change, binary, ctx.forbiddenPaths) ??
-      patchReason(change) ??
+      (await patchReason(change)) ??
       (await packageFileReason(ctx, change, to, async () => (await list()).paths)) ??
       (await manifestReason(change));
     if (reason) skipped.set(change.path, reason);

@@ -96,6 +96,8 @@ const BASE_FILES: Record<string, Record<string, string>> = {
     "pnpm-workspace.yaml": "patchedDependencies:\n  pad@1.0.0: &p fixes/pad.diff\n",
     "fixes/pad.diff": "old\n",
     "fixes/README.md": "old\n",
+    "fixes/pad.fix": "old\n",
+    "fixes/left.fix": "--- a/index.js\n+++ b/index.js\n@@ -1 +1 @@\n-a\n+b\n",
   },
   vendored: {
     "package.json": `${JSON.stringify({ name: "root", dependencies: { pad: "1.0.0" } }, null, 2)}\n`,
@@ -316,6 +318,30 @@ describe("validate: a dependency patch pnpm's YAML or JSON5 names", () => {
       /path "other\/fix\.patch" is a patch file/,
     );
     await expectAccepted("unreadPatch", [modifyPatch("fixes/README.md", "old", "new")]);
+    // pnpm's patchedDependencies may name a file of any name: one that reads as a patch is one.
+    const diffLines = ["diff --git a/index.js b/index.js", "--- a/index.js", "+++ b/index.js", "@@ -1 +1 @@"];
+    await expectRejected(
+      "unreadPatch",
+      [modifyPatch("fixes/pad.fix", "old", "@@ -1 +1 @@")],
+      /path "fixes\/pad\.fix" is a patch file, and the base's "pnpm-workspace\.yaml" may name it/,
+    );
+    await expectRejected(
+      "unreadPatch",
+      [newFilePatch("other/fix.txt", [...diffLines, "-a", "+b"])],
+      /path "other\/fix\.txt" is a patch file/,
+    );
+    // One that read as a patch before the change, too: its hunk changed or dropped.
+    await expectRejected(
+      "unreadPatch",
+      [modifyPatch("fixes/left.fix", "+b", "+c").replace("@@ -1 +1 @@", "@@ -5 +5 @@")],
+      /path "fixes\/left\.fix" is a patch file/,
+    );
+    await expectRejected(
+      "unreadPatch",
+      [renamePatch("fixes/left.fix", "fixes/left.txt")],
+      /path "fixes\/left\.fix" is a patch file/,
+    );
+    await expectAccepted("unreadPatch", [modifyPatch("fixes/pad.fix", "old", "a -- b @@ c")]);
   });
 });
 

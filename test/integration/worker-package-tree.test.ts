@@ -15,6 +15,9 @@ const target = useBundledRepo((repo) => {
   repo.write("src/a.js", "var a = 1;\n");
   repo.write("package.json", `${JSON.stringify(ROOT, null, 2)}\n`);
   repo.write("custom/pad.patch", "old\n");
+  // pnpm's settings name a patch through an anchor, a form the check does not read.
+  repo.write("pnpm-workspace.yaml", "patchedDependencies:\n  pad@1.0.0: &p fixes/pad.fix\n");
+  repo.write("fixes/pad.fix", "old\n");
   repo.write(
     "fixtures/evil/package.json",
     `${JSON.stringify({ name: "evil", scripts: { postinstall: "node -e 1" } })}\n`,
@@ -30,6 +33,7 @@ describe("the worker and the package files' tree", () => {
     const command = [
       "sed -i 's/^var a/let a/' src/a.js",
       "echo new > custom/pad.patch",
+      "printf -- '--- a/index.js\\n+++ b/index.js\\n' > fixes/pad.fix",
       "rm web/package.json",
       `sed -i 's#"packages/\\*"#"packages/*", "fixtures/*"#' package.json`,
       // pnpm's lockfile deleted with it: the base is pnpm's, and so is a package.yaml still.
@@ -47,6 +51,7 @@ describe("the worker and the package files' tree", () => {
     expect(patch).toContain("+let a = 1;");
     for (const path of [
       "custom/pad.patch",
+      "fixes/pad.fix",
       "web/package.json",
       "package.json b/package.json",
       "app/package.yaml",
@@ -55,6 +60,9 @@ describe("the worker and the package files' tree", () => {
     }
     const notes = Object.fromEntries(result.comments.map((comment) => [comment.path, comment.message]));
     expect(notes["custom/pad.patch"]).toContain('is a dependency patch the base\'s "package.json" names');
+    expect(notes["fixes/pad.fix"]).toContain(
+      'is a patch file, and the base\'s "pnpm-workspace.yaml" may name it',
+    );
     expect(notes["web/package.json"]).toContain('is removed beside "web/package.yaml"');
     expect(notes["package.json"]).toContain('makes "fixtures/evil" a workspace');
     expect(notes["app/package.yaml"]).toContain("is a project manifest pnpm reads");
