@@ -757,6 +757,36 @@ describe("validate: a lockfile entry resolved to another package's tarball", () 
     ]);
   });
 
+  it("leaves a pnpm-lock.yaml's copies of the settings to pnpm, which only compares them with its own", () => {
+    // pnpm resolves with its settings' overrides and catalogs, never the lockfile's: a copy that
+    // differs fails a frozen install or is written over; a catalog's locked version is only a
+    // preference among the registry versions the settings' specifier allows.
+    const settings = (link: string, checksum: string) =>
+      [
+        "lockfileVersion: '9.0'",
+        "",
+        "overrides:",
+        `  pad: ${link}`,
+        "",
+        "packageExtensionsChecksum: sha256-" + checksum,
+        "pnpmfileChecksum: sha256-" + checksum,
+        "",
+        "catalogs:",
+        "  default:",
+        "    pad:",
+        "      specifier: ^1.0.0",
+        `      version: ${link}`,
+        "",
+        "importers:",
+        "",
+        "  .: {}",
+        "",
+      ].join("\n");
+    expect(changedLockfileSources("pnpm", settings("1.0.0", "a"), settings("link:../outside", "b"))).toEqual(
+      [],
+    );
+  });
+
   it("refuses a pnpm importer's link:, file: or specifier that leaves the tree, and keeps links inside it", () => {
     const off = "not the registry: the next install fetches it and runs its install scripts";
     const v9 = (dependencies: string[], folder = "packages/b") =>
