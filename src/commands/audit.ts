@@ -61,5 +61,8 @@ export async function runAudit(args: { json: boolean; verify: boolean }, output:
     const note = prunedSent > 0 ? [messages.bundlesPruned(prunedSent)] : [];
     throw new ReviewRemoteError(heads.join("; "), { details: [...bundles, ...receipts.problems, ...note] });
   }
-  printAuditVerified(entries.length, receipts.good, prunedSent, output);
+  printAuditVerified(
+    { sends: entries.length, stored: present.size, receipts: receipts.good, pruned: prunedSent },
+    output,
+  );
 }

@@ -24,8 +24,14 @@ export function printAudit(
   }
 }
 
-export function printAuditVerified(sends: number, receipts: number, pruned: number, output: Output): void {
-  output.out(`All stored bundles hash to their names (${plural(sends, "send")} recorded).`);
+/** `stored`: how many bundles the store holds; with none, there was nothing to hash. */
+export function printAuditVerified(
+  { sends, stored, receipts, pruned }: { sends: number; stored: number; receipts: number; pruned: number },
+  output: Output,
+): void {
+  if (stored > 0) output.out(`All stored bundles hash to their names (${plural(sends, "send")} recorded).`);
+  else if (sends > 0) output.out(`No bundle is stored to hash (${plural(sends, "send")} recorded).`);
+  else output.out("Nothing has been sent from this repository, and no bundle is stored.");
   if (pruned > 0) output.out(`${messages.bundlesPruned(pruned).replace(/^./, (c) => c.toUpperCase())}.`);
   if (receipts > 0) output.out(`All stored receipts verify (${plural(receipts, "signed review")}).`);
 }

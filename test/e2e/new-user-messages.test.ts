@@ -213,6 +213,15 @@ describe("import of a file that is no result", () => {
   });
 });
 
+describe("audit --verify before the first review", () => {
+  it("says nothing was sent and nothing is stored, not that all stored bundles hash right", () => {
+    const repo = createTrailingSpaceRepo(repos);
+    expect(runUnchanged(repo, ["audit", "--verify"], 0).stdout).toBe(
+      "Nothing has been sent from this repository, and no bundle is stored.\n",
+    );
+  });
+});
+
 describe("audit --verify after the first review", () => {
   it("counts one send as one", () => {
     const repo = createTrailingSpaceRepo(repos);

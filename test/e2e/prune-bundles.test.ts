@@ -193,8 +193,10 @@ describe("prune: stored bundles", () => {
     ]);
     const verified = repo.run(["audit", "--verify"]);
     expect(verified.status, verified.stderr).toBe(0);
-    expect(verified.stdout).toContain("1 sent bundle was pruned (git review-remote prune)");
-    expect(verified.stdout).not.toContain("no longer in the store");
+    // No bundle is left to hash: not "All stored bundles hash to their names".
+    expect(verified.stdout).toBe(
+      "No bundle is stored to hash (1 send recorded).\n1 sent bundle was pruned (git review-remote prune): not in the store, as recorded.\n",
+    );
     const shown = repo.run(["show", dropped.id]);
     expect(shown.stdout).toContain(`bundle   ${dropped.bundle.slice(0, 16)} pruned on `);
     const shownJson = JSON.parse(repo.run(["show", "--json", dropped.id]).stdout);
