@@ -135,10 +135,11 @@ export function printPrune(
   }
   if (bundles.length > 0) {
     const count = plural(bundles.length, "bundle");
+    const kept = bundles.length === 1 ? "its audit line and manifest" : "their audit lines and manifests";
     output.say(
       args.dryRun
-        ? `Would free ${formatSize(freed)} (${count}); their audit lines and manifests would stay.`
-        : `Freed ${formatSize(freed)} (${count}); their audit lines and manifests stay.`,
+        ? `Would free ${formatSize(freed)} (${count}); ${kept} would stay.`
+        : `Freed ${formatSize(freed)} (${count}); ${kept} stay.`,
     );
   }
   for (const review of reviews) {
@@ -146,11 +147,13 @@ export function printPrune(
     output.say(`${args.dryRun ? "Would remove" : "Removed"} ${what}`);
   }
   if (reviews.length > 0) {
-    const count = reviews.length === 1 ? "1 review's answer" : `${reviews.length} reviews' answers`;
+    const one = reviews.length === 1;
+    const count = one ? "1 review's answer" : `${reviews.length} reviews' answers`;
+    const kept = one ? "its record" : "their records";
     output.say(
       args.dryRun
-        ? `Would free ${formatSize(answered)} (${count}); their records would stay.`
-        : `Freed ${formatSize(answered)} (${count}); their records stay.`,
+        ? `Would free ${formatSize(answered)} (${count}); ${kept} would stay.`
+        : `Freed ${formatSize(answered)} (${count}); ${kept} ${one ? "stays" : "stay"}.`,
     );
   }
 }

@@ -234,8 +234,9 @@ describe("prune: stored bundles", () => {
       `Removed result.json, changes.json, request.json of review ${merged.id} (${formatSize(sum(answer))}, merged, last changed `,
     );
     expect(pruned.stdout).toContain(
-      `Freed ${formatSize(sum(answer))} (1 review's answer); their records stay.`,
+      `Freed ${formatSize(sum(answer))} (1 review's answer); its record stays.`,
     );
+    expect(pruned.stdout).toMatch(/^Freed .* \(1 bundle\); its audit line and manifest stay\.$/m);
     expect(answerFiles(repo, merged.id)).toEqual({});
     // The open review keeps its answer; the merged one's record stays, its last change as it was.
     expect(answerFiles(repo, open.id)).toEqual(openFiles);
