@@ -139,8 +139,8 @@ export const messages = {
     `${file} holds "${text}" (line ${line}), which is no part of a result: import takes the result document alone, as the worker printed it on stdout`,
   hintWorkerPrintedNothing: (worker: string) =>
     `the worker printed nothing on stdout: its command must run git-review-remote worker (git config review-remote.${worker}.command)`,
-  commentsDropped: (worker: string, count: number) =>
-    `dropped ${plural(count, "invalid comment")} of worker '${worker}'; the others were imported`,
+  commentsDropped: (worker: string, count: number, kept: number) =>
+    `dropped ${plural(count, "invalid comment")} of worker '${worker}'; ${kept > 0 ? "the others were imported" : "it sent no others"}`,
   commentsOverLimit: (worker: string, count: number) =>
     `dropped ${plural(count, "comment")} of worker '${worker}' over the limit; the most severe were kept`,
   proposalsDropped: (worker: string, count: number | undefined) =>

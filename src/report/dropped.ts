@@ -5,7 +5,8 @@ import type { Dropped } from "../protocol/parse-result.js";
 import type { ReviewRecord } from "../store/records.js";
 import type { Output } from "./output.js";
 
-function describe(worker: string, part: Dropped): { text: string; hints: string[] } {
+/** `kept`: how many of the worker's comments were imported beside those dropped. */
+function describe(worker: string, part: Dropped, kept: number): { text: string; hints: string[] } {
   const raise = part.limit ? [messages.hintRaiseLimit(part.limit)] : [];
   if (part.part === "proposals") {
     return {
@@ -16,13 +17,13 @@ function describe(worker: string, part: Dropped): { text: string; hints: string[
   const count = part.count ?? 0;
   if (part.limit)
     return { text: messages.commentsOverLimit(worker, count), hints: [messages.hintNarrowReview, ...raise] };
-  return { text: messages.commentsDropped(worker, count), hints: [] };
+  return { text: messages.commentsDropped(worker, count, kept), hints: [] };
 }
 
 /** One warning per dropped part of a review's result, its problem lines, then the hints. */
 export function printDropped(record: ReviewRecord, output: Output): void {
   for (const part of record.dropped ?? []) {
-    const { text, hints } = describe(record.worker.name, part);
+    const { text, hints } = describe(record.worker.name, part, record.comments);
     output.err(`warning: ${text}`);
     for (const line of part.problems) output.err(`  ${line}`);
     for (const hint of hints) output.err(`hint: ${hint}`);

@@ -79,6 +79,19 @@ describe("invalid comments", () => {
     expect(repo.run(["show", id]).stdout).toMatch(/^dropped {2}1 comment: comments\.1\.path: /m);
   });
 
+  it("says a worker whose every comment was dropped sent no others, not that they were imported", () => {
+    const repo = baseRepo();
+    serve(repo, {
+      comments: [{ path: "src/nowhere.ts", line: 1, severity: "error", message: "Unknown path." }],
+    });
+    const result = repo.run(["--worker", "fake"]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/: 0 comments, 1 proposed commit$/m);
+    expect(result.stderr).toContain(
+      "warning: dropped 1 invalid comment of worker 'fake'; it sent no others\n",
+    );
+  });
+
   it("keeps a comment at the end of a file, past its last newline, on its last line", () => {
     const repo = baseRepo();
     const lines = readFileSync(join(repo.dir, "src/app.ts"), "utf8").split("\n").length - 1;
