@@ -344,14 +344,17 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
   return sources;
 }
 
+/** The maps of a pnpm package's dependencies that it links in with it (not its peers: its parent's). */
+const PNPM_LINKED_GROUPS = new Set(["dependencies", "optionalDependencies"]);
+
 /**
  * The `link:` and `file:` dependencies of a `pnpm-lock.yaml`'s packages, in `snapshots:` (version 9)
  * or `packages:` (before it): pnpm links each in where the package's own node_modules are, from the
  * lockfile's folder, a `link:` always and a `file:` no entry resolves. Read only in the form pnpm
- * writes (`  <entry>:`, `    dependencies:`, `      <name>: <version>`); any other line of an entry
- * that names either (a flow mapping, another indentation, a scalar over lines) is `unread`, but for
- * the entry's own fields at four spaces (`id: file:...`) and the lines `naming` matches, whose
- * resolutions are read on their own.
+ * writes (`  <entry>:` or `  <entry>: {}`, `    dependencies:`, `      <name>: <version>`); any
+ * other line there (a flow mapping, an anchor, alias or merge, another indentation, a scalar over
+ * lines) that could make or name a dependency is `unread`, but for the lines `naming` matches,
+ * whose resolutions are read on their own.
  */
 function readPnpmPackageLinks(
   text: string,
@@ -359,7 +362,6 @@ function readPnpmPackageLinks(
 ): { links: { key: string; version: string }[]; unread: string[] } {
   const links: { key: string; version: string }[] = [];
   const unread: string[] = [];
-  const namesLocal = (part: string) => /(?:link|file):(?!\s|$)/i.test(part);
   let section: string | undefined;
   let entry: string | undefined;
   /** The indentation of the entry's fields, from its first line: pnpm writes four spaces. */
@@ -372,9 +374,13 @@ function readPnpmPackageLinks(
     const key = fields === null ? undefined : pnpmScalar(fields[2] ?? "");
     const rawValue = fields?.[3];
     const value = rawValue === undefined ? undefined : pnpmScalar(rawValue);
+    const flagged = () => {
+      if (!naming.test(line)) unread.push(line.trim());
+    };
     if (depth === 0) {
       section = key === "packages" || key === "snapshots" ? key : undefined;
       entry = undefined;
+      if (section !== undefined && rawValue !== undefined && rawValue !== "{}") flagged();
       continue;
     }
     if (section === undefined) continue;
@@ -384,23 +390,25 @@ function readPnpmPackageLinks(
       // Its key may be a `file:` package's (`pad@file:packages/pad:`); its value, pnpm's `{}` at most.
       const written = /^ {2}('[^']*'|"[^"]*"|[^\s'"#].*?)[ \t]*:(?:\s*\{\})?\s*$/.exec(line)?.[1];
       entry = written === undefined ? undefined : unquoteYaml(written);
-      if (written === undefined && namesLocal(line)) unread.push(line.trim());
+      if (written === undefined) flagged();
       continue;
     }
     fieldDepth ??= depth;
-    const standard = entry !== undefined && fieldDepth === 4 && key !== undefined;
-    if (standard && depth === 4) {
-      group = rawValue === undefined ? key : undefined;
-      const isGroup = key === "dependencies" || key === "optionalDependencies";
-      if (!isGroup || rawValue === undefined || naming.test(line)) continue;
-    } else if (standard && depth === 6 && value !== undefined && group !== undefined) {
-      if (group === "dependencies" || group === "optionalDependencies") {
-        if (/^(?:link|file):/i.test(value))
-          links.push({ key: `${section} > ${entry} > ${key}`, version: value });
-        continue;
+    if (entry === undefined || fieldDepth !== 4) {
+      flagged();
+    } else if (depth === 4) {
+      // An entry's field: a dependency map as pnpm writes it, or a field whose value links nothing.
+      group = key !== undefined && rawValue === undefined ? key : undefined;
+      if (key === undefined || (PNPM_LINKED_GROUPS.has(key) && rawValue !== undefined && rawValue !== "{}")) {
+        flagged();
       }
+    } else if (group !== undefined && PNPM_LINKED_GROUPS.has(group)) {
+      if (depth !== 6 || key === undefined || value === undefined) flagged();
+      else if (/^(?:link|file):/i.test(value))
+        links.push({ key: `${section} > ${entry} > ${key}`, version: value });
+    } else if (depth % 2 !== 0 || /(?:link|file):(?!\s|$)|(?:^|\s)[*&!]|<</i.test(line)) {
+      flagged();
     }
-    if (namesLocal(line) && !naming.test(line)) unread.push(line.trim());
   }
   return { links, unread };
 }

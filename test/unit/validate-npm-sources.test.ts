@@ -747,7 +747,19 @@ describe("validate: a lockfile entry resolved to another package's tarball", () 
       `adds the line "pad@1.0.0: {dependencies: {evil: link:../x}}" (${unread})`,
     ]);
     const shallow = inside.replace("    dependencies:\n      local:", "   dependencies:\n    id:");
-    expect(changedLockfileSources("pnpm", inside, shallow)).toHaveLength(2);
+    expect(changedLockfileSources("pnpm", inside, shallow)).toHaveLength(3);
+    // An alias or merge may bring in a map written anywhere (an override's, which nothing reads).
+    const anchored = `overrides: &o\n  evil: link:../x\n\n${inside}`;
+    for (const [from, to] of [
+      ["    dependencies:\n", "    dependencies: *o\n    other:\n"],
+      ["      local:", "      <<: *o\n      local:"],
+      ["  pad@1.0.0:\n", "  pad@1.0.0: *o\n  pad@2.0.0:\n"],
+    ] as const) {
+      const aliased = anchored.replace(from, to);
+      expect(changedLockfileSources("pnpm", anchored, aliased), to).toEqual([
+        `adds the line ${JSON.stringify(to.split("\n")[0]?.trim())} (${unread})`,
+      ]);
+    }
     // Version 6 writes them in the packages' entries.
     const v6 = (version: string) =>
       `lockfileVersion: '6.0'\n\ndependencies:\n  pad:\n    specifier: ^1.0.0\n    version: 1.0.0\n\npackages:\n\n  /pad@1.0.0:\n    resolution: {integrity: sha512-x}\n    dependencies:\n      evil: ${version}\n`;
@@ -768,8 +780,8 @@ describe("validate: a lockfile entry resolved to another package's tarball", () 
         "overrides:",
         `  pad: ${link}`,
         "",
-        "packageExtensionsChecksum: sha256-" + checksum,
-        "pnpmfileChecksum: sha256-" + checksum,
+        `packageExtensionsChecksum: sha256-${checksum}`,
+        `pnpmfileChecksum: sha256-${checksum}`,
         "",
         "catalogs:",
         "  default:",
