@@ -1,7 +1,7 @@
 // What a push asks to review: git's pre-push stdin, one `<local ref> <local oid> <remote ref>
 // <remote oid>` line per update (githooks(5)), turned into one plan per pushed ref: the revision or
 // range to review, or why there is none.
-import { findCommit } from "../git/commits.js";
+import { findCommit, isAncestor } from "../git/commits.js";
 import { git } from "../git/run.js";
 import type { Repo } from "../repo.js";
 
@@ -116,9 +116,19 @@ async function publishedBase(repo: Repo, localOid: string): Promise<string | und
 }
 
 /**
+ * A forced push that moves a branch back to one of its own commits (`git reset --hard HEAD~2 && git
+ * push -f`): every commit it leaves on the remote is there already. Its diff is the undoing of the
+ * commits it drops, not a change being shared; a review of it would only cost a worker run.
+ */
+async function isRewind(repo: Repo, base: string, update: PushUpdate): Promise<boolean> {
+  if (ZERO.test(update.remoteOid)) return false;
+  return isAncestor({ cwd: repo.cwd, env: repo.env }, update.localOid, base);
+}
+
+/**
  * The plan of each update: `<remote oid>..<local oid>` when the remote commit is known here; for
  * a new branch, from the merge base with the remote's default branch, else from the newest commit
- * other remotes have; otherwise the whole tree at `<local oid>`. Deletions are not reviewed.
+ * other remotes have; otherwise the whole tree at `<local oid>`. Deletions and rewinds are not reviewed.
  */
 export async function planPush(
   repo: Repo,
@@ -138,7 +148,8 @@ export async function planPush(
       continue;
     }
     const base = await baseOf(repo, defaultBranch, update);
-    if (base === update.localOid) plans.push({ update, skip: PushSkip.nothingNew });
+    if (base === update.localOid || (base && (await isRewind(repo, base, update))))
+      plans.push({ update, skip: PushSkip.nothingNew });
     else plans.push({ update, target: base ? `${base}..${update.localOid}` : update.localOid });
   }
   return plans;

@@ -268,6 +268,26 @@ describe("pre-push hook", () => {
     expect(repo.git("ls-remote", "origin", "refs/heads/tmp")).toBe("");
   });
 
+  it("has nothing new to review in a forced push that moves the branch back", () => {
+    const repo = pushableRepo();
+    repo.run(["install-hook"]);
+    repo.write("src/b.ts", "export const b = 2;   \n");
+    const ahead = repo.commit("b");
+    expect(push(repo, {}, ["origin", "HEAD:main"]).status).toBe(0);
+    const reviews = repo.run(["list", "--json"]).stdout;
+    repo.git("reset", "-q", "--hard", "HEAD~1");
+    const back = repo.git("rev-parse", "HEAD").trim();
+    const result = push(repo, {}, ["--force", "origin", "HEAD:main"]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      `review-remote: refs/heads/main (${ahead.slice(0, 7)}..${back.slice(0, 7)}): nothing new to review\n`,
+    );
+    expect(result.stderr).not.toContain("goes backwards");
+    // No review was run for it: the list is the first push's alone.
+    expect(repo.run(["list", "--json"]).stdout).toBe(reviews);
+    expect(remoteHead(repo)).toBe(back);
+  });
+
   it("prints one line per pushed ref, 'nothing to report' included", () => {
     const repo = pushableRepo();
     repo.run(["install-hook"]);
