@@ -34,7 +34,16 @@ export async function reviewPush(
     }
     // A target without a base (a new branch git knows no base for) is the whole tree it brings.
     const all = !target.includes("..");
-    const options = { target, worktree: false, all, workers: [], noCache: false, pathspecs: [], signal };
+    const options = {
+      target,
+      worktree: false,
+      all,
+      workers: [],
+      noCache: false,
+      pathspecs: [],
+      signal,
+      plannedRange: true,
+    };
     try {
       const report = await runPipeline(repo, settings, options, events);
       reviews.push({ target, report, timedOut: signal.aborted });

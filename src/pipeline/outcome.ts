@@ -74,6 +74,11 @@ export interface PipelineOptions {
   pathspecs: readonly string[];
   signal: AbortSignal;
   /**
+   * The range was planned, not typed (the pre-push hook's `<remote>..<local>`, a forced push back
+   * already left out): no check that it runs the wrong way round.
+   */
+  plannedRange?: boolean;
+  /**
    * Start the built-in local worker before anything else, even before the cache is asked (a review
    * a person waits for; it is stopped if the cache answers). Otherwise it starts once the cache has
    * not answered (the pre-push hook, whose re-push the cache answers).

@@ -105,6 +105,7 @@ async function reviewOnWorkers(
     spec: options.target,
     worktree: options.worktree,
     all: options.all,
+    planned: options.plannedRange === true,
   });
   for (const note of target.notes) events.warning(note.message, note.hints);
   const report: PipelineReport = {

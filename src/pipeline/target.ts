@@ -28,6 +28,8 @@ export interface TargetRequest {
   worktree: boolean;
   /** The whole tree, not a change. */
   all: boolean;
+  /** A range a program chose (the pre-push hook's): never typed the wrong way round. */
+  planned?: boolean;
 }
 
 /** `<rev>`, `<base>..<head>`, or `<a>...<head>`: from their merge base, as `git diff a...head` shows. */
@@ -89,8 +91,9 @@ async function rangeNotes(
   repo: Repo,
   parsed: { rev: string; base?: string; forked?: boolean },
   range: { commit: string; base: string },
+  planned: boolean,
 ): Promise<TargetNote[]> {
-  if (parsed.forked || parsed.base === undefined) return [];
+  if (parsed.forked || parsed.base === undefined || planned) return [];
   if (!(await isAncestor({ cwd: repo.cwd, env: repo.env }, range.commit, range.base))) return [];
   const spec = `${parsed.base}..${parsed.rev}`;
   return [
@@ -113,7 +116,7 @@ export async function resolveTarget(repo: Repo, request: TargetRequest): Promise
       rev: range.commit,
       ...range,
       reason: { kind: "range" },
-      notes: await rangeNotes(repo, parsed, range),
+      notes: await rangeNotes(repo, parsed, range, request.planned === true),
     };
   const { commit, parent } = await resolveCommitAndParent(repo, parsed.rev);
   if (request.all) return { rev: commit, commit, reason: { kind: "all" }, notes: [] };
