@@ -1,7 +1,10 @@
 // The checks of one changed package file (a package.json, a lockfile) that the client's quarantine
 // and the worker's collection both run: the one refuses a proposal, the other leaves its file out.
+import type { GitRun } from "../git/commits.js";
+import { git } from "../git/run.js";
+import { listTreePaths } from "../git/trees.js";
 import { isPackageJsonPath, mayStartNodeGyp, nodeGypProblem } from "./npm-scripts.js";
-import { packageFileProblems } from "./npm-sources.js";
+import { declaresPnpm, isPnpmTree, packageFileProblems } from "./npm-sources.js";
 import { changesWorkspaces, workspaceProblems } from "./npm-workspaces.js";
 
 /** The proposed tree, read only where a check needs it: its paths, and a file of it by path. */
@@ -29,4 +32,15 @@ export async function packageChangeProblems(
     if (problem !== undefined) problems.push(problem);
   }
   return problems;
+}
+
+/**
+ * Whether pnpm installs `tree`: a pnpm lockfile or workspace file in it, or pnpm named as its root
+ * package.json's package manager (a project that commits no lockfile). A package.yaml stays pnpm's
+ * manifest in a proposal that deletes what told.
+ */
+export async function installsWithPnpm(run: GitRun, tree: string): Promise<boolean> {
+  if (isPnpmTree(await listTreePaths(run, tree))) return true;
+  const root = await git(["cat-file", "blob", `${tree}:package.json`], { ...run, allowFailure: true });
+  return root.exitCode === 0 && declaresPnpm(root.stdout);
 }

@@ -15,14 +15,13 @@ import { findCollisions, treeEntries } from "./collisions.js";
 import { fileOids, type NamedPatches, readNamedPatches } from "./npm-patches.js";
 import { isPackageJsonPath } from "./npm-scripts.js";
 import {
-  declaresPnpm,
   exposedManifestProblem,
   isPackageFile,
   isPnpmManifestPath,
   isPnpmTree,
   pnpmManifestProblem,
 } from "./npm-sources.js";
-import { packageChangeProblems } from "./package-change.js";
+import { installsWithPnpm, packageChangeProblems } from "./package-change.js";
 import { checkPatchText } from "./patch-gate.js";
 import { escapeForDisplay, quoteForDisplay } from "./sanitize.js";
 
@@ -164,14 +163,7 @@ async function applyEach(
   // that tells. Read only if some proposal writes one.
   let basePnpm: Promise<boolean> | undefined;
   const loadBasePnpm = () => {
-    basePnpm ??= (async () => {
-      if (isPnpmTree(await listTreePaths(run, baseTree))) return true;
-      const root = await git(["cat-file", "blob", `${baseTree}:package.json`], {
-        ...run,
-        allowFailure: true,
-      });
-      return root.exitCode === 0 && declaresPnpm(root.stdout);
-    })();
+    basePnpm ??= installsWithPnpm(run, baseTree);
     return basePnpm;
   };
   const known = new Set(options.manifest);

@@ -18,14 +18,13 @@ import { plural } from "../report/plural.js";
 import { fileOids, type NamedPatches, readNamedPatches } from "../validate/npm-patches.js";
 import { isPackageJsonPath } from "../validate/npm-scripts.js";
 import {
-  declaresPnpm,
   exposedManifestProblem,
   isPackageFile,
   isPnpmManifestPath,
   isPnpmTree,
   pnpmManifestProblem,
 } from "../validate/npm-sources.js";
-import { packageChangeProblems } from "../validate/package-change.js";
+import { installsWithPnpm, packageChangeProblems } from "../validate/package-change.js";
 import { workerMessages } from "./messages.js";
 
 /** A reviewer outcome that cannot become a result: reported as status "failed", never thrown further. */
@@ -210,6 +209,7 @@ async function findSkips(
     listing ??= listTreePaths(runIn(ctx), to).then((paths) => ({ paths, pnpm: isPnpmTree(paths) }));
     return listing;
   };
+  let baselinePnpm: Promise<boolean> | undefined;
   const manifestReason = async (change: TreeChange) => {
     if (change.status === "D") {
       // A package.json removed leaves pnpm the package.yaml or package.json5 beside it.
@@ -220,16 +220,9 @@ async function findSkips(
     }
     if (!isPnpmManifestPath(change.path)) return undefined;
     // pnpm installs the tree if it did at the baseline: this commit or one before may delete the
-    // lockfile. A root package.json may name it too, in a project that commits no lockfile.
-    const baselinePnpm = async () => {
-      if (isPnpmTree(await listTreePaths(runIn(ctx), ctx.baseline))) return true;
-      const root = await git(["cat-file", "blob", `${ctx.baseline}:package.json`], {
-        ...runIn(ctx),
-        allowFailure: true,
-      });
-      return root.exitCode === 0 && declaresPnpm(root.stdout);
-    };
-    const pnpm = (await list()).pnpm || (await baselinePnpm());
+    // lockfile. Asked once, and only of a manifest the tree alone does not make pnpm's.
+    baselinePnpm ??= installsWithPnpm(runIn(ctx), ctx.baseline);
+    const pnpm = (await list()).pnpm || (await baselinePnpm);
     const problem = pnpmManifestProblem(change.path, pnpm);
     return problem === undefined ? undefined : `the file ${problem}`;
   };
