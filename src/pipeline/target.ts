@@ -91,15 +91,14 @@ async function rangeNotes(
   repo: Repo,
   parsed: { rev: string; base?: string; forked?: boolean },
   range: { commit: string; base: string },
-  planned: boolean,
 ): Promise<TargetNote[]> {
-  if (parsed.forked || parsed.base === undefined || planned) return [];
-  if (!(await isAncestor({ cwd: repo.cwd, env: repo.env }, range.commit, range.base))) return [];
-  const spec = `${parsed.base}..${parsed.rev}`;
+  const base = parsed.base ?? "HEAD";
+  if (parsed.forked || !(await isAncestor({ cwd: repo.cwd, env: repo.env }, range.commit, range.base)))
+    return [];
   return [
     {
-      message: messages.backwardsRange(spec, parsed.rev, parsed.base),
-      hints: [messages.hintBackwardsRange(parsed.rev, parsed.base)],
+      message: messages.backwardsRange(`${base}..${parsed.rev}`, parsed.rev, base),
+      hints: [messages.hintBackwardsRange(parsed.rev, base)],
     },
   ];
 }
@@ -116,7 +115,7 @@ export async function resolveTarget(repo: Repo, request: TargetRequest): Promise
       rev: range.commit,
       ...range,
       reason: { kind: "range" },
-      notes: await rangeNotes(repo, parsed, range, request.planned === true),
+      notes: request.planned ? [] : await rangeNotes(repo, parsed, range),
     };
   const { commit, parent } = await resolveCommitAndParent(repo, parsed.rev);
   if (request.all) return { rev: commit, commit, reason: { kind: "all" }, notes: [] };

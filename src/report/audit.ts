@@ -2,7 +2,8 @@
 
 import { messages } from "../messages.js";
 import type { AuditEntry } from "../store/audit.js";
-import { formatSize, type Output, plural } from "./output.js";
+import { formatSize, type Output } from "./output.js";
+import { plural } from "./plural.js";
 
 /** `pruned`: the sent bundles prune removed from the store, and when (a bundle stored again is not). */
 export function printAudit(

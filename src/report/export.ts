@@ -4,8 +4,9 @@ import type { ExportListing, StoredBundle } from "../export/bundle.js";
 import { type Exclusion, NOT_INCLUDED, OUTSIDE_PATHSPECS } from "../export/filter.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 import { formatAllowed, formatFinding, redactValues, type ValueInName, valuesInNames } from "./finding.js";
-import { formatSize, type Output, paint, plural } from "./output.js";
+import { formatSize, type Output, paint } from "./output.js";
 import { showPath } from "./path.js";
+import { plural } from "./plural.js";
 
 /** The reasons that say only that a path was not asked for. */
 const UNSELECTED = new Set([OUTSIDE_PATHSPECS, NOT_INCLUDED]);

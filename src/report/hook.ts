@@ -8,7 +8,8 @@ import { shellWord } from "../os/shell.js";
 import type { ReviewOutcome, WorkerFailure } from "../pipeline/outcome.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
 import { formatComment } from "./comment.js";
-import { type Output, plural } from "./output.js";
+import type { Output } from "./output.js";
+import { plural } from "./plural.js";
 import { leftOut } from "./target.js";
 
 const SAY = "review-remote:";

@@ -8,7 +8,8 @@ import type { BundlePrune } from "../merge/prune-bundles.js";
 import type { ReviewFilesPrune } from "../merge/prune-reviews.js";
 import { messages } from "../messages.js";
 import { type ReviewRecord, ReviewState } from "../store/records.js";
-import { formatSize, type Output, plural } from "./output.js";
+import { formatSize, type Output } from "./output.js";
+import { plural } from "./plural.js";
 
 const SAID: Record<MergeKind, (id: string) => string> = {
   [MergeKind.alreadyMerged]: (id) => `Review ${id} is already merged into HEAD.`,

@@ -58,8 +58,6 @@ export function paint(output: Pick<Output, "color">, style: keyof typeof CODES, 
   return output.color ? `\u001b[${CODES[style]}m${text}\u001b[0m` : text;
 }
 
-export { plural } from "./plural.js";
-
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const units = ["KiB", "MiB", "GiB"];

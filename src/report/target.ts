@@ -4,7 +4,7 @@ import { messages } from "../messages.js";
 import type { Target } from "../pipeline/target.js";
 import type { ReviewRecord } from "../store/records.js";
 import { escapeForDisplay } from "../validate/sanitize.js";
-import { plural } from "./output.js";
+import { plural } from "./plural.js";
 
 const short = (oid: string | undefined) => (oid ?? "").slice(0, 10);
 
