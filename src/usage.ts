@@ -302,7 +302,9 @@ by hand on a terminal, it says that it waits for that input).
                                stdout is progress), or on stdout or in
                                $REVIEW_REMOTE_OUTPUT: sarif, rdjson, rdjsonl or
                                diff (fixes and diffs applied and proposed; an
-                               exit 1 with a valid report is no failure);
+                               exit 1 with a valid report is no failure; a
+                               diff's names with a/ and b/, or as gofmt -d
+                               and black --diff write them, without);
                                read up to 32 MiB (sarif and rdjson past it fail)
     --reviewer-fixes all|none  none: the report of the --reviewer-command
                                before it gives comments only, its fixes and

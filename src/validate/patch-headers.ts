@@ -50,21 +50,24 @@ export function readGitLineNames(rest: string): HeaderNames {
   return result;
 }
 
-/** `--- <name>` / `+++ <name>`: /dev/null, or a prefixed name ended by a TAB when unquoted. */
-export function readFileLineName(rest: string, prefix: "a/" | "b/"): HeaderNames {
-  const result: HeaderNames = { names: [], problems: [] };
+/** `--- <name>` / `+++ <name>` as written, prefix and all: /dev/null is no name; a TAB ends an unquoted one. */
+export function readFileLineRawName(rest: string): HeaderNames {
   if (rest.startsWith('"')) {
     const parsed = parseQuotedName(rest);
-    result.problems.push(...parsed.problems);
-    if (parsed.rest !== "" && !parsed.rest.startsWith("\t")) {
-      result.problems.push("text after a quoted file name");
-    }
-    stripPrefix(parsed.name, prefix, result);
-    return result;
+    const problems = [...parsed.problems];
+    if (parsed.rest !== "" && !parsed.rest.startsWith("\t")) problems.push("text after a quoted file name");
+    return { names: [parsed.name], problems };
   }
   const tab = rest.indexOf("\t");
   const name = tab === -1 ? rest : rest.slice(0, tab);
-  if (name !== "/dev/null") stripPrefix(name, prefix, result);
+  return { names: name === "/dev/null" ? [] : [name], problems: [] };
+}
+
+/** `--- <name>` / `+++ <name>`: /dev/null, or a prefixed name ended by a TAB when unquoted. */
+export function readFileLineName(rest: string, prefix: "a/" | "b/"): HeaderNames {
+  const raw = readFileLineRawName(rest);
+  const result: HeaderNames = { names: [], problems: [...raw.problems] };
+  for (const name of raw.names) stripPrefix(name, prefix, result);
   return result;
 }
 

@@ -100,6 +100,22 @@ describe("reviewers with report formats", () => {
     );
   });
 
+  it("applies a diff whose names have no a/ and b/, as gofmt -d writes it", async () => {
+    const { result, stderr } = await review([
+      { command: `${REPORT} gofmt-style.diff output 0`, format: "diff" },
+    ]);
+    expect(result.status, result.error).toBe("ok");
+    expect(result.commits.map((commit) => commit.message.split("\n")[0])).toEqual([
+      "report.sh: 1 file changed (scripts/run.sh)",
+    ]);
+    expect(applied([result.commits[0]?.patch ?? ""], ["scripts/run.sh"])).toEqual({
+      "scripts/run.sh": '#!/bin/sh\necho "$1"\n',
+    });
+    // Its `diff x.orig x` line is the file's header, not text set aside with a warning.
+    expect(result.comments).toEqual([]);
+    expect(stderr).not.toContain("outside the diff");
+  });
+
   it("fails one reviewer without a valid report, undoes its edits, and returns the others'", async () => {
     const { result, stderr } = await review([
       { command: `echo junk >> src/a.js; ${REPORT} broken.sarif`, format: "sarif" },

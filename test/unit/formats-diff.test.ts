@@ -28,6 +28,26 @@ describe("diff: what becomes a patch", () => {
     });
   });
 
+  it("reads names without a/ and b/ as they are, as gofmt -d, black --diff and ruff write them", async () => {
+    const gofmt = `diff args.go.orig args.go\n--- args.go.orig\n+++ args.go\n${hunk}diff doc/util.go.orig doc/util.go\n--- doc/util.go.orig\n+++ doc/util.go\n${hunk}`;
+    const report = await patchOf(gofmt);
+    expect(report.patch).toEqual({
+      text: `diff --git a/args.go b/args.go\n--- a/args.go\n+++ b/args.go\n${hunk}diff --git a/doc/util.go b/doc/util.go\n--- a/doc/util.go\n+++ b/doc/util.go\n${hunk}`,
+      files: ["args.go", "doc/util.go"],
+    });
+    expect(report.warnings).toEqual([]);
+    const black = await patchOf(
+      `--- src/m.py\t2026-12-04 21:40:01.123456+00:00\n+++ src/m.py\t2026-12-04 21:40:02.654321+00:00\n${hunk}`,
+    );
+    expect(black.patch?.text).toBe(
+      `diff --git a/src/m.py b/src/m.py\n--- a/src/m.py\n+++ b/src/m.py\n${hunk}`,
+    );
+    const absolute = await patchOf(`--- ${TREE_ROOT}/./lib/a.rs\n+++ ${TREE_ROOT}/lib/a.rs\n${hunk}`);
+    expect(absolute.patch?.files).toEqual(["lib/a.rs"]);
+    const created = await patchOf("--- /dev/null\n+++ new.txt\n@@ -0,0 +1 @@\n+hello\n");
+    expect(created.patch?.text).toContain("new file mode 100644\n--- /dev/null\n+++ b/new.txt\n");
+  });
+
   it("passes git diff output as it is", async () => {
     const git = `diff --git a/src/a.js b/src/a.js\nindex 1234567..89abcde 100644\n--- a/src/a.js\n+++ b/src/a.js\n${hunk}`;
     const report = await patchOf(`${git}${git.replaceAll("src/a.js", "b c.js")}`);
@@ -89,7 +109,13 @@ describe("diff: what is refused", () => {
       'diff: line 1: path ".git/config" has a .git look-alike component',
     );
     expect(await convertError(`--- /etc/passwd\n+++ /etc/passwd\n${hunk}`)).toBe(
-      'diff: line 1: file name "/etc/passwd" does not start with "a/"',
+      'diff: line 1: file name "/etc/passwd": not inside the tree',
+    );
+    expect(await convertError(`--- x.go.orig\n+++ ../x.go\n${hunk}`)).toBe(
+      'diff: line 1: file name "../x.go": climbs out of the tree with ..',
+    );
+    expect(await convertError(`--- .git/config.orig\n+++ .git/config\n${hunk}`)).toBe(
+      'diff: line 1: path ".git/config" has a .git look-alike component',
     );
   });
 
@@ -103,6 +129,9 @@ describe("diff: what is refused", () => {
       "diff: patch contains a NUL byte",
     );
     expect(await convertError(`--- a/x.txt\n+++ b/y.txt\n${hunk}`)).toBe(
+      "diff: line 1: --- and +++ name different files (a rename needs git diff output)",
+    );
+    expect(await convertError(`--- x.txt\n+++ y.txt\n${hunk}`)).toBe(
       "diff: line 1: --- and +++ name different files (a rename needs git diff output)",
     );
     expect(await convertError(plain("x.txt", "@@ -1,3 +1,3 @@\n keep\n-old\n+new\n"))).toBe(

@@ -70,7 +70,9 @@ class Splitter {
       return 1;
     } else if (!this.section || (!inGitHeader && !line.startsWith("\\"))) {
       this.section = undefined;
-      if (line.trim() !== "") this.result.skipped.push(origin);
+      // The `diff <options> <a> <b>` line diff -r and gofmt -d write before a file's ---/+++ is its header.
+      const diffLine = line.startsWith("diff ") && next?.startsWith("--- ") === true;
+      if (line.trim() !== "" && !diffLine) this.result.skipped.push(origin);
       return 1;
     }
     this.keep(line, origin);

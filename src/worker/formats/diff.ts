@@ -1,12 +1,14 @@
-// Unified diffs (`shellcheck -f diff`, `diff -u`, `git diff`): each file section gets the `diff --git`
+// Unified diffs (`shellcheck -f diff`, `gofmt -d`, `diff -u`, `git diff`): each file section gets the `diff --git`
 // header git apply wants where the tool wrote only `--- a/` and `+++ b/`, and the whole is then checked
 // by the patch gate a result's patches pass, so the worker never applies what the local side refuses.
 
 import { checkPatchText } from "../../validate/patch-gate.js";
-import { readFileLineName, readGitLineNames } from "../../validate/patch-headers.js";
+import { readFileLineName, readFileLineRawName, readGitLineNames } from "../../validate/patch-headers.js";
+import { quoteForDisplay } from "../../validate/sanitize.js";
 import { workerMessages as m } from "../messages.js";
 import { type DiffSection, splitDiff } from "./diff-sections.js";
 import { cutAtLastLine } from "./lines.js";
+import { treePathFromFile } from "./tree-paths.js";
 import type { ConvertContext, ConvertedReport, ConvertOutcome, ReportPatch } from "./types.js";
 
 interface Normalized {
@@ -23,16 +25,50 @@ const emptyReport = (warnings: string[]): ConvertedReport => ({
   warnings,
 });
 
+/**
+ * The old and new names of a `---`/`+++` section (undefined for /dev/null). With `a/` and `b/` they are
+ * stripped (git's and shellcheck's prefixes, `patch -p1`); a tool that writes neither names the files
+ * as they are (`patch -p0`: gofmt -d, black --diff, ruff format --diff, `diff -u x.orig x`), relative
+ * to the tree or absolute inside it.
+ */
+function plainNames(
+  minusLine: string,
+  plusLine: string,
+  treeRoot: string,
+): { oldName: string | undefined; newName: string | undefined } | string {
+  const minus = readFileLineRawName(minusLine.slice(4));
+  const plus = readFileLineRawName(plusLine.slice(4));
+  const problem = minus.problems[0] ?? plus.problems[0];
+  if (problem !== undefined) return problem;
+  const [rawOld] = minus.names;
+  const [rawNew] = plus.names;
+  const prefixed =
+    (rawOld === undefined || rawOld.startsWith("a/")) && (rawNew === undefined || rawNew.startsWith("b/"));
+  if (prefixed) return { oldName: rawOld?.slice(2), newName: rawNew?.slice(2) };
+  const inTree = (raw: string | undefined): { name: string | undefined } | string => {
+    if (raw === undefined) return { name: undefined };
+    const path = treePathFromFile(raw, treeRoot);
+    if (path.ok) return { name: path.path };
+    // The path rules name the path themselves; where it lies does not.
+    return path.reason.startsWith("path ")
+      ? path.reason
+      : `file name ${quoteForDisplay(raw)}: ${path.reason}`;
+  };
+  const newPath = inTree(rawNew);
+  if (typeof newPath === "string") return newPath;
+  // gofmt -d names the file before as `<file>.orig`, as `diff -u x.orig x` does: the same file.
+  const oldPath = rawNew !== undefined && rawOld === `${rawNew}.orig` ? newPath : inTree(rawOld);
+  if (typeof oldPath === "string") return oldPath;
+  return { oldName: oldPath.name, newName: newPath.name };
+}
+
 /** A `---`/`+++` section with a git header; the names checked, their timestamps dropped. */
-function normalizePlain(section: DiffSection): Normalized | string {
+function normalizePlain(section: DiffSection, treeRoot: string): Normalized | string {
   const [minusLine = "", plusLine = "", ...rest] = section.lines;
   const [origin = 0] = section.origins;
-  const minus = readFileLineName(minusLine.slice(4), "a/");
-  const plus = readFileLineName(plusLine.slice(4), "b/");
-  const problem = minus.problems[0] ?? plus.problems[0];
-  if (problem !== undefined) return `line ${origin}: ${problem}`;
-  const [oldName] = minus.names;
-  const [newName] = plus.names;
+  const names = plainNames(minusLine, plusLine, treeRoot);
+  if (typeof names === "string") return `line ${origin}: ${names}`;
+  const { oldName, newName } = names;
   const name = newName ?? oldName;
   if (name === undefined) return `line ${origin}: ${m.bothDevNull}`;
   if (oldName !== undefined && newName !== undefined && oldName !== newName)
@@ -118,7 +154,7 @@ export function convertDiff(bytes: Uint8Array, context: ConvertContext): Convert
   }
   const normalized: Normalized[] = [];
   for (const section of sections) {
-    const result = section.git ? normalizeGit(section) : normalizePlain(section);
+    const result = section.git ? normalizeGit(section) : normalizePlain(section, context.treeRoot);
     if (typeof result === "string") return fail(result);
     normalized.push(result);
   }
