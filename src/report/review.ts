@@ -87,8 +87,12 @@ function printFanOutNextSteps(outcomes: readonly ReviewOutcome[], output: Output
     output.out(`  ${paint(output, "green", record.branch ?? "")}  ${record.worker.name}${mark}`);
   }
   output.out("Next:");
-  if (proposing.length === 1) printCommands(output, nextCommands(first.record, first.record.id, elsewhere));
-  else printCommands(output, nextCommands(first.record, "<id>", elsewhere, true));
+  if (proposing.length === 1) {
+    printCommands(output, nextCommands(first.record, first.record.id, first.record.branch ?? "", elsewhere));
+  } else {
+    const branch = placeholderBranch(proposing.map((outcome) => outcome.record));
+    printCommands(output, nextCommands(first.record, "<id>", branch, elsewhere, true));
+  }
   printWholeSummaries(outcomes, output);
 }
 
@@ -108,6 +112,19 @@ function printWholeSummaries(outcomes: readonly ReviewOutcome[], output: Output)
   }
 }
 
+/**
+ * The branch of any of a fan-out's reviews, for its Next block: `<prefix><id>` with the prefix the
+ * branches were made under (`review-remote.branchPrefix`), or `<branch>` when they do not share one
+ * (a cached review made before the prefix changed).
+ */
+function placeholderBranch(records: readonly ReviewOutcome["record"][]): string {
+  const prefixes = new Set(
+    records.map(({ branch, id }) => (branch?.endsWith(id) ? branch.slice(0, -id.length) : undefined)),
+  );
+  const [prefix] = prefixes;
+  return prefixes.size === 1 && prefix !== undefined ? `${prefix}<id>` : "<branch>";
+}
+
 /** Commands one per line, indented, their `#` comments in one column. */
 function printCommands(output: Output, commands: readonly (readonly [string, string?])[]): void {
   const width = Math.max(...commands.map(([command]) => command.length)) + 2;
@@ -117,8 +134,9 @@ function printCommands(output: Output, commands: readonly (readonly [string, str
 }
 
 /**
- * The next steps for the proposals of review `id`, whose record is `record`; with `several`, for
- * any of a fan-out's reviews (`id` is `<id>`; they share one snapshot).
+ * The next steps for the proposals of review `id` on `branch`, whose record is `record`; with
+ * `several`, for any of a fan-out's reviews (`id` is `<id>`, `branch` its placeholder; they share one
+ * snapshot).
  *
  * `elsewhere`: HEAD does not hold the reviewed commit (a review of another branch, or of a range
  * that ends off HEAD's line): HEAD...branch would show that commit's history as if proposed, and a
@@ -127,10 +145,10 @@ function printCommands(output: Output, commands: readonly (readonly [string, str
 function nextCommands(
   record: ReviewOutcome["record"],
   id: string,
+  branch: string,
   elsewhere: boolean,
   several = false,
 ): readonly (readonly [string, string?])[] {
-  const branch = several ? `review/${id}` : (record.branch ?? `review/${id}`);
   // A work-tree review's branch starts at its snapshot, not at HEAD: HEAD...branch would show the
   // uncommitted changes as if they were proposed.
   const diff: readonly [string, string?] =
@@ -162,7 +180,7 @@ function printNextSteps(outcome: ReviewOutcome, output: Output, elsewhere = fals
     return;
   }
   output.out(`Proposals are on branch ${paint(output, "green", record.branch)}. Next:`);
-  printCommands(output, nextCommands(record, record.id, elsewhere));
+  printCommands(output, nextCommands(record, record.id, record.branch, elsewhere));
 }
 
 /**

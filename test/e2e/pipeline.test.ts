@@ -170,6 +170,31 @@ describe("review pipeline", () => {
     );
   });
 
+  it("fans out under review-remote.branchPrefix: the Next block names the branches it made", () => {
+    const repo = baseRepo();
+    configureWorker(repo, "a", shellWords("node", RESULT_WORKER, BENIGN));
+    configureWorker(repo, "b", shellWords("node", RESULT_WORKER, BENIGN));
+    repo.git("config", "review-remote.branchPrefix", "proposals/");
+    const text = repo.run(["--worker", "a", "--worker", "b"]);
+    expect(text.status, text.stderr).toBe(0);
+    const ids = [...text.stdout.matchAll(/^Review ([0-9a-f]{12}) by /gm)].map((match) => match[1]);
+    expect(ids).toHaveLength(2);
+    for (const id of ids)
+      expect(repo.git("rev-parse", "--verify", `proposals/${id}`).trim()).toMatch(/^[0-9a-f]{40}$/);
+    expect(text.stdout).toMatch(/^ {2}git diff HEAD\.\.\.proposals\/<id>$/m);
+    expect(text.stdout).not.toContain("review/");
+    // A review answered from the store keeps the branch it was made on: with another prefix now,
+    // no one prefix names both, and the Next block says <branch>.
+    repo.git("config", "review-remote.branchPrefix", "other/");
+    configureWorker(repo, "c", shellWords("node", RESULT_WORKER, BENIGN));
+    const mixed = repo.run(["--worker", "a", "--worker", "c"]);
+    expect(mixed.status, mixed.stderr).toBe(0);
+    expect(mixed.stdout).toContain(`  proposals/${ids[0]}  a\n`);
+    expect(mixed.stdout).toMatch(/^ {2}other\/[0-9a-f]{12} {2}c /m);
+    expect(mixed.stdout).toMatch(/^ {2}git diff HEAD\.\.\.<branch>$/m);
+    expect(mixed.stdout).not.toContain("review/");
+  });
+
   it("fans out with one worker proposing: the Next block names its review, not <id>", () => {
     const repo = baseRepo();
     configureWorker(repo, "a", shellWords("node", RESULT_WORKER, BENIGN));
