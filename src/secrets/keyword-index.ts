@@ -21,46 +21,63 @@ const FOLD = Uint8Array.from({ length: 256 }, (_, byte) =>
   byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte,
 );
 
-interface Trie {
-  children: Map<number, number>[];
-  /** Keyword ids ending at each node. */
-  ends: number[][];
-}
-
-function buildTrie(folded: readonly Uint8Array[]): Trie {
-  const trie: Trie = { children: [new Map()], ends: [[]] };
+/**
+ * The Aho-Corasick automaton of the folded keywords: the trie's states breadth first (`order`, the
+ * root, 0, first), each state's failure state (the longest proper suffix of its string that is a
+ * state too), its edges (`firstChild` and `sibling`, a list per state, `classInto` the class on the
+ * edge into each), and `ends`, the keywords that end at a state: its own first, then its failure
+ * state's (arrays shared between states, never written after). Work in proportion to the keywords'
+ * bytes, not to states × classes: this runs once per process, in the interpreter.
+ */
+function automaton(folded: readonly Uint8Array[], classes: number) {
+  // At most one state per keyword byte, and the root; -1 where the trie has no edge.
+  const most = 1 + folded.reduce((sum, bytes) => sum + bytes.length, 0);
+  const trie = new Int32Array(most * classes).fill(-1);
+  const firstChild = new Int32Array(most).fill(-1);
+  const sibling = new Int32Array(most).fill(-1);
+  const classInto = new Uint8Array(most);
+  const own: (number[] | undefined)[] = [];
+  let states = 1;
   folded.forEach((bytes, id) => {
     let node = 0;
     for (const cls of bytes) {
-      let child = trie.children[node]?.get(cls);
-      if (child === undefined) {
-        child = trie.children.push(new Map()) - 1;
-        trie.ends.push([]);
-        trie.children[node]?.set(cls, child);
+      let child = trie[node * classes + cls] as number;
+      if (child === -1) {
+        child = states++;
+        trie[node * classes + cls] = child;
+        classInto[child] = cls;
+        sibling[child] = firstChild[node] as number;
+        firstChild[node] = child;
       }
       node = child;
     }
-    trie.ends[node]?.push(id);
+    const ending = own[node];
+    if (ending) ending.push(id);
+    else own[node] = [id];
   });
-  return trie;
-}
-
-/** Breadth-first order and failure links; each node's ends grow by its failure node's. */
-function linkFailures(trie: Trie): { order: number[]; fail: number[] } {
-  const fail = new Array<number>(trie.children.length).fill(0);
-  const order = [0];
-  for (let at = 0; at < order.length; at++) {
+  const fail = new Int32Array(states);
+  const ends = new Array<number[]>(states);
+  const order = new Int32Array(states);
+  ends[0] = [];
+  let queued = 1;
+  for (let at = 0; at < queued; at++) {
     const node = order[at] as number;
-    for (const [cls, child] of trie.children[node] as Map<number, number>) {
-      let link = fail[node] as number;
-      while (node !== 0 && link !== 0 && !trie.children[link]?.has(cls)) link = fail[link] as number;
-      const target = node === 0 ? 0 : (trie.children[link]?.get(cls) ?? 0);
-      fail[child] = target === child ? 0 : target;
-      trie.ends[child]?.push(...(trie.ends[fail[child] as number] as number[]));
-      order.push(child);
+    for (let child = firstChild[node] as number; child !== -1; child = sibling[child] as number) {
+      const cls = classInto[child] as number;
+      let link = 0;
+      if (node !== 0) {
+        let suffix = fail[node] as number;
+        while (suffix !== 0 && trie[suffix * classes + cls] === -1) suffix = fail[suffix] as number;
+        link = Math.max(trie[suffix * classes + cls] as number, 0);
+      }
+      fail[child] = link;
+      const inherited = ends[link] as number[];
+      const mine = own[child];
+      ends[child] = mine ? (inherited.length > 0 ? [...mine, ...inherited] : mine) : inherited;
+      order[queued++] = child;
     }
   }
-  return { order, fail };
+  return { states, order, fail, firstChild, sibling, classInto, ends };
 }
 
 export class KeywordIndex {
@@ -92,50 +109,28 @@ export class KeywordIndex {
     );
     for (let byte = 0; byte < 256; byte++) this.classOf[byte] = this.classOf[FOLD[byte] as number] as number;
     this.classes = classes;
-    const trie = buildTrie(folded);
-    const { order, fail } = linkFailures(trie);
+    const { states, order, fail, firstChild, sibling, classInto, ends } = automaton(folded, classes);
     // Renumber: states without output first, in breadth-first order, then the output states.
-    const numbered = [
-      ...order.filter((node) => trie.ends[node]?.length === 0),
-      ...order.filter((node) => (trie.ends[node]?.length ?? 0) > 0),
-    ];
-    const number = new Int32Array(numbered.length);
-    numbered.forEach((node, index) => {
-      number[node] = index;
-    });
-    this.firstOutputRow =
-      (numbered.length - numbered.filter((node) => (trie.ends[node]?.length ?? 0) > 0).length) * classes;
-    this.outputs = numbered.map((node) => trie.ends[node] as number[]);
-    this.delta = this.compile(trie, order, fail, number);
-  }
-
-  /** The full transition table: a missing edge follows the failure link's (computed earlier, BFS). */
-  private compile(
-    trie: Trie,
-    order: readonly number[],
-    fail: readonly number[],
-    number: Int32Array,
-  ): Int32Array {
-    const { classes } = this;
-    const next = new Int32Array(order.length * classes);
-    // A row is its failure node's row (complete already: failure links point up the BFS order), with
-    // the node's own edges over it; the root's missing edges stay 0.
+    const number = new Int32Array(states);
+    let numbered = 0;
+    for (const node of order) if ((ends[node] as number[]).length === 0) number[node] = numbered++;
+    this.firstOutputRow = numbered * classes;
+    for (const node of order) if ((ends[node] as number[]).length > 0) number[node] = numbered++;
+    this.outputs = new Array<number[]>(states);
+    // The full transition table, a state's row at its new number × classes: its failure state's row
+    // (complete already, breadth first), with its own edges over it; the root's missing edges stay 0.
+    this.delta = new Int32Array(states * classes);
     for (const node of order) {
-      const row = node * classes;
+      const row = (number[node] as number) * classes;
+      this.outputs[row / classes] = ends[node] as number[];
       if (node !== 0) {
-        const failRow = (fail[node] as number) * classes;
-        next.copyWithin(row, failRow, failRow + classes);
+        const failRow = (number[fail[node] as number] as number) * classes;
+        this.delta.copyWithin(row, failRow, failRow + classes);
       }
-      for (const [cls, child] of trie.children[node] as Map<number, number>) next[row + cls] = child;
-    }
-    const delta = new Int32Array(order.length * classes);
-    for (let node = 0; node < order.length; node++) {
-      for (let cls = 0; cls < classes; cls++) {
-        delta[(number[node] as number) * classes + cls] =
-          (number[next[node * classes + cls] as number] as number) * classes;
+      for (let child = firstChild[node] as number; child !== -1; child = sibling[child] as number) {
+        this.delta[row + (classInto[child] as number)] = (number[child] as number) * classes;
       }
     }
-    return delta;
   }
 
   /** Every occurrence of every keyword in `data`, in offset order. */

@@ -56,6 +56,20 @@ describe("keyword index", () => {
     }
   });
 
+  test("agrees with a byte-by-byte search for hundreds of keywords sharing prefixes and suffixes", () => {
+    // Short words over a small alphabet: deep failure chains, keywords inside keywords, a state that
+    // ends several keywords at once; as many keywords as the built-in rules make (with base64 forms).
+    for (let seed = 1; seed <= 5; seed++) {
+      const words = fakeChars("abcAB-", 4000, seed)
+        .split("-")
+        .filter((word) => word.length > 0);
+      const many = [...new Set(words)].slice(0, 300).map((text, id) => ({ text, exact: id % 3 === 0 }));
+      const text = fakeChars("abcABC-x", 3000, seed + 100);
+      expect(many.length).toBeGreaterThan(200);
+      expect(indexed(many, text), `seed ${seed}`).toEqual(naive(many, text));
+    }
+  });
+
   test("finds keywords with bytes above 0x7f and at the very ends of the data", () => {
     const latin: Keyword[] = [
       { text: "\xe9t\xe9", exact: false },
