@@ -68,7 +68,13 @@ export function createContentScanner(options: ContentScannerOptions = {}): Conte
   const somewhere = rules.filter((rule) => rule.paths !== undefined);
   // In this order, a file's rules are [...everywhere, ...the ones its name adds], as they are tried.
   const markers = [INLINE_ALLOW_MARKER, ...(options.gitleaksAllow === false ? [] : [GITLEAKS_ALLOW_MARKER])];
-  const all = matcherOf([...everywhere, ...somewhere], markers, options.rules === undefined);
+  // Compiled when the first path or byte is scanned, not here: an export makes its scanner before it
+  // starts git archive, and the automaton's tens of milliseconds are better spent while git works.
+  let all: RuleMatcher | undefined;
+  const allRules = () => {
+    all ??= matcherOf([...everywhere, ...somewhere], markers, options.rules === undefined);
+    return all;
+  };
   const matchers = new Map<string, WindowMatcher>();
   // The last path asked about: a file's name is scanned, then its content, each asking for its rules.
   let last: { path: string; matcher: WindowMatcher } | undefined;
@@ -88,7 +94,8 @@ export function createContentScanner(options: ContentScannerOptions = {}): Conte
       const key = here.map((rule) => rule.id).join("\0");
       let matcher = matchers.get(key);
       if (!matcher) {
-        matcher = here.length === somewhere.length ? all : all.only(new Set([...everywhere, ...here]));
+        matcher =
+          here.length === somewhere.length ? allRules() : allRules().only(new Set([...everywhere, ...here]));
         matchers.set(key, matcher);
       }
       last = { path, matcher };
