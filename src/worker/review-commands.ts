@@ -86,6 +86,7 @@ export async function reviewWithCommands(ctx: CommandsContext, baseline: string)
     grants: reviewer.grants,
     limits,
     git,
+    snapshot: baseline,
   };
   const outcome = await runCommandReviewers(stepContext, reviewer.commands, baseline, deadline);
   const failed = outcome.ran.filter((ran) => ran.error !== undefined);

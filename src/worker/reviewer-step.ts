@@ -17,7 +17,8 @@ import { workerMessages as m } from "./messages.js";
 import type { ReviewerCommand } from "./reviewer-specs.js";
 import { type Grants, type ReviewerIo, type ReviewerPhase, runReviewer } from "./run-reviewer.js";
 import type { ResourceLimits } from "./sandbox.js";
-import { applyPatch, type TreeGit } from "./tree-git.js";
+import { commentsOnSnapshot, parseZeroContextDiff } from "./snapshot-lines.js";
+import { applyPatch, type TreeGit, zeroContextDiff } from "./tree-git.js";
 
 export interface StepContext extends ReviewerPhase {
   question: string;
@@ -30,6 +31,8 @@ export interface StepContext extends ReviewerPhase {
   grants: Grants;
   limits: ResourceLimits;
   git: TreeGit;
+  /** The commit of the snapshot in the tree: comments' lines are its lines. */
+  snapshot: string;
 }
 
 interface AppliedFix {
@@ -115,6 +118,25 @@ async function commentsOutcome(ctx: StepContext, exitCode: number): Promise<Step
   };
 }
 
+/** Paths past which the diff that maps lines back covers the whole tree rather than each path. */
+const MAX_DIFF_PATHS = 500;
+
+/**
+ * A function that moves comments made on the tree as it is now (the reviewer's own edits, and those of
+ * the reviewers before it) onto the snapshot's lines, for the comments on `paths`; taken before the
+ * report's fixes change the tree again.
+ */
+async function snapshotLines(
+  ctx: StepContext,
+  paths: ReadonlySet<string>,
+): Promise<(comments: ReviewComment[]) => ReviewComment[]> {
+  if (paths.size === 0) return (comments) => comments;
+  const diff = await zeroContextDiff(ctx.git, ctx.snapshot, paths.size > MAX_DIFF_PATHS ? [] : [...paths]);
+  if (diff === undefined) return (comments) => comments;
+  const hunks = parseZeroContextDiff(diff);
+  return (comments) => commentsOnSnapshot(comments, hunks);
+}
+
 export async function runStep(
   ctx: StepContext,
   reviewer: ReviewerCommand,
@@ -172,6 +194,14 @@ export async function runStep(
   }
   const { comments, overLimit, fixes, fixesOverLimit, patch, warnings } = converted.report;
   for (const line of warnings) ctx.warn(line);
+  // The report numbers lines in the tree as the tool left it, before its fixes are applied.
+  const onSnapshot = await snapshotLines(
+    ctx,
+    new Set([
+      ...comments.flatMap((comment) => (comment.line === undefined || !comment.path ? [] : [comment.path])),
+      ...fixes.flatMap((fix) => [...(fix.path ? [fix.path] : []), ...fix.edits.map((edit) => edit.path)]),
+    ]),
+  );
   const outcome: StepOutcome = { exitCode, comments: [...comments], overLimit, fixed: [], patched: [] };
   // `--reviewer-fixes none`: the findings stay comments; their fixes are only counted, a diff dropped.
   if (fixes.length > 0 && reviewer.fixes !== "none") {
@@ -186,6 +216,7 @@ export async function runStep(
     outcome.comments.push(...applied.comments);
     outcome.fixed = applied.applied.map((fix) => ({ rule: fix.rule, path: fix.edits[0]?.path ?? fix.path }));
   }
+  outcome.comments = onSnapshot(outcome.comments);
   const offered = fixes.length + (fixesOverLimit ?? 0);
   if (offered > outcome.fixed.length) outcome.offered = offered;
   if (patch && reviewer.fixes !== "none") {

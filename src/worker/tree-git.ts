@@ -124,6 +124,32 @@ export async function applyPatch(ctx: TreeGit, patchFile: string): Promise<strin
   return outcome.ok ? undefined : firstLine(outcome.stderr) || "git apply failed";
 }
 /**
+ * The work tree's changes to `paths` against `commit` as a `-U0` diff, whatever the tree's own diff
+ * settings say (prefixes, drivers, renames); undefined when git failed.
+ */
+export async function zeroContextDiff(
+  ctx: TreeGit,
+  commit: string,
+  paths: readonly string[],
+): Promise<string | undefined> {
+  const outcome = await treeGit(ctx, [
+    "--literal-pathspecs",
+    "diff",
+    "-U0",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-renames",
+    "--src-prefix=a/",
+    "--dst-prefix=b/",
+    commit,
+    "--",
+    ...paths,
+  ]);
+  return outcome.ok ? outcome.stdout.toString("utf8") : undefined;
+}
+
+/**
  * What is not tracked, as git status shows it (`dir/` for a whole directory): `untracked` (git would
  * add it) and `ignored` (a .gitignore names it; git leaves it alone anyway).
  */

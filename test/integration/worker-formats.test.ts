@@ -116,6 +116,48 @@ describe("reviewers with report formats", () => {
     expect(stderr).not.toContain("outside the diff");
   });
 
+  it("puts the comments of a tool that edited the tree before it reported on the snapshot's lines", async () => {
+    // As ruff with `fix = true` or biome lint --write: the tool rewrites the file, then numbers its
+    // findings in what it wrote; the second reviewer numbers them in the tree the first one left.
+    const finding = (line: number, rule: string, fix?: { column: number; end: number; text: string }) =>
+      JSON.stringify({
+        message: `finding ${rule}`,
+        location: { path: "src/a.js", range: { start: { line } } },
+        severity: "WARNING",
+        code: { value: rule },
+        ...(fix
+          ? {
+              suggestions: [
+                {
+                  range: { start: { line, column: fix.column }, end: { line, column: fix.end } },
+                  text: fix.text,
+                },
+              ],
+            }
+          : {}),
+      });
+    const first = [finding(1, "strict"), finding(3, "eqeqeq", { column: 7, end: 9, text: "===" })];
+    const second = [finding(4, "no-unused-vars")];
+    const { result } = await review([
+      {
+        command: `sed -i '1i "use strict";' src/a.js; printf '%s\\n' '${first.join("' '")}' > "$REVIEW_REMOTE_OUTPUT"`,
+        format: "rdjsonl",
+      },
+      { command: `printf '%s\\n' '${second.join("' '")}' > "$REVIEW_REMOTE_OUTPUT"`, format: "rdjsonl" },
+    ]);
+    expect(result.status, result.error).toBe("ok");
+    // The snapshot: 1 var a = 1; 2 if (a == 2) {} 3 var unused;
+    expect(result.comments.map((comment) => [comment.rule, comment.line])).toEqual([
+      ["strict", 1],
+      ["eqeqeq", 2],
+      ["no-unused-vars", 3],
+    ]);
+    // The fix still lands where the tool saw the finding, in the tree it left.
+    expect(applied([result.commits[0]?.patch ?? ""], ["src/a.js"])).toEqual({
+      "src/a.js": '"use strict";\nvar a = 1;\nif (a === 2) {}\nvar unused;\n',
+    });
+  });
+
   it("fails one reviewer without a valid report, undoes its edits, and returns the others'", async () => {
     const { result, stderr } = await review([
       { command: `echo junk >> src/a.js; ${REPORT} broken.sarif`, format: "sarif" },
