@@ -344,6 +344,19 @@ function lockSources(kind: LockKind, text: string | undefined): Map<string, stri
   return sources;
 }
 
+/**
+ * A `pnpm-lock.yaml` line as pnpm writes a key: its indentation, the key (plain or quoted; YAML reads
+ * `importers :` as `importers:`, so spaces before the colon are not the key's) and the value on the
+ * line, if any. The lockfile readers below read only lines of this form where a dependency can be.
+ */
+const PNPM_KEY_LINE = /^( *)('[^']*'|"[^"]*"|[^\s'"#][^:]*?)[ \t]*:(?:[ \t]+(.*?))?\s*$/;
+
+/**
+ * An entry of `packages:` or `snapshots:` as pnpm writes it: two spaces in, its key (a `file:`
+ * package's may hold a colon, `pad@file:packages/pad:`), and pnpm's `{}` at most for a value.
+ */
+const PNPM_ENTRY_LINE = /^ {2}('[^']*'|"[^"]*"|[^\s'"#].*?)[ \t]*:(?:\s*\{\})?\s*$/;
+
 /** The maps of a pnpm package's dependencies that it links in with it (not its peers: its parent's). */
 const PNPM_LINKED_GROUPS = new Set(["dependencies", "optionalDependencies"]);
 
@@ -369,7 +382,7 @@ function readPnpmPackageLinks(
   let group: string | undefined;
   for (const line of lockLines(text)) {
     if (/^\s*(?:#.*)?$/.test(line)) continue;
-    const fields = /^( *)('[^']*'|"[^"]*"|[^\s'"#][^:]*?)[ \t]*:(?:[ \t]+(.*?))?\s*$/.exec(line);
+    const fields = PNPM_KEY_LINE.exec(line);
     const depth = /^ */.exec(line)?.[0].length ?? 0;
     const key = fields === null ? undefined : pnpmScalar(fields[2] ?? "");
     const rawValue = fields?.[3];
@@ -388,7 +401,7 @@ function readPnpmPackageLinks(
       fieldDepth = undefined;
       group = undefined;
       // Its key may be a `file:` package's (`pad@file:packages/pad:`); its value, pnpm's `{}` at most.
-      const written = /^ {2}('[^']*'|"[^"]*"|[^\s'"#].*?)[ \t]*:(?:\s*\{\})?\s*$/.exec(line)?.[1];
+      const written = PNPM_ENTRY_LINE.exec(line)?.[1];
       entry = written === undefined ? undefined : unquoteYaml(written);
       if (written === undefined) flagged();
       continue;
@@ -565,8 +578,7 @@ function readPnpmImporters(text: string): { dependencies: PnpmDependency[]; unre
   };
   for (const line of lockLines(text)) {
     if (/^\s*(?:#.*)?$/.test(line)) continue;
-    // YAML reads `importers :` as `importers:`: spaces before a key's colon are not the key's.
-    const fields = /^( *)('[^']*'|"[^"]*"|[^\s'"#][^:]*?)[ \t]*:(?:[ \t]+(.*?))?\s*$/.exec(line);
+    const fields = PNPM_KEY_LINE.exec(line);
     const depth = fields?.[1]?.length ?? 0;
     const key = fields === null ? undefined : pnpmScalar(fields[2] ?? "");
     // An empty map, `{}`, is as pnpm writes an importer with no dependencies.
@@ -880,7 +892,7 @@ function pnpmPackageEntries(text: string): { key: string; fields: Map<string, st
       continue;
     }
     if (!inPackages) continue;
-    const key = /^ {2}('[^']*'|"[^"]*"|[^\s'"#].*?)[ \t]*:(?:\s*\{\})?\s*$/.exec(line)?.[1];
+    const key = PNPM_ENTRY_LINE.exec(line)?.[1];
     if (key !== undefined) {
       entry = { key: unquoteYaml(key), fields: new Map() };
       entries.push(entry);
