@@ -308,9 +308,10 @@ by hand on a terminal, it says that it waits for that input).
                                read up to 32 MiB (sarif and rdjson past it fail)
     --reviewer-fixes all|none  none: the report of the --reviewer-command
                                before it gives comments only, its fixes and
-                               diff not applied (biome lint --write writes its
-                               safe fixes; its rdjson holds the unsafe ones
-                               too); all by default
+                               diff not applied (biome lint --write and ruff
+                               check --fix write their safe fixes; their
+                               reports hold the unsafe ones too); all by
+                               default
     --tools <dir>              bind <dir> read-only at the same path; its bin/
                                and node_modules/.bin come first on PATH
                                (e.g. npm install --prefix <dir> eslint)
