@@ -188,6 +188,10 @@ export const messages = {
   hintReviewAgain: "run the review again: git review-remote --no-cache",
   nothingToImportInto: (id: string, state: string) =>
     `review ${id} is ${state}: its worker answered, so it takes no other answer`,
+  hintStillAwaiting: (id: string) =>
+    `review ${id} still waits for its answer: nothing of this file was kept, and the right one can be imported`,
+  hintAnswersOther: (other: string, file: string) =>
+    `this file answers review ${other}: git review-remote import ${file} --request ${other}`,
   hintImportable:
     "import answers a review whose worker was not reached or timed out; run the review again for a new one",
   snapshotGone: (commit: string, id: string) =>

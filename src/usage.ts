@@ -216,7 +216,8 @@ Delete the branch and refs of review <id>; the record stays in the store.
 Validate and import a result document fetched out of band for review <id>,
 against the forbidden paths and limits of the request as sent, not the policy
 file as it is now. Only a review whose worker was not reached or timed out
-takes an answer. A focused review's fixes outside its change are left out, or
+takes an answer; a file it rejects (exit 4) leaves the review waiting for
+the right one. A focused review's fixes outside its change are left out, or
 kept, by the filter mode the review was asked for (--filter-mode, else
 review-remote.filterMode then); the first line says which mode applied.
 

@@ -1,5 +1,7 @@
 // `import <result> --request <id>` judges a result by the request as it was sent, not by the policy
 // file as it is now, and a review whose worker answered takes no second answer.
+
+import { createHash } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
@@ -81,6 +83,19 @@ function newFileResult(path: string): string {
   return JSON.stringify(result);
 }
 
+/** Every file of the store's directory for review `id`, by name, with its bytes' sha256. */
+function reviewFiles(repo: TestRepo, id: string): Record<string, string> {
+  const dir = join(repo.dir, ".git", "review-remote", "reviews", id);
+  return Object.fromEntries(
+    readdirSync(dir).map((name) => [
+      name,
+      createHash("sha256")
+        .update(readFileSync(join(dir, name)))
+        .digest("hex"),
+    ]),
+  );
+}
+
 describe("a review whose worker failed", () => {
   it("is listed with what went wrong, as show says it, not with counts of nothing", () => {
     const repo = repoWithPolicy({});
@@ -114,6 +129,54 @@ describe("import --request", () => {
     const result = repo.run(["import", file, "--request", id]);
     expect(result.status, result.stderr).toBe(0);
     expect(repo.git("diff", "--name-only", "HEAD", `review/${id}`).trim()).toBe("docs/v2/notes.md");
+  });
+
+  it("refuses another review's result and leaves both reviews waiting: each right file still imports", () => {
+    const repo = repoWithPolicy({});
+    // The benign proposal is outside the last commit's change: kept, to have a branch to look for.
+    repo.git("config", "review-remote.filterMode", "nofilter");
+    const first = failedReview(repo);
+    // Another question: another request, which the first review's file does not answer.
+    expect(repo.run(["--worker", "down", "-m", "Is the total right?"]).status).toBe(3);
+    const second = reviewIds(repo).find((each) => each !== first) as string;
+    const secondsFile = resultFor(repo, second, readFileSync(BENIGN, "utf8"));
+    const before = { first: reviewFiles(repo, first), second: reviewFiles(repo, second) };
+    const stderr = runUnchanged(repo, ["import", secondsFile, "--request", first], 4).stderr;
+    expect(stderr).toContain("requestId: answers request");
+    expect(stderr).toContain(`hint: review ${first} still waits for its answer`);
+    expect(stderr).toContain(
+      `hint: this file answers review ${second}: git review-remote import ${secondsFile} --request ${second}\n`,
+    );
+    // Its record, and nothing stored beside it: the store as it was.
+    expect({ first: reviewFiles(repo, first), second: reviewFiles(repo, second) }).toEqual(before);
+    const states = JSON.parse(repo.run(["list", "--json"]).stdout).map((r: { state: string }) => r.state);
+    expect(states).toEqual(["failed", "failed"]);
+    for (const id of [first, second]) {
+      const imported = importBenign(repo, id);
+      expect(imported.status, imported.stderr).toBe(0);
+      expect(repo.git("rev-parse", "--verify", `review/${id}`).trim()).toMatch(/^[0-9a-f]{40}$/);
+    }
+  });
+
+  it("refuses a file that is no result, or one that breaks a rule, and the right one still imports", () => {
+    const repo = repoWithPolicy({ forbiddenPaths: ["docs/**"] });
+    repo.git("config", "review-remote.filterMode", "nofilter");
+    const id = failedReview(repo);
+    const before = reviewFiles(repo, id);
+    const notes = join(repo.home, "notes.txt");
+    writeFileSync(notes, "remember the milk\n");
+    const notAResult = runUnchanged(repo, ["import", notes, "--request", id], 4).stderr;
+    expect(notAResult).toContain("result: not valid JSON");
+    expect(notAResult).toContain(`hint: review ${id} still waits for its answer`);
+    expect(notAResult).not.toContain("this file answers review");
+    expect(reviewFiles(repo, id)).toEqual(before);
+    // Rejected in quarantine, after its result was stored: that goes too.
+    const forbidden = refusedImport(repo, id, newFileResult("docs/notes.md"), 4);
+    expect(forbidden).toContain('path "docs/notes.md" is a forbidden path (docs/**)');
+    expect(reviewFiles(repo, id)).toEqual(before);
+    const imported = importBenign(repo, id);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(repo.git("rev-parse", "--verify", `review/${id}`).trim()).toMatch(/^[0-9a-f]{40}$/);
   });
 
   it("refuses a result file over the review's maxResultBytes before reading the rest of it", () => {
