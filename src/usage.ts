@@ -315,7 +315,9 @@ by hand on a terminal, it says that it waits for that input).
                                default
     --tools <dir>              bind <dir> read-only at the same path; its bin/
                                and node_modules/.bin come first on PATH
-                               (e.g. npm install --prefix <dir> eslint)
+                               (e.g. npm install --prefix <dir> eslint); as
+                               root, where the review-remote account can
+                               reach it (not under /root)
     --network                  give the reviewers the network (an agent CLI
                                reaching its model); none by default
     --setup-command <cmd>      run <cmd> in the tree before the reviewers

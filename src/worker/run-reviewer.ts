@@ -15,6 +15,7 @@ import {
   type SandboxSpec,
   sandboxCommand,
 } from "./sandbox.js";
+import { toolsOutOfReach } from "./tools-reach.js";
 
 export interface ReviewerIo {
   tree: string;
@@ -170,6 +171,8 @@ export function treeSpec(
 }
 
 export async function runReviewer(run: ReviewerRun): Promise<ReviewerOutcome> {
+  const unreachable = toolsOutOfReach(run.sandbox, run.grants.tools);
+  if (unreachable) return { ok: false, error: unreachable };
   const command = sandboxCommand(
     run.sandbox,
     treeSpec(run.io, run.grants, {

@@ -20,6 +20,7 @@ import {
   treeSpec,
 } from "./run-reviewer.js";
 import { type ResourceLimits, sandboxCommand } from "./sandbox.js";
+import { toolsOutOfReach } from "./tools-reach.js";
 import { notTracked, restoreTracked, type TreeGit } from "./tree-git.js";
 
 /** The lockfiles whose hash keys the cache, the first found at the top of the tree. */
@@ -171,6 +172,8 @@ async function save(
 
 async function runCommand(ctx: SetupContext): Promise<string | undefined> {
   const grants: Grants = { tools: ctx.tools, network: ctx.setup.network };
+  const unreachable = toolsOutOfReach(ctx.sandbox, grants.tools);
+  if (unreachable) return unreachable;
   const command = sandboxCommand(
     ctx.sandbox,
     treeSpec(ctx.io, grants, {

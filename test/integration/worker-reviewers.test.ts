@@ -333,6 +333,40 @@ describe("worker sandbox", () => {
     },
   );
 
+  it.skipIf(!sandboxWorks)(
+    "names a --tools directory the sandbox's user cannot reach, as a toolchain under /root",
+    async () => {
+      // rustup's toolchains under a 0700 home: a root worker's sandbox user cannot pass it.
+      const home = mkdtempSync(join(tmpdir(), "rr-home-"));
+      try {
+        const tools = join(home, ".rustup", "toolchains", "stable");
+        mkdirSync(join(tools, "bin"), { recursive: true });
+        writeFileSync(join(tools, "bin", "say-a"), `#!/bin/sh\necho a >> a.txt\n`, { mode: 0o755 });
+        execFileSync("chmod", ["-R", "a+rX", home]);
+        execFileSync("chmod", ["700", home]);
+        const run = await runWorkerOn(envelope(request(), target.bundle), {
+          sandbox: "require",
+          tools: [tools],
+          reviewerCommands: [{ command: "say-a", format: "comments" }],
+        });
+        const result = parseResult(run.stdout);
+        if (process.getuid?.() === 0) {
+          expect(result.status).toBe("failed");
+          expect(result.error).toBe(
+            `--tools ${tools}: ${home} is not searchable by the sandbox's user (uid ${execFileSync("id", ["-u", "review-remote"]).toString().trim()}, whom a root worker runs reviewers as); put the tools where that user can reach them (under /opt, say)`,
+          );
+          expect(run.stderr).not.toContain("Can't find source path");
+        } else {
+          // Run as the directory's owner, the sandbox reaches it.
+          expect(result.status, result.error).toBe("ok");
+          expect(result.commits[0]?.patch).toContain("+a\n");
+        }
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    },
+  );
+
   it("with --sandbox=off the reviewer still gets a scrubbed environment", async () => {
     const { result, findings } = await probe("off");
     expect(result.worker.sandbox).toBe("none");
