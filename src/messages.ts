@@ -124,7 +124,7 @@ export const messages = {
     `configure it with: git config review-remote.${name}.command 'ssh <host> git-review-remote worker'`,
   requestTooLarge: (bytes: number, max: number, paths: number) =>
     `the review's request would be ${bytes} bytes, more than the ${max} a worker reads` +
-    (paths > 0 ? `: the change names ${paths} paths` : ""),
+    (paths > 0 ? `: the change names ${plural(paths, "path")}` : ""),
   hintRequestTooLarge:
     "review part of the change (git review-remote <rev> -- <pathspec>) or the tree alone (--all <rev>)",
   rangePatchTooLarge: (cut: { bytes: number; kept: number; total: number }) =>
@@ -357,9 +357,9 @@ export const messages = {
   hintMergeInWorkTree: (command: string) => `merge it where it was made: ${command}`,
   hintApplyByHand: "and apply by hand what you want to keep",
   workTreeUnwritable: (reason: string, id: string, done: number, total: number) =>
-    `cannot write the work tree: ${reason}; the merge of review ${id} stopped after ${done} of ${total} files, each either as it was or as merged`,
+    `cannot write the work tree: ${reason}; the merge of review ${id} stopped after ${done} of ${plural(total, "file")}, each either as it was or as merged`,
   mergeInterrupted: (id: string, done: number, total: number) =>
-    `interrupted: the merge of review ${id} stopped after ${done} of ${total} files, each either as it was or as merged`,
+    `interrupted: the merge of review ${id} stopped after ${done} of ${plural(total, "file")}, each either as it was or as merged`,
   interruptedNothingChanged: "interrupted; nothing was changed",
   hintMergeAbort: (id: string, git = "git") => `to roll back: ${git} review-remote merge --abort ${id}`,
   hintMergeContinue: (id: string, git = "git") => `to finish: ${git} review-remote merge --continue ${id}`,

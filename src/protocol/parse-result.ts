@@ -87,7 +87,7 @@ export function parseResult(
   const comments = mostSevere(triaged.kept, maxComments);
   if (comments.length < triaged.kept.length) {
     const count = triaged.kept.length - comments.length;
-    const problem = `comments: ${triaged.kept.length} comments, over the limit of ${maxComments}`;
+    const problem = `comments: ${plural(triaged.kept.length, "comment")}, over the limit of ${maxComments}`;
     dropped.push({ part: "comments", count, problems: [problem], limit: "maxComments" });
   }
   let commits = envelope.commits;
@@ -155,7 +155,9 @@ function checkResultActions(result: { comments: unknown[]; commits: unknown[] },
     );
   }
   if (result.comments.length > 0 && !request.actions.includes("comment")) {
-    problems.push(`comments: ${result.comments.length} comments, but the request did not ask for comments`);
+    problems.push(
+      `comments: ${plural(result.comments.length, "comment")}, but the request did not ask for comments`,
+    );
   }
   return problems;
 }

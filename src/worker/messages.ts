@@ -3,9 +3,7 @@
 // applier speak one vocabulary.
 
 import { quoteForMessage } from "../protocol/quote.js";
-
-/** `1 fix`, `2 fixes`. */
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+import { plural } from "../report/plural.js";
 
 const workerMessagesReason = "a JSON document cannot be read in part";
 
@@ -29,20 +27,20 @@ export const workerMessages = {
     `${format}: the report is over ${max} bytes; read up to the last whole line`,
   truncatedDiff: (max: number) => `diff: the report is over ${max} bytes; the last file in it was left out`,
   outsideTree: (format: string, n: number, first: string, reason: string) =>
-    `${format}: ${count(n, "location")} outside the tree dropped (first: ${quoteForMessage(first)}: ${reason})`,
+    `${format}: ${plural(n, "location")} outside the tree dropped (first: ${quoteForMessage(first)}: ${reason})`,
   fixesOverLimit: (format: string, dropped: number, max: number) =>
-    `${format}: ${count(dropped, "fix", "fixes")} over the limit of ${max} left out`,
+    `${format}: ${plural(dropped, "fix", "fixes")} over the limit of ${max} left out`,
   outsideChangeOverLimit: (files: number, reason: string) =>
-    `The fixes to ${count(files, "file")} outside the change were left out: ${reason}. The fixes to the change's files are proposed; for the others, raise the limit and review with --filter-mode=nofilter (without it, fixes outside the change are left out anyway).`,
+    `The fixes to ${plural(files, "file")} outside the change were left out: ${reason}. The fixes to the change's files are proposed; for the others, raise the limit and review with --filter-mode=nofilter (without it, fixes outside the change are left out anyway).`,
   commentsLeftOut: (dropped: number, max: number, focused: boolean) =>
-    `${count(dropped, "comment")} over the limit of ${max} left out; ${focused ? "those on the change are kept first, then the most severe." : "the most severe are kept."}`,
+    `${plural(dropped, "comment")} over the limit of ${max} left out; ${focused ? "those on the change are kept first, then the most severe." : "the most severe are kept."}`,
   badFix: (format: string, reason: string) => `${format}: a fix was dropped: ${reason}`,
   skippedText: (format: string, line: number) => `${format}: line ${line}: text outside the diff ignored`,
   filesOverPatchLimit: (n: number, max: number) =>
-    `diff: ${count(n, "file")} left out: the patch would be over ${max} bytes`,
+    `diff: ${plural(n, "file")} left out: the patch would be over ${max} bytes`,
   editsOverLimit: (n: number, maxEdits: number, maxBytes: number) =>
-    `${count(n, "fix", "fixes")} not applied: over the limit of ${maxEdits} edits or ${maxBytes} inserted bytes`,
-  moreWarnings: (n: number) => `... and ${count(n, "more warning")}`,
+    `${plural(n, "fix", "fixes")} not applied: over the limit of ${maxEdits} edits or ${maxBytes} inserted bytes`,
+  moreWarnings: (n: number) => `... and ${plural(n, "more warning")}`,
 
   // Why one fix was not applied: a comment at the fix's place, prefixed by fixNotApplied.
   fixNotApplied: (reason: string) => `fix not applied: ${reason}`,
@@ -52,7 +50,7 @@ export const workerMessages = {
   notText: (path: string) => `${quoteForMessage(path)} is not UTF-8 text`,
   fileTooLarge: (path: string, max: number) => `${quoteForMessage(path)} is over ${max} bytes`,
   lineOutOfRange: (line: number, lines: number) =>
-    `line ${line} is past the end of the file (${count(lines, "line")})`,
+    `line ${line} is past the end of the file (${plural(lines, "line")})`,
   columnOutOfRange: (line: number, column: number) => `column ${column} is past the end of line ${line}`,
   offsetOutOfRange: (offset: number, size: number) =>
     `offset ${offset} is past the end of the file (${size})`,
@@ -74,17 +72,17 @@ export const workerMessages = {
   patchNotApplied: (problem: string) => `diff not applied: ${problem}`,
   reviewerFailed: (label: string, error: string) => `${label} failed: ${error}`,
   fixesMessage: (label: string, n: number, rules: string) =>
-    `${label}: ${count(n, "fix", "fixes")}${rules === "" ? "" : ` (${rules})`}`,
+    `${label}: ${plural(n, "fix", "fixes")}${rules === "" ? "" : ` (${rules})`}`,
   /** A fixes commit's body line for one file; the client reads it back (pipeline/scoped-message.ts). */
   fileFixesLine: (path: string, n: number, rules: string) =>
-    `${path}: ${count(n, "fix", "fixes")}${rules === "" ? "" : ` (${rules})`}`,
+    `${path}: ${plural(n, "fix", "fixes")}${rules === "" ? "" : ` (${rules})`}`,
   /** After a third-party commit's subject, kept to some of its files by the client's scope stage. */
-  keptToChange: (kept: number, total: number) => `(kept to the change: ${kept} of ${count(total, "file")})`,
+  keptToChange: (kept: number, total: number) => `(kept to the change: ${kept} of ${plural(total, "file")})`,
   /** A commit whose patch leaves out some of its files: its message's note (collect.ts). */
   keptProposable: (kept: number, total: number) =>
-    `Kept to what the worker proposes: ${kept} of the ${count(total, "file")} this commit changed (the review's comments say why the others were left out).`,
+    `Kept to what the worker proposes: ${kept} of the ${plural(total, "file")} this commit changed (the review's comments say why the others were left out).`,
   changesMessage: (label: string, n: number, names: string) =>
-    `${label}: ${count(n, "file")} changed (${names})`,
+    `${label}: ${plural(n, "file")} changed (${names})`,
   setupFailed: (error: string) => `the setup command failed: ${error}`,
   setupTrackedReverted: "setup changed tracked files; those changes were undone (only what it adds is kept)",
 

@@ -13,6 +13,7 @@ import {
 } from "../paths/bundle.js";
 import { collisionKey } from "../paths/fold.js";
 import { quoteForMessage } from "../protocol/quote.js";
+import { plural } from "../report/plural.js";
 import { type TarEntry, TarFormatError, TarReader, TarType } from "../tar/reader.js";
 import { type BundleLimits, DEFAULT_BUNDLE_LIMITS } from "./bundle-limits.js";
 import { GzipError, gunzipFile } from "./gunzip.js";
@@ -356,7 +357,7 @@ class ListingBuilder {
     if (this.files !== this.expectedFiles) {
       throw new BundleRefusedError(
         "file-count",
-        `the bundle holds ${this.files} files and symlinks, the request's bundle.files says ${this.expectedFiles}`,
+        `the bundle holds ${plural(this.files, "file or symlink", "files and symlinks")}, the request's bundle.files says ${this.expectedFiles}`,
       );
     }
     return { nodes: this.nodes, files: this.files, expandedBytes: this.expandedBytes, blobIds: this.blobIds };

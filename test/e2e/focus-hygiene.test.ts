@@ -190,6 +190,21 @@ describe("a change whose request line would be longer than a worker reads", () =
     const part = repo.run(["HEAD", "--", `${dir}/case-1*`]);
     expect(part.status, part.stderr).toBe(0);
   });
+
+  it("counts one changed path as one: a policy's long forbidden globs fill the line", () => {
+    const repo = repos.add(createTestRepo());
+    // 500 globs of some 2 KiB each: the line passes 1 MiB whatever the change is.
+    const globs = Array.from({ length: 500 }, (_, i) => `generated/${"x".repeat(2200)}${i}/**`);
+    repo.write(".review-remote.json", JSON.stringify({ forbiddenPaths: globs }));
+    repo.write("README.md", "# Title\n");
+    repo.commit("base");
+    repo.write("README.md", "# Title\n\nMore.\n");
+    repo.commit("one path");
+    const refused = runUnchanged(repo, [], 1);
+    expect(refused.stderr).toMatch(
+      /^git-review-remote: the review's request would be \d+ bytes, more than the 1048576 a worker reads: the change names 1 path$/m,
+    );
+  });
 });
 
 describe("what a reviewer is told of the change", () => {

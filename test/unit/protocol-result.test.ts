@@ -455,7 +455,7 @@ describe("parseResult", () => {
     const proposeOnly = makeRequest({ actions: ["propose"] });
     const result = makeResult({ requestId: proposeOnly.id });
     expect(problemsOf(result, proposeOnly)).toEqual([
-      "comments: 1 comments, but the request did not ask for comments",
+      "comments: 1 comment, but the request did not ask for comments",
     ]);
   });
 });

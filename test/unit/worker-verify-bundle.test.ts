@@ -440,7 +440,11 @@ describe("verifyBundle framing and caps", () => {
   });
 
   it("refuses when bundle.files disagrees with the archive", async () => {
-    expect((await refusal(gzipSync(good), 2)).rule).toBe("file-count");
+    const one = await refusal(gzipSync(makeTar([{ name: "a" }])), 2);
+    expect(one.rule).toBe("file-count");
+    expect(one.message).toContain("the bundle holds 1 file or symlink, the request's bundle.files says 2");
+    const two = await refusal(gzipSync(makeTar([{ name: "a" }, { name: "b" }])), 3);
+    expect(two.message).toContain("the bundle holds 2 files and symlinks, the request's bundle.files says 3");
     expect((await refusal(gzipSync(makeTar([{ name: "a" }, { name: "b" }])), 1)).rule).toBe("file-count");
   });
 
