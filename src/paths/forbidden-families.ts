@@ -152,6 +152,10 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
       "**/gradle/wrapper/**",
       "gradlew",
       "gradlew.bat",
+      // React Native's: Xcode's build phases source it (and the ignored `.local` beside it) to pick
+      // the node binary they run.
+      "**/.xcode.env",
+      "**/.xcode.env.local",
     ],
   },
   {

@@ -30,6 +30,9 @@ export const NAME_RULES: readonly NameRule[] = [
       "*.env.example",
       "*.env.sample",
       "*.env.template",
+      // React Native's, committed by every app its template makes ("This `.xcode.env` file is
+      // versioned"): it sets NODE_BINARY; what is local goes in the ignored `.xcode.env.local`.
+      ".xcode.env",
     ],
   },
   {

@@ -131,6 +131,8 @@ export const FORBIDDEN_EXAMPLES: Record<string, readonly string[]> = {
     "android/gradle/wrapper/gradle-wrapper.properties",
     "gradlew",
     "android/gradlew.bat",
+    "ios/.xcode.env",
+    "apps/mobile/ios/.xcode.env.local",
   ],
   "directory environments": [
     ".envrc",

@@ -7,6 +7,7 @@ describe("secret name rules", () => {
     [".env.production", "dotenv"],
     ["app/.env.local", "dotenv"],
     ["docker/prod.env", "dotenv"],
+    ["ios/xcode.env", "dotenv"],
     [".envrc", "dotenv"],
     ["certs/server.key", "private-key"],
     ["id_ed25519", "private-key"],
@@ -56,6 +57,8 @@ describe("secret name rules", () => {
     "docs/ssh.md",
     "src/credentials.ts",
     "docs/kubeconfig-guide.md",
+    // React Native's template commits it: `export NODE_BINARY=$(command -v node)`.
+    "examples/react-native/ios/.xcode.env",
   ])("exports %s", (path) => {
     expect(matchSecretName(path)).toBeUndefined();
   });
