@@ -31,6 +31,9 @@ export function checkPath(path: string): string[] {
   if (path === "") return ["path is empty"];
   const problems: string[] = [];
   if (path.startsWith("/")) problems.push("is absolute");
+  // The bundle's drive-path rule: `C:/x` is absolute on Windows, `C:x` relative to that drive's
+  // current directory; either lands outside the checkout there.
+  if (/^[A-Za-z]:/.test(path)) problems.push("starts with a drive letter");
   if (path.includes("\\")) problems.push("contains a backslash");
   if (CONTROL.test(path)) problems.push("contains a control character");
   if (INVISIBLE.test(path)) problems.push("contains an invisible, bidi or format character");

@@ -16,6 +16,8 @@ describe("validate: checkPath accepts ordinary paths", () => {
     "git/config",
     "a-b/c_d.e",
     "x~",
+    "src/c:d.txt",
+    "cc:/x",
     "file.txt.~1~",
     "a".repeat(255),
   ];
@@ -36,6 +38,8 @@ describe("validate: checkPath refuses", () => {
     ["a//b", /empty component/],
     ["a/", /empty component/],
     ["a\\b", /backslash/],
+    ["C:/Windows/System32/evil.dll", /drive letter/],
+    ["c:evil.txt", /drive letter/],
     ["-rf", /starting with "-"/],
     ["src/-rf", /starting with "-"/],
     ["--upload-pack=x", /starting with "-"/],

@@ -66,6 +66,7 @@ describe("validate: checkPatchText on the corpus", () => {
     "50",
     "52",
     "54",
+    "66",
   ]);
   const files = readdirSync(FIXTURES).filter((name) => name.endsWith(".diff"));
 
