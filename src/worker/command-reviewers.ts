@@ -55,11 +55,13 @@ function list(names: readonly string[]): string {
  * `eslint: 3 fixes (eqeqeq, prefer-const)`, or `prettier --write: 1 file changed (src/a.js)`; the
  * body names each file, with its own fixes (`src/a.js: 2 fixes (eqeqeq)`) when the tool's report
  * gave them, so that the client, which may keep only some files of the commit (a focused review),
- * can say what those files' fixes are.
+ * can say what those files' fixes are. A tool that edited files itself besides its report's fixes
+ * (ruff under `fix = true`) is named after the files it changed, each with its report's fixes.
  */
 function commitMessage(label: string, outcome: StepOutcome, files: readonly string[]): string {
+  // A tool that also edited files itself made more than its fixes: the commit is named by its files.
   const subject =
-    outcome.fixed.length > 0
+    outcome.fixed.length > 0 && !outcome.editedItself
       ? m.fixesMessage(label, outcome.fixed.length, list(unique(outcome.fixed.map((fix) => fix.rule))))
       : m.changesMessage(label, files.length, list(files));
   const byFile = new Map<string, (string | undefined)[]>();

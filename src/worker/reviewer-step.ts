@@ -18,7 +18,7 @@ import type { ReviewerCommand } from "./reviewer-specs.js";
 import { type Grants, type ReviewerIo, type ReviewerPhase, runReviewer } from "./run-reviewer.js";
 import type { ResourceLimits } from "./sandbox.js";
 import { commentsOnSnapshot, parseZeroContextDiff } from "./snapshot-lines.js";
-import { applyPatch, type TreeGit, zeroContextDiff } from "./tree-git.js";
+import { applyPatch, type TreeGit, trackedChanged, zeroContextDiff } from "./tree-git.js";
 
 export interface StepContext extends ReviewerPhase {
   question: string;
@@ -53,6 +53,8 @@ export interface StepOutcome {
   offered?: number;
   /** Files a diff report patched. */
   patched: string[];
+  /** The reviewer changed tracked files itself besides the fixes its report held (ruff under `fix = true`). */
+  editedItself?: boolean;
   /** What it wrote to $REVIEW_REMOTE_SUMMARY. */
   summary?: string;
   error?: string;
@@ -205,6 +207,7 @@ export async function runStep(
   const outcome: StepOutcome = { exitCode, comments: [...comments], overLimit, fixed: [], patched: [] };
   // `--reviewer-fixes none`: the findings stay comments; their fixes are only counted, a diff dropped.
   if (fixes.length > 0 && reviewer.fixes !== "none") {
+    if (await trackedChanged(ctx.git)) outcome.editedItself = true;
     const files = readFixFiles(
       ctx.io.tree,
       fixes.flatMap((fix) => fix.edits.map((edit) => edit.path)),

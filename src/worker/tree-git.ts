@@ -167,6 +167,11 @@ export async function notTracked(ctx: TreeGit): Promise<{ untracked: string[]; i
   return { untracked: pick("?? "), ignored: pick("!! ") };
 }
 
+/** Whether tracked files differ from HEAD (or git could not say). */
+export async function trackedChanged(ctx: TreeGit): Promise<boolean> {
+  return !(await treeGit(ctx, ["diff", "--quiet", "HEAD", "--"])).ok;
+}
+
 /** Undoes changes to tracked files (setup that rewrote a lockfile, say); whether there were any. */
 export async function restoreTracked(ctx: TreeGit): Promise<boolean> {
   if ((await treeGit(ctx, ["diff", "--quiet", "HEAD", "--"])).ok) return false;

@@ -152,6 +152,10 @@ describe("reviewers with report formats", () => {
       ["eqeqeq", 2],
       ["no-unused-vars", 3],
     ]);
+    // Its commit holds its own edit as well as its fix: it is named after its file, not "1 fix".
+    expect(result.commits[0]?.message).toMatch(
+      /^sed: 1 file changed \(src\/a\.js\)\n\nsrc\/a\.js: 1 fix \(eqeqeq\)$/,
+    );
     // The fix still lands where the tool saw the finding, in the tree it left.
     expect(applied([result.commits[0]?.patch ?? ""], ["src/a.js"])).toEqual({
       "src/a.js": '"use strict";\nvar a = 1;\nif (a === 2) {}\nvar unused;\n',
