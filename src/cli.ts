@@ -144,9 +144,15 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (first === "--help") return await openManual(output, USAGE);
-    if (first === "-h" || first === "help") {
+    // `-h` prints the usage and exits 129, as `git commit -h` does: nothing was run (a script
+    // that passes it by mistake does not go on). `help`, as `git help`, is what was asked: 0.
+    if (first === "-h") {
+      output.out(USAGE);
+      return ExitCode.shortHelp;
+    }
+    if (first === "help") {
       // `help merge`, as `git help merge`: that command's -h text.
-      const [topic, ...extra] = first === "help" ? others : [];
+      const [topic, ...extra] = others;
       if (topic === undefined) output.out(USAGE);
       else if (extra.length > 0 || !(Object.hasOwn(COMMANDS, topic) || topic === "review"))
         throw new UsageError(messages.unknownHelpTopic(others.join(" ")), { hints: [messages.hintHelp] });
@@ -163,7 +169,7 @@ export async function main(argv: string[]): Promise<number> {
       const usage = commandUsage(named ?? "review");
       if ((named ? others : argv).includes("--help")) return await openManual(output, usage);
       output.out(usage);
-      return 0;
+      return ExitCode.shortHelp;
     }
     const [word] = parsed.positionals;
     if (!named && word !== undefined) await verifyNotMistyped(word, Object.keys(COMMANDS));

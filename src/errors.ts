@@ -10,6 +10,8 @@ export const ExitCode = {
   exportRefused: 6,
   findings: 7,
   internal: 70,
+  /** `-h` printed the usage: git's own commands exit so (parse-options), not 0. */
+  shortHelp: 129,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   createTestRepo,
   createTrailingSpaceRepo,
+  repoState,
   repoTracker,
   runUnchanged,
   type TestRepo,
@@ -39,6 +40,36 @@ describe("a mistyped command", () => {
     const result = repo.run(["shwo", "--json"]);
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).target.head).toBe(repo.git("rev-parse", "shwo").trim());
+  });
+});
+
+describe("-h", () => {
+  it("prints the usage on stdout and exits 129, as git's own commands do; help and --help exit 0", () => {
+    const repo = committedRepo();
+    // The reference: git itself, for a command and a subcommand's -h.
+    expect(spawnSync("git", ["commit", "-h"], { cwd: repo.dir, encoding: "utf8" }).status).toBe(129);
+    expect(spawnSync("git", ["worktree", "add", "-h"], { cwd: repo.dir, encoding: "utf8" }).status).toBe(129);
+    const before = repoState(repo);
+    const top = repo.run(["-h"]);
+    expect(top.status).toBe(129);
+    expect(top.stdout).toMatch(/^usage: git review-remote /);
+    expect(top.stderr).toBe("");
+    for (const args of [
+      ["merge", "-h"],
+      ["merge", "0123456789ab", "-h"],
+      ["HEAD", "-h"],
+      ["-qh"],
+      ["prune", "-nh"],
+    ]) {
+      const result = repo.run(args);
+      expect(result.status, args.join(" ")).toBe(129);
+      expect(result.stdout, args.join(" ")).toMatch(/^usage: git review-remote /);
+    }
+    expect(repoState(repo)).toEqual(before);
+    expect(repo.run(["help"]).status).toBe(0);
+    expect(repo.run(["help", "merge"]).status).toBe(0);
+    // `git review-remote --help` is git's own (`git help review-remote`); a command's is the tool's.
+    expect(repo.run(["merge", "--help"]).status).toBe(0);
   });
 });
 
@@ -172,10 +203,10 @@ describe("a bare repository", () => {
 
   it("still answers -h, --version, list and the worker's -h", () => {
     const bare = bareClone();
-    expect(bare.run(["-h"]).status).toBe(0);
+    expect(bare.run(["-h"]).status).toBe(129);
     expect(bare.run(["--version"]).stdout).toMatch(/^git-review-remote version /);
     expect(bare.run(["list"]).status).toBe(0);
-    expect(bare.run(["worker", "-h"]).status).toBe(0);
+    expect(bare.run(["worker", "-h"]).status).toBe(129);
   });
 
   it("gives only hints that work there: a review in a work tree of it, a merge's way out in its own", () => {

@@ -318,14 +318,14 @@ describe("install-hook in a clone whose husky is not set up yet", () => {
 
 describe("<command> --help", () => {
   /** Runs `git review-remote args` on a terminal (util-linux's script), the manual paged by cat. */
-  function onTerminal(repo: TestRepo, args: string[]): string {
+  function onTerminal(repo: TestRepo, args: string[], status = 0): string {
     const command = ["git", "review-remote", ...args].join(" ");
     const result = spawnSync("script", ["-qec", command, "/dev/null"], {
       cwd: repo.dir,
       env: { ...repo.env, MANPAGER: "cat", PAGER: "cat", MANWIDTH: "80", TERM: "dumb" },
       encoding: "utf8",
     });
-    expect(result.status, result.stderr).toBe(0);
+    expect(result.status, result.stderr).toBe(status);
     return result.stdout;
   }
 
@@ -334,7 +334,7 @@ describe("<command> --help", () => {
     (name) => {
       const repo = committedRepo();
       expect(onTerminal(repo, [name, "--help"])).toMatch(/^GIT-REVIEW-REMOTE\(1\) +Git Manual /);
-      const short = onTerminal(repo, [name, "-h"]);
+      const short = onTerminal(repo, [name, "-h"], 129);
       expect(short).toMatch(new RegExp(`^usage: git review-remote ${name}`));
       expect(short).not.toContain("GIT-REVIEW-REMOTE(1)");
       // Not on a terminal (a pipe, a script): the command's own usage, as before.
