@@ -155,6 +155,11 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
       "bun.lockb",
       ".pypirc",
       "**/.bundle/**",
+      // The package sources of NuGet, uv and Poetry, read from the project's directory upwards: a
+      // source a proposal adds serves the next restore or sync its own copy of a package.
+      "nuget.config",
+      "uv.toml",
+      "poetry.toml",
     ],
   },
   {
@@ -169,6 +174,14 @@ export const FORBIDDEN_FAMILIES: readonly ForbiddenFamily[] = [
       "**/gradle/wrapper/**",
       "gradlew",
       "gradlew.bat",
+      // Bazel's flags (`--run_under`, `--action_env`) and Bazelisk's download URL and version;
+      // MSBuild imports the nearest Directory.Build.* into every project, the editor's design-time
+      // build included.
+      ".bazelrc",
+      ".bazeliskrc",
+      ".bazelversion",
+      "Directory.Build.props",
+      "Directory.Build.targets",
       // React Native's: Xcode's build phases source it (and the ignored `.local` beside it) to pick
       // the node binary they run.
       "**/.xcode.env",
