@@ -345,6 +345,14 @@ describe("hygiene reviewer", () => {
     const changed = [...(commit?.patch ?? "").matchAll(/^diff --git a\/(\S+) /gm)].map((match) => match[1]);
     expect(changed).toEqual(fixed);
     expect(result.comments).toEqual([
+      // Not the worker's to change: said, since the whitespace stays.
+      {
+        path: ".github/workflows/ci.yml",
+        severity: "info",
+        message:
+          "Whitespace not fixed (1 line with trailing whitespace): the path is a forbidden path (.github/**), which no worker may change.",
+        rule: "hygiene/whitespace-not-fixed",
+      },
       {
         path: "big.txt",
         severity: "warning",

@@ -32,7 +32,7 @@ export const HYGIENE_COMMIT_TITLE = "Fix whitespace: trailing spaces and final n
 export interface HygieneOptions {
   /** A focused review's change (from the request's range); undefined: the whole tree. */
   changes: ChangedLines | undefined;
-  /** The request's forbiddenPaths: reported on, never fixed. */
+  /** The request's forbiddenPaths: their whitespace reported on (an info comment), never fixed. */
   forbiddenPaths: readonly string[];
   /** False when the request does not ask for proposals: nothing is written. */
   fix: boolean;
@@ -59,6 +59,8 @@ interface Counts {
   conflicts: number;
   mixed: number;
   oversized: number;
+  /** Files with whitespace to fix at a path no worker may change (CI config, a forbidden path). */
+  notFixed: number;
 }
 
 /** The files hygiene might have fixed had their lines been sent, named after at most this many. */
@@ -83,6 +85,8 @@ function describe(outcome: HygieneOutcome, counts: Counts, unsent: string | unde
   if (counts.conflicts > 0) parts.push(plural(counts.conflicts, "conflict marker block"));
   if (counts.mixed > 0) parts.push(`${plural(counts.mixed, "file")} with mixed line endings`);
   if (counts.oversized > 0) parts.push(plural(counts.oversized, "oversized file"));
+  if (counts.notFixed > 0)
+    parts.push(`whitespace not fixed in ${plural(counts.notFixed, "file")} no worker may change`);
   if (unsent) parts.push(unsent);
   return parts.length === 0 ? "Hygiene: nothing to report." : `Hygiene: ${parts.join("; ")}.`;
 }
@@ -133,6 +137,27 @@ function report(path: string, text: TextReport, outcome: HygieneOutcome, counts:
       rule: "hygiene/mixed-line-endings",
     });
   }
+}
+
+/** Whitespace a fix would have taken out of a file no worker may change: said, since it stays. */
+function reportNotFixed(
+  path: string,
+  text: TextReport,
+  reason: string,
+  outcome: HygieneOutcome,
+  counts: Counts,
+) {
+  const found: string[] = [];
+  if (text.trailingWhitespaceLines > 0)
+    found.push(`${plural(text.trailingWhitespaceLines, "line")} with trailing whitespace`);
+  if (text.missingFinalNewline) found.push("no final newline");
+  counts.notFixed++;
+  outcome.comments.push({
+    path,
+    severity: "info",
+    message: `Whitespace not fixed (${found.join(", ")}): the path ${reason}, which no worker may change.`,
+    rule: "hygiene/whitespace-not-fixed",
+  });
 }
 
 function commitMessage(fixed: readonly string[]): string {
@@ -227,7 +252,11 @@ function reviewFile(path: string, facts: TreeFacts, outcome: HygieneOutcome, cou
   const checked = checkText(content, rules);
   report(path, checked, outcome, counts);
   if (!checked.fixed || !options.fix || !isUtf8(content)) return;
-  if (forbiddenChangeReason(path, options.forbiddenPaths)) return;
+  const forbidden = forbiddenChangeReason(path, options.forbiddenPaths);
+  if (forbidden) {
+    reportNotFixed(path, checked, forbidden, outcome, counts);
+    return;
+  }
   options.beforeRewrite?.(path, content);
   writeRegularFile(`${facts.tree}/${path}`, checked.fixed);
   outcome.fixed.push(path);
@@ -239,7 +268,7 @@ export async function runHygiene(
   options: HygieneOptions,
 ): Promise<HygieneOutcome> {
   const outcome: HygieneOutcome = { comments: [], fixed: [], summary: "" };
-  const counts: Counts = { conflicts: 0, mixed: 0, oversized: 0 };
+  const counts: Counts = { conflicts: 0, mixed: 0, oversized: 0, notFixed: 0 };
   // The files the unpack found clean have nothing to find under any attribute: not looked at, nor
   // asked git about (check-attr on 20k paths, and the parse of its answer: some 0.05 s a worker).
   const paths = selectFiles(listing, options.changes, options.clean);
