@@ -120,6 +120,8 @@ export const messages = {
     `'${name}' is a command, not a worker's name: review-remote.worker and --worker name a worker, whose command is review-remote.<name>.command`,
   hintWorkerCommandAsName: (command: string) =>
     `name it, then make it the default: git config review-remote.box.command ${command} && git config review-remote.worker box`,
+  hintDefaultWorker: (name: string) =>
+    `review-remote.worker makes '${name}' the default worker; to review on the local one again: git config --unset review-remote.worker`,
   hintConfigureWorker: (name: string) =>
     `configure it with: git config review-remote.${name}.command 'ssh <host> git-review-remote worker'`,
   requestTooLarge: (bytes: number, max: number, paths: number) =>

@@ -50,7 +50,7 @@ export async function runPipeline(
   events: PipelineEvents,
 ): Promise<PipelineReport> {
   const names = [...new Set(options.workers.length > 0 ? options.workers : [settings.worker])];
-  const workers = names.map((name) => resolveWorker(name, settings));
+  const workers = names.map((name) => resolveWorker(name, settings, options.workers.length === 0));
   // The built-in worker's node start-up and namespaces overlap the stages before its envelope is
   // ready. It is sent nothing until the bundle is scanned and stored, and is stopped if it never is
   // (a bad revision, a refused export, an answer from the cache).

@@ -29,7 +29,8 @@ function localWorkerCommand(coreWhitespace: string | undefined): string {
   return `${node} ${shellQuote(bin)} worker --sandbox=auto${whitespace}`;
 }
 
-export function resolveWorker(name: string, settings: Settings): Worker {
+/** The worker `name` reaches; `byDefault` when no --worker named it (review-remote.worker did). */
+export function resolveWorker(name: string, settings: Settings, byDefault = false): Worker {
   const configured = settings.workerCommands.get(name);
   // `sh -c ""` runs nothing and prints nothing: said as the configuration it is, before any export.
   if (configured?.trim() === "") {
@@ -43,7 +44,9 @@ export function resolveWorker(name: string, settings: Settings): Worker {
       hints: [messages.hintWorkerCommandAsName(shellQuote(name.trim()))],
     });
   }
-  throw new ConfigError(messages.unknownWorker(name), { hints: [messages.hintConfigureWorker(name)] });
+  throw new ConfigError(messages.unknownWorker(name), {
+    hints: [messages.hintConfigureWorker(name), ...(byDefault ? [messages.hintDefaultWorker(name)] : [])],
+  });
 }
 
 /**

@@ -537,6 +537,21 @@ describe("review pipeline", () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("git-review-remote: no worker named 'nowhere' is configured");
     expect(result.stderr).toContain("hint: configure it with: git config review-remote.nowhere.command");
+    expect(result.stderr).not.toContain("review-remote.worker");
+  });
+
+  it("names the default worker's setting when it names no configured worker", () => {
+    const repo = baseRepo();
+    repo.git("config", "review-remote.worker", "gone");
+    const result = runUnchanged(repo, [], 2);
+    expect(result.stderr).toBe(
+      [
+        "git-review-remote: no worker named 'gone' is configured",
+        "hint: configure it with: git config review-remote.gone.command 'ssh <host> git-review-remote worker'",
+        "hint: review-remote.worker makes 'gone' the default worker; to review on the local one again: git config --unset review-remote.worker",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("finds a worker configured in the global file GIT_CONFIG_GLOBAL names, as git config does", () => {
