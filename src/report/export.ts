@@ -149,9 +149,13 @@ export function printBundle(
   output.out(written ? written.given : bundle.path);
   if (!output.quiet) {
     const where = written ? ` to ${written.given} (stored as ${bundle.path})` : "";
+    // Nothing kept back has no why to look up.
+    const kept =
+      bundle.excluded.length === 0
+        ? "nothing kept back"
+        : `${plural(bundle.excluded.length, "path")} kept back (git review-remote export --list shows why)`;
     output.err(
-      `Exported ${plural(bundle.files.length, "file")} (${formatSize(bundle.bytes)} compressed)${where}; ` +
-        `${plural(bundle.excluded.length, "path")} kept back (git review-remote export --list shows why).`,
+      `Exported ${plural(bundle.files.length, "file")} (${formatSize(bundle.bytes)} compressed)${where}; ${kept}.`,
     );
   }
 }

@@ -433,6 +433,15 @@ describe("export counts", () => {
     expect(exported.status, exported.stderr).toBe(0);
     expect(exported.stderr).toMatch(/^Exported 1 file \([^)]+ compressed\); 1 path kept back /);
   });
+
+  it("say nothing was kept back, with no pointer to a why", () => {
+    const repo = repos.add(createTestRepo());
+    repo.write("app.ts", "export const a = 1;\n");
+    repo.commit("one file");
+    const exported = repo.run(["export"]);
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(exported.stderr).toMatch(/^Exported 1 file \([^)]+ compressed\); nothing kept back\.\n$/);
+  });
 });
 
 describe("a worker configured with an empty command", () => {
