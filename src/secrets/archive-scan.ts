@@ -140,6 +140,17 @@ class TarArchiveScan implements FileScan {
   }
 }
 
+/**
+ * A file compressed as `format`, which the scan cannot open (bzip2, xz, zstd...): its bytes are not
+ * read, and it is one finding, as an encrypted zip entry is, so it never leaves unread.
+ */
+export function sealedArchive(format: string, site: NestedSite): FileScan {
+  return {
+    write: () => undefined,
+    end: () => uninspectable(site, `compressed as ${format}, which the scan cannot read`),
+  };
+}
+
 /** What opens an archive of `form` found at `site`; past the nesting limit, a refusal. */
 export function openArchive(form: "gzip" | "zip" | "tar", site: NestedSite, newScan: NewScan): FileScan {
   const { maxDepth } = site.settings.limits;

@@ -1,9 +1,9 @@
 // The content scan of one exported file (or archive member), whatever form its bytes take: the first
 // bytes decide between text, UTF-16/32 text, an archive to open, or binary content; key material is
 // recognised by its bytes in every case. A single pass: bytes are routed as they arrive.
-import { openArchive } from "./archive-scan.js";
+import { openArchive, sealedArchive } from "./archive-scan.js";
 import { findBinaryKey, keyHeadLength } from "./binary/keys.js";
-import { detectForm, type Form } from "./decode/detect.js";
+import { compressionName, detectForm, type Form } from "./decode/detect.js";
 import type { FileScan, Finding } from "./finding.js";
 import { createFinding, type NestedSite } from "./scan-settings.js";
 import { DecodingSink, DiscardSink, TeeSink } from "./sinks.js";
@@ -73,7 +73,10 @@ export class ContentFileScan implements FileScan {
   private route(chunks: Buffer[]): void {
     const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
     this.pending = [];
-    const sink = this.sinkFor(detectForm(bytes.subarray(0, HEAD)));
+    const head = bytes.subarray(0, HEAD);
+    const form = detectForm(head);
+    const sink =
+      form === "sealed" ? sealedArchive(compressionName(head) as string, this.site) : this.sinkFor(form);
     this.sink = sink;
     if (bytes.length === 0) return;
     sink.write(bytes);
@@ -85,6 +88,7 @@ export class ContentFileScan implements FileScan {
       case "text":
         return text();
       case "binary":
+      case "sealed":
         return new DiscardSink();
       case "utf16le-or-text":
         return new TeeSink([new DecodingSink("utf16le", text()), text()]);

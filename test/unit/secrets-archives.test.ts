@@ -177,6 +177,43 @@ describe("an archive that cannot be inspected within the bounds is reported, not
     ]);
   });
 
+  test("a file compressed in a form node cannot open (bzip2, xz, zstd, 7z...), at the top or in a zip", () => {
+    const python = (module: string) =>
+      execFileSync(
+        "python3",
+        ["-c", `import sys, ${module}; sys.stdout.buffer.write(${module}.compress(sys.stdin.buffer.read()))`],
+        {
+          input: PROPERTIES,
+        },
+      );
+    const cannot = (format: string) => [
+      `archive not inspected: compressed as ${format}, which the scan cannot read`,
+    ];
+    expect(refused(scan("logs/app.log.bz2", python("bz2")))).toEqual(cannot("bzip2"));
+    expect(refused(scan("logs/app.log.xz", python("lzma")))).toEqual(cannot("xz"));
+    expect(refused(scan("empty.bz2", Buffer.from("425a683917724538509000000000", "hex")))).toEqual(
+      cannot("bzip2"),
+    );
+    // By their magic: the scan reads nothing past it.
+    const magic: [string, string][] = [
+      ["zstd", "28b52ffd"],
+      ["7z", "377abcaf271c"],
+      ["RAR", "526172211a0700"],
+      ["lzip", "4c5a495001"],
+      ["LZ4", "04224d18"],
+    ];
+    for (const [format, hex] of magic) {
+      const bytes = Buffer.concat([Buffer.from(hex, "hex"), Buffer.from(PROPERTIES)]);
+      expect(refused(scan("data.bin", bytes)), format).toEqual(cannot(format));
+    }
+    const zip = makeZip([{ name: "inner/app.log.xz", data: python("lzma") }]);
+    expect(where(scan("backup.zip", zip))).toEqual(["inner/app.log.xz:1:uninspectable-archive"]);
+    // Text that starts as a magic does, but not with all of it, is text and scanned as text.
+    for (const text of ["BZh9 is a block size\n", "LZIP notes\n"]) {
+      expect(where(scan("notes.txt", Buffer.from(`${text}${PROPERTIES}`)))).toEqual([":4:github-pat"]);
+    }
+  });
+
   test("a malformed tar member, or a sparse one, is refused with the reader's reason", () => {
     const sparse = makeTar([{ name: "disk.img", type: "S", content: "x" }]);
     expect(refused(scan("sparse.tar", sparse))[0]).toMatch(/sparse/);
