@@ -77,16 +77,49 @@ function isBase64Char(code: number): boolean {
 /** Base64 characters decoded on each side of a fragment: room for a whole PEM key block. */
 const REACH = 4096;
 
+/** Blanks and line ends, which a wrapped base64 block holds between its lines. */
+function isBlank(code: number): boolean {
+  return code === 0x0a || code === 0x0d || code === 0x20 || code === 0x09;
+}
+
+/**
+ * Where the run of base64 around `offset` starts (`step` -1) or ends (1): base64 characters, and the
+ * blanks between two of them that hold a line end. `base64` (76 columns), `openssl base64` (64),
+ * MIME and YAML block scalars wrap a blob over lines, indented or not, and a value can straddle the
+ * wrap; blanks without a line end (two words of a sentence) end the run.
+ */
+function runEdge(text: string, offset: number, step: 1 | -1): number {
+  let at = offset;
+  const charAt = (i: number) => (i >= 0 && i < text.length ? text.charCodeAt(i) : -1);
+  // `at` is the edge: the next character out is at `at` going forward, at `at - 1` going back.
+  const out = step === 1 ? 0 : -1;
+  while (Math.abs(at - offset) < REACH) {
+    if (isBase64Char(charAt(at + out))) {
+      at += step;
+      continue;
+    }
+    let j = at + out;
+    let lineEnd = false;
+    while (isBlank(charAt(j))) {
+      if (charAt(j) === 0x0a || charAt(j) === 0x0d) lineEnd = true;
+      j += step;
+    }
+    if (!lineEnd || !isBase64Char(charAt(j))) break;
+    at = j - out;
+  }
+  return at;
+}
+
 /**
  * Where the base64 run around `offset` in `text` ends (at most REACH characters each side), and the
  * bytes it decodes to at each of the four places the encoding may start (the run's own start first).
+ * A run wrapped over lines is one run: its line breaks and indentation are not part of the encoding.
  */
 export function decodeAround(text: string, offset: number): { end: number; decoded: Buffer[] } {
-  let start = offset;
-  while (start > 0 && offset - start < REACH && isBase64Char(text.charCodeAt(start - 1))) start--;
-  let end = offset;
-  while (end < text.length && end - offset < REACH && isBase64Char(text.charCodeAt(end))) end++;
-  const run = text.slice(start, end);
+  const start = runEdge(text, offset, -1);
+  const end = runEdge(text, offset, 1);
+  let run = text.slice(start, end);
+  if (/\s/.test(run)) run = run.replace(/\s+/g, "");
   const decoded: Buffer[] = [];
   for (let skip = 0; skip < 4 && skip < run.length; skip++) {
     // Unpadded is fine: the decoder takes a last group of 2 or 3 characters as the 1 or 2 bytes it is.

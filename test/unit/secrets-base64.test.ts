@@ -98,6 +98,34 @@ describe("a credential in base64", () => {
     expect(scan(`const a = "${encoded}"; // review-remote:allow github-pat\n`)).toEqual([]);
   });
 
+  // `base64` wraps at 76 columns, `openssl base64` at 64, and a YAML block scalar indents each line:
+  // a value straddling the wrap is decoded whole, its line breaks and indentation left out.
+  test.each([17, 30, 52, 74])("is found across the line wrap of base64 -w 76 (%i bytes before it)", (pad) => {
+    const encoded = Buffer.from(`${"x".repeat(pad)} ${token}\n`).toString("base64");
+    const wrapped = encoded.replace(/(.{76})/g, "$1\n");
+    expect(wrapped.split("\n").some((line) => scan(line).length > 0)).toBe(false);
+    expect(scan(`${wrapped}\n`).map((finding) => finding.rule)).toEqual(["github-pat"]);
+    expect(scan(`${wrapped.replace(/\n/g, "\r\n")}\r\n`).map((finding) => finding.rule)).toEqual([
+      "github-pat",
+    ]);
+  });
+
+  test("a private key's PEM, base64 wrapped at 64 in an indented YAML block, is found", () => {
+    const pem = `-----BEGIN ${"PRIVATE"} KEY-----\n${fake.privateKeyBody(3)}\n-----END ${"PRIVATE"} KEY-----\n`;
+    const lines = Buffer.from(pem)
+      .toString("base64")
+      .match(/.{1,64}/g) as string[];
+    const yaml = `apiVersion: v1\nkind: ConfigMap\ndata:\n  tls.b64: |\n${lines.map((line) => `    ${line}`).join("\n")}\n`;
+    expect(scan(yaml, "deploy/tls.yaml").map((finding) => finding.rule)).toContain("private-key");
+  });
+
+  test("words on one line are not one run: blanks without a line end end it", () => {
+    const encoded = Buffer.from(`${"x".repeat(30)} ${token}\n`).toString("base64");
+    const at = 60; // after the encoded keyword, inside the token
+    expect(summary(scan(`${encoded.slice(0, at)}\n${encoded.slice(at)}\n`))).toEqual(["1:github-pat"]);
+    expect(scan(`${encoded.slice(0, at)} ${encoded.slice(at)}\n`)).toEqual([]);
+  });
+
   test("base64 that holds no credential finds nothing", () => {
     const encoded = Buffer.from("ghp_ is the prefix of a GitHub token; this sentence has none.").toString(
       "base64",
