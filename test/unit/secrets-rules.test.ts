@@ -1,7 +1,16 @@
 import { describe, expect, test } from "vitest";
 import { CONTENT_RULES, isExactKeyword, MAX_MATCH_LENGTH } from "../../src/secrets/content-rules.js";
 import { createContentScanner } from "../../src/secrets/scanner.js";
-import { ALNUM, BASE32, BASE64, fake, fakeChars, HEX } from "../fixtures/secrets/fake-tokens.js";
+import {
+  ALNUM,
+  BASE32,
+  BASE64,
+  BASE64URL,
+  fake,
+  fakeChars,
+  HEX,
+  SAMPLE_JWTS,
+} from "../fixtures/secrets/fake-tokens.js";
 import { PASSWORD_VECTORS } from "../fixtures/secrets/password-vectors.js";
 import { PROVIDER_VECTORS, type RuleCases } from "../fixtures/secrets/rule-vectors.js";
 
@@ -247,8 +256,14 @@ const LOCAL_CASES: Record<string, RuleCases> = {
     negative: ["PuTTY-User-Key-File-3 is the header of a .ppk file."],
   },
   jwt: {
-    positive: [`{"user":"fake","token":"${fake.jwt()}"}`, `Authorization: Bearer ${fake.jwt(2)}`],
+    positive: [
+      `{"user":"fake","token":"${fake.jwt()}"}`,
+      `Authorization: Bearer ${fake.jwt(2)}`,
+      // A documentation sample's header and payload under another key: a token like any other.
+      `token: ${SAMPLE_JWTS[0]?.replace(/\.[^.]*$/, `.${fakeChars(BASE64URL, 43)}`)}`,
+    ],
     negative: [
+      ...SAMPLE_JWTS.map((token) => `Authorization: Bearer ${token}`),
       `const header = "${fake.jwt().split(".")[0]}";`,
       `token = "${fake.jwt().split(".").slice(0, 2).join(".")}."`,
       "const keyJsonObject = parseKeyJson(value);",

@@ -5,6 +5,25 @@ import type { ContentRule } from "./rule.js";
 /** A compact JWT: header and payload are base64url JSON objects, then a signature. */
 const JWT = /\bey[JA][A-Za-z0-9_-]{12,1024}\.ey[JA][A-Za-z0-9_-]{12,8192}\.[A-Za-z0-9_-]{16,1024}/;
 
+/**
+ * The signatures of the sample tokens the JWT documents print, each an HMAC under the key the page
+ * publishes: jwt.io's default (`your-256-bit-secret`; since its redesign, with `"admin": true`,
+ * `a-string-secret-at-least-256-bits-long`) and the example of RFC 7515 A.1 and RFC 7519 3.1. A token
+ * ending in one is that page's example, copied into READMEs and tests, as AKIAIOSFODNN7EXAMPLE is
+ * AWS's; a signature is its own token's, so no credential ends in one.
+ */
+const SAMPLE_JWT_SIGNATURES = new Set([
+  "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+  "KMUFsIDTnFmyG3nMiGM6H9FNFUROf3wh7SmqJp-QV30",
+  "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+]);
+
+/** True for a documentation sample token (its signature, padding aside, is one of the samples'). */
+function isSampleJwt(token: string): boolean {
+  const signature = token.slice(token.lastIndexOf(".") + 1).replace(/=+$/, "");
+  return SAMPLE_JWT_SIGNATURES.has(signature);
+}
+
 export const KEY_RULES: readonly ContentRule[] = [
   {
     id: "private-key",
@@ -58,6 +77,7 @@ export const KEY_RULES: readonly ContentRule[] = [
     keywords: ["eyJ", "eyA"],
     pattern: new RegExp(`(${JWT.source}={0,2})(?![A-Za-z0-9_=-])`),
     entropy: 3,
+    reject: isSampleJwt,
   },
   {
     id: "jwt-base64",
@@ -65,6 +85,9 @@ export const KEY_RULES: readonly ContentRule[] = [
     keywords: ["ZXlK", "ZXlB"],
     pattern: /\b(ZXl[KB][A-Za-z0-9+/]{60,12000}={0,2})(?![A-Za-z0-9+/=])/,
     entropy: 4,
-    reject: (secret) => !JWT.test(Buffer.from(secret, "base64").toString("latin1")),
+    reject: (secret) => {
+      const token = JWT.exec(Buffer.from(secret, "base64").toString("latin1"));
+      return token === null || isSampleJwt(token[0]);
+    },
   },
 ];
