@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`'s set-up: the suite drives real system programs — bubblewrap for the worker's sandbox,
 // OpenSSH's server and client for the ssh transport, util-linux's setpriv for the unprivileged worker,
-// Debian's ShellCheck for a reviewer recipe, man for `--help`. Run as root on Debian (a CI runner, a container), it
+// Debian's ShellCheck for a reviewer recipe, man for `--help`, xz, bzip2, zstd and lz4 for the
+// content scan of files compressed in their forms. Run as root on Debian (a CI runner, a container), it
 // installs what is missing with apt-get; otherwise it names what is missing and the tests that need
 // it report themselves as skipped, with the reason.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -14,6 +15,10 @@ const PACKAGES = [
   { program: "setpriv", pkg: "util-linux" },
   { program: "shellcheck", pkg: "shellcheck" },
   { program: "man", pkg: "man-db" },
+  { program: "xz", pkg: "xz-utils" },
+  { program: "bzip2", pkg: "bzip2" },
+  { program: "zstd", pkg: "zstd" },
+  { program: "lz4", pkg: "lz4" },
 ];
 
 function has(program, also) {

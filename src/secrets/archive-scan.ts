@@ -5,6 +5,7 @@
 import { TarFormatError, TarReader, TarType } from "../tar/reader.js";
 import { gunzipWithin, gzipMemberName } from "./decode/gzip.js";
 import { UninspectableError } from "./decode/limits.js";
+import { expandedName, expandWithTool, type SystemTool, systemToolFor } from "./decode/system-tools.js";
 import { readZipEntries } from "./decode/zip.js";
 import { type FileScan, type Finding, UNINSPECTABLE_RULE } from "./finding.js";
 import { matchLinkTarget, nameTextFindings, secretNameFindings } from "./link-target.js";
@@ -41,13 +42,16 @@ function scanMember(site: NestedSite, name: string, data: Buffer, newScan: NewSc
   return [...secretNameFindings(inner, name), ...nameTextFindings(inner, name, name), ...scan.end()];
 }
 
-/** A gzip or zip file: held (bounded) until its end, then expanded member by member. */
+/**
+ * A gzip or zip file, or one compressed in a form a system tool expands: held (bounded) until its
+ * end, then expanded member by member.
+ */
 class BufferedArchiveScan implements FileScan {
   private chunks: Buffer[] = [];
   private bytes = 0;
 
   constructor(
-    private readonly form: "gzip" | "zip",
+    private readonly form: "gzip" | "zip" | SystemTool,
     private readonly site: NestedSite,
     private readonly newScan: NewScan,
   ) {}
@@ -65,9 +69,13 @@ class BufferedArchiveScan implements FileScan {
     this.chunks = [];
     const findings: Finding[] = [];
     try {
+      const path = this.site.rulePath ?? this.site.path;
       if (this.form === "gzip") {
-        const name = gzipMemberName(data, this.site.rulePath ?? this.site.path);
+        const name = gzipMemberName(data, path);
         findings.push(...scanMember(this.site, name, gunzipWithin(data, this.site.budget), this.newScan));
+      } else if (this.form !== "zip") {
+        const expanded = expandWithTool(this.form, data, this.site.budget);
+        findings.push(...scanMember(this.site, expandedName(this.form, path), expanded, this.newScan));
       } else {
         for (const entry of readZipEntries(data, this.site.budget)) {
           findings.push(...scanMember(this.site, entry.name, entry.data, this.newScan));
@@ -140,25 +148,27 @@ class TarArchiveScan implements FileScan {
   }
 }
 
-/**
- * A file compressed as `format`, which the scan cannot open (bzip2, xz, zstd...): its bytes are not
- * read, and it is one finding, as an encrypted zip entry is, so it never leaves unread.
- */
-export function sealedArchive(format: string, site: NestedSite): FileScan {
-  return {
-    write: () => undefined,
-    end: () => uninspectable(site, `compressed as ${format}, which the scan cannot read`),
-  };
+/** A file that is one finding, `reason`, whatever it holds: its bytes are not read. */
+function unread(site: NestedSite, reason: string): FileScan {
+  return { write: () => undefined, end: () => uninspectable(site, reason) };
 }
 
-/** What opens an archive of `form` found at `site`; past the nesting limit, a refusal. */
-export function openArchive(form: "gzip" | "zip" | "tar", site: NestedSite, newScan: NewScan): FileScan {
+/**
+ * What opens an archive of `form` found at `site` (`sealed`: a format node cannot open, named by
+ * `format`); past the nesting limit, a refusal. A sealed format is read with its system tool where
+ * there is one (system-tools.ts); 7z and RAR, archives of many members, are never read: each is one
+ * finding, as an encrypted zip entry is, so that what it holds never leaves unread.
+ */
+export function openArchive(
+  form: "gzip" | "zip" | "tar" | { sealed: string },
+  site: NestedSite,
+  newScan: NewScan,
+): FileScan {
   const { maxDepth } = site.settings.limits;
-  if (site.depth >= maxDepth) {
-    return {
-      write: () => undefined,
-      end: () => uninspectable(site, `nested deeper than ${maxDepth} archives`),
-    };
-  }
-  return form === "tar" ? new TarArchiveScan(site, newScan) : new BufferedArchiveScan(form, site, newScan);
+  if (site.depth >= maxDepth) return unread(site, `nested deeper than ${maxDepth} archives`);
+  if (form === "tar") return new TarArchiveScan(site, newScan);
+  if (typeof form === "string") return new BufferedArchiveScan(form, site, newScan);
+  const tool = systemToolFor(form.sealed);
+  if (tool) return new BufferedArchiveScan(tool, site, newScan);
+  return unread(site, `compressed as ${form.sealed}, which the scan cannot read`);
 }

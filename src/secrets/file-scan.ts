@@ -1,7 +1,7 @@
 // The content scan of one exported file (or archive member), whatever form its bytes take: the first
 // bytes decide between text, UTF-16/32 text, an archive to open, or binary content; key material is
 // recognised by its bytes in every case. A single pass: bytes are routed as they arrive.
-import { openArchive, sealedArchive } from "./archive-scan.js";
+import { openArchive } from "./archive-scan.js";
 import { findBinaryKey, keyHeadLength } from "./binary/keys.js";
 import { compressionName, detectForm, type Form } from "./decode/detect.js";
 import type { FileScan, Finding } from "./finding.js";
@@ -76,7 +76,13 @@ export class ContentFileScan implements FileScan {
     const head = bytes.subarray(0, HEAD);
     const form = detectForm(head);
     const sink =
-      form === "sealed" ? sealedArchive(compressionName(head) as string, this.site) : this.sinkFor(form);
+      form === "sealed"
+        ? openArchive(
+            { sealed: compressionName(head) as string },
+            this.site,
+            (site) => new ContentFileScan(site),
+          )
+        : this.sinkFor(form);
     this.sink = sink;
     if (bytes.length === 0) return;
     sink.write(bytes);

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -53,6 +53,10 @@ function scan(path: string, content: Buffer, options: ContentScannerOptions = {}
   for (let at = 0; at < content.length; at += 10_000) file.write(content.subarray(at, at + 10_000));
   return file.end();
 }
+
+/** Whether `programs` are all on PATH: `npm test` installs them as root on Debian (scripts/test-deps.mjs). */
+const installed = (...programs: string[]) =>
+  programs.every((program) => spawnSync("sh", ["-c", `command -v ${program}`]).status === 0);
 
 const where = (findings: Finding[]) => findings.map((f) => `${f.member ?? ""}:${f.line}:${f.rule}`);
 
@@ -177,40 +181,71 @@ describe("an archive that cannot be inspected within the bounds is reported, not
     ]);
   });
 
-  test("a file compressed in a form node cannot open (bzip2, xz, zstd, 7z...), at the top or in a zip", () => {
-    const python = (module: string) =>
-      execFileSync(
-        "python3",
-        ["-c", `import sys, ${module}; sys.stdout.buffer.write(${module}.compress(sys.stdin.buffer.read()))`],
-        {
-          input: PROPERTIES,
-        },
+  test.skipIf(!installed("bzip2", "xz", "zstd", "lz4"))(
+    "bzip2, xz, zstd and LZ4 files are read with their system tool, as gzip is read",
+    () => {
+      const compress = (...command: string[]) =>
+        execFileSync(command[0] as string, command.slice(1), { input: PROPERTIES });
+      expect(where(scan("logs/app.log.bz2", compress("bzip2", "-c")))).toEqual(["app.log:3:github-pat"]);
+      expect(where(scan("logs/app.log.xz", compress("xz", "-c")))).toEqual(["app.log:3:github-pat"]);
+      expect(where(scan("logs/app.log.zst", compress("zstd", "-cq")))).toEqual(["app.log:3:github-pat"]);
+      expect(where(scan("logs/app.log.lz4", compress("lz4", "-c")))).toEqual(["app.log:3:github-pat"]);
+      // A tar in one: expanded, then read as a tar; in a zip, a member of a member.
+      const txz = execFileSync("xz", ["-c"], {
+        input: gitArchive({ "src/settings.ini": PROPERTIES }, "tar"),
+      });
+      expect(where(scan("fixtures/release.txz", txz))).toEqual([
+        "release.tar!/src/settings.ini:3:github-pat",
+      ]);
+      const zip = makeZip([{ name: "inner/app.log.xz", data: compress("xz", "-c") }]);
+      expect(where(scan("backup.zip", zip))).toEqual(["inner/app.log.xz!/app.log:3:github-pat"]);
+      // What holds nothing secret is read and leaves: ripgrep's own test data, say.
+      const clean = execFileSync("bzip2", ["-c"], { input: "Sherlock Holmes\n" });
+      expect(scan("tests/data/sherlock.bz2", clean)).toEqual([]);
+    },
+  );
+
+  test.skipIf(!installed("bzip2", "xz"))(
+    "a compressed file no tool here reads, or one its tool refuses, is reported, not sent",
+    () => {
+      const cannot = (format: string) => [
+        `archive not inspected: compressed as ${format}, which the scan cannot read`,
+      ];
+      // 7z and RAR hold many members: never read. By their magic: the scan reads nothing past it.
+      for (const [format, hex] of [
+        ["7z", "377abcaf271c"],
+        ["RAR", "526172211a0700"],
+      ] as const) {
+        const bytes = Buffer.concat([Buffer.from(hex, "hex"), Buffer.from(PROPERTIES)]);
+        expect(refused(scan("data.bin", bytes)), format).toEqual(cannot(format));
+      }
+      // A stream that starts as xz does and is not one: its tool says so.
+      const broken = Buffer.concat([Buffer.from("fd377a585a00", "hex"), Buffer.from(PROPERTIES)]);
+      expect(refused(scan("logs/app.log.xz", broken))[0]).toMatch(
+        /^archive not inspected: not a readable xz stream/,
       );
-    const cannot = (format: string) => [
-      `archive not inspected: compressed as ${format}, which the scan cannot read`,
-    ];
-    expect(refused(scan("logs/app.log.bz2", python("bz2")))).toEqual(cannot("bzip2"));
-    expect(refused(scan("logs/app.log.xz", python("lzma")))).toEqual(cannot("xz"));
-    expect(refused(scan("empty.bz2", Buffer.from("425a683917724538509000000000", "hex")))).toEqual(
-      cannot("bzip2"),
-    );
-    // By their magic: the scan reads nothing past it.
-    const magic: [string, string][] = [
-      ["zstd", "28b52ffd"],
-      ["7z", "377abcaf271c"],
-      ["RAR", "526172211a0700"],
-      ["lzip", "4c5a495001"],
-      ["LZ4", "04224d18"],
-    ];
-    for (const [format, hex] of magic) {
-      const bytes = Buffer.concat([Buffer.from(hex, "hex"), Buffer.from(PROPERTIES)]);
-      expect(refused(scan("data.bin", bytes)), format).toEqual(cannot(format));
-    }
-    const zip = makeZip([{ name: "inner/app.log.xz", data: python("lzma") }]);
-    expect(where(scan("backup.zip", zip))).toEqual(["inner/app.log.xz:1:uninspectable-archive"]);
-    // Text that starts as a magic does, but not with all of it, is text and scanned as text.
-    for (const text of ["BZh9 is a block size\n", "LZIP notes\n"]) {
-      expect(where(scan("notes.txt", Buffer.from(`${text}${PROPERTIES}`)))).toEqual([":4:github-pat"]);
+      // A bomb: past the ratio the budget allows, as a gzip bomb is.
+      const bomb = execFileSync("bzip2", ["-c"], { input: Buffer.alloc(8 * 1024 * 1024) });
+      expect(refused(scan("zeros.bz2", bomb, { limits: { maxRatio: 10, ratioFloor: 1024 } }))).toEqual([
+        "archive not inspected: expands more than 10 times",
+      ]);
+      // Text that starts as a magic does, but not with all of it, is text and scanned as text.
+      for (const text of ["BZh9 is a block size\n", "LZIP notes\n"]) {
+        expect(where(scan("notes.txt", Buffer.from(`${text}${PROPERTIES}`)))).toEqual([":4:github-pat"]);
+      }
+    },
+  );
+
+  test("without the tool on PATH, a file in its form is reported and names the tool", () => {
+    const xz = execFileSync("xz", ["-c"], { input: PROPERTIES });
+    const path = process.env.PATH;
+    process.env.PATH = join(root, "no-tools");
+    try {
+      expect(refused(scan("logs/app.log.xz", xz))).toEqual([
+        "archive not inspected: compressed as xz, which the scan reads with xz: not installed here",
+      ]);
+    } finally {
+      process.env.PATH = path;
     }
   });
 
