@@ -453,3 +453,43 @@ function unboundedQuantifiers(source: string): string[] {
   }
   return found;
 }
+
+describe("config-password in JSON configuration", () => {
+  test.each([
+    [
+      "config/production.json",
+      `{\n  "db": { "host": "db.internal", "password": "${fake.password(11)}" }\n}\n`,
+    ],
+    ["appsettings.json", `{\n  "AzureAd": {\n    "ClientSecret": "${fakeChars(ALNUM, 34, 12)}"\n  }\n}\n`],
+    ["secrets.json", `{"stripe":{"apiKey":"${fakeChars(ALNUM, 32, 13)}"}}`],
+    [".vscode-test/settings.jsonc", `{\n  // local\n  "api_key": "${fakeChars(HEX, 40, 14)}"\n}\n`],
+  ])("finds the value of a secret's name in %s", (path, text) => {
+    expect(rulesIn(path, text)).toContain("config-password");
+  });
+
+  test.each([
+    [
+      "botocore/service-2.json",
+      '"pattern":"^arn:aws:secretsmanager:[a-zA-Z0-9-:]+:secret:ecr\\\\-cache\\\\/[a-z]+$"',
+    ],
+    [
+      "botocore/service-2.json",
+      '"pattern":"arn:[a-z\\\\d-]+:secretsmanager:[a-z0-9-]+:[0-9]+:secret:[a-zA-Z0-9_.-]+"',
+    ],
+    [
+      "botocore/paginators-1.json",
+      '"input_token": "NextToken",\n"output_token": "StreamDescription.Shards[-1].ShardId"',
+    ],
+    [
+      "package-lock.json",
+      '"node_modules/js-tokens": {\n  "version": "4.0.0",\n  "resolved": "https://registry.npmjs.org/js-tokens/-/js-tokens-4.0.0.tgz"\n}',
+    ],
+    [
+      "locales/en.json",
+      '{"password_reset_token_expired": "Your reset link has expired", "secretQuestion": "Question"}',
+    ],
+    ["config/default.json", '{"apiKey": "${API_KEY}", "clientSecret": "<your-client-secret>", "token": ""}'],
+  ])("leaves what only looks like one in %s", (path, text) => {
+    expect(rulesIn(path, text)).toEqual([]);
+  });
+});

@@ -10,9 +10,13 @@ import {
 import type { ContentRule } from "./rule.js";
 import { anyCase, namedValue } from "./shape.js";
 
-/** Configuration text: .properties, INI, YAML, TOML, dotenv and friends. */
+/**
+ * Configuration text: .properties, INI, YAML, TOML, dotenv and friends, and JSON (`appsettings.json`,
+ * node-config's `config/production.json`, `secrets.json`), where `"apiKey": "…"` is the same setting;
+ * Terraform's `.tf.json` is hashicorp-tf-password's.
+ */
 const CONFIG_PATHS =
-  /(?:^|\/)(?:[^/]*\.(?:properties|ini|cfg|conf|cnf|ya?ml|toml|env)|\.env(?:\.[^/]*)?|[^/]*\.env\.[^/]*)$/i;
+  /(?:^|\/)(?:[^/]*\.(?:properties|ini|cfg|conf|cnf|ya?ml|toml|env|(?<!\.tf\.)json|json5|jsonc)|\.env(?:\.[^/]*)?|[^/]*\.env\.[^/]*)$/i;
 
 const YAML_PATHS = /\.ya?ml$/i;
 
@@ -21,6 +25,15 @@ const CURL_USER = /(?:-u|--user)(?:=|[ \t]{1,4})["']?([^\s"':]{0,128}):/;
 
 /** A URL, an ARN, a path, a dotted name or a file name: configuration values that are not secrets. */
 const NOT_A_SECRET_VALUE = /^(?:[a-z][\w+.-]*:|[.~]?\/)|^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)+$/i;
+
+/**
+ * What a schema or an API model says of a value rather than being one: a regex (anchored, with an
+ * escape such as `\\d`, as JSON writes it, or a character class with a count) or a JMESPath to a
+ * field (`Jobs[-1].JobId`), as AWS's models have under `"pattern"` and `"output_token"` beside
+ * `SecretArn` and `NextToken` (2 of 7718 JSON files without this: botocore's; 0 with it).
+ */
+const DESCRIBES_A_VALUE =
+  /^\^.*\$$|\\[\\dwsWDSbB.()[\]{}|*+?^$-]|\][+*?]|\]\{\d|^[A-Za-z_]\w*(?:\[-?\d*\*?\])?(?:\.[A-Za-z_]\w*(?:\[-?\d*\*?\])?)+$/;
 
 /** The text of a base64 value when it decodes to printable text, else undefined. */
 function decodeBase64Text(value: string): string | undefined {
@@ -95,7 +108,8 @@ export const PASSWORD_RULES: readonly ContentRule[] = [
       String.raw`(?:${SECRET_NAMES.map(anyCase).join("|")})[\w.-]{0,30}?["']?[ \t]{0,4}[:=][ \t]{0,4}["']?([^\s"'#;,]{10,256})`,
     ),
     entropy: 3.2,
-    reject: (secret) => isPlaceholderOrWord(secret) || NOT_A_SECRET_VALUE.test(secret),
+    reject: (secret) =>
+      isPlaceholderOrWord(secret) || NOT_A_SECRET_VALUE.test(secret) || DESCRIBES_A_VALUE.test(secret),
     paths: CONFIG_PATHS,
   },
   {
