@@ -488,7 +488,7 @@ describe("config-password in JSON configuration", () => {
       "locales/en.json",
       '{"password_reset_token_expired": "Your reset link has expired", "secretQuestion": "Question"}',
     ],
-    ["config/default.json", '{"apiKey": "${API_KEY}", "clientSecret": "<your-client-secret>", "token": ""}'],
+    ["config/default.json", `{"apiKey": "\${API_KEY}", "clientSecret": "<your-client-secret>", "token": ""}`],
   ])("leaves what only looks like one in %s", (path, text) => {
     expect(rulesIn(path, text)).toEqual([]);
   });
