@@ -47,3 +47,34 @@ export function checkPath(path: string): string[] {
   }
   return problems.map((problem) => `path ${shown} ${problem}`);
 }
+
+/** The device names Windows reserves in every directory, whatever extension follows (`nul.txt`). */
+const RESERVED_DEVICE = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(?:\..*)?$/is;
+/** Characters no Windows name may hold (`:` opens an NTFS stream; the rest the Win32 API refuses). */
+const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
+
+/**
+ * Problems with a name a proposal brings in (a new file, a rename's target) that Windows cannot hold
+ * as it is: a device name, a forbidden character, or a trailing dot or space, which Windows drops (so
+ * the file lands under another name). Git for Windows refuses to check such a path out, so a review
+ * branch holding one could not be looked at there. Names already in the tree are the user's own.
+ */
+export function checkNewName(path: string): string[] {
+  const shown = quoteForDisplay(path);
+  const problems: string[] = [];
+  for (const component of path.split("/")) {
+    const bare = component.replace(/[. ]+$/, "");
+    if (RESERVED_DEVICE.test(bare)) {
+      problems.push(`path ${shown} has a component Windows reserves for a device (${component})`);
+    }
+    if (WINDOWS_FORBIDDEN.test(component)) {
+      problems.push(`path ${shown} has a character Windows does not allow in a name (${component})`);
+    }
+    if (bare !== component) {
+      problems.push(
+        `path ${shown} has a component ending in a dot or space, which Windows drops (${component})`,
+      );
+    }
+  }
+  return [...new Set(problems)];
+}

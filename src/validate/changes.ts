@@ -5,7 +5,7 @@
 import type { TreeChange } from "../git/raw-diff.js";
 import { Mode } from "../git/trees.js";
 import { forbiddenPathReason, type SecretNameCheck } from "../paths/forbidden.js";
-import { checkPath } from "../paths/result.js";
+import { checkNewName, checkPath } from "../paths/result.js";
 import { isNodeGypPath } from "./npm-scripts.js";
 import { quoteForDisplay } from "./sanitize.js";
 
@@ -45,6 +45,7 @@ interface PathUse {
 function pathProblems(path: string, rules: ChangeRules, use: PathUse): string[] {
   const shown = quoteForDisplay(path);
   const problems = checkPath(path);
+  if (use.touched === undefined && use.written) problems.push(...checkNewName(path));
   if (use.touched !== undefined && !rules.known.has(path)) {
     problems.push(`path ${shown} was ${use.touched}, but it was never sent to the worker`);
   }

@@ -150,6 +150,9 @@ describe("validate: the attack corpus (test/fixtures/diffs)", () => {
       "55": /same file on case-insensitive or Unicode-normalising/,
       "61": /adds the dependency "left-pad" in "dependencies" to "github:left-pad\/left-pad#master" \(a git repository/,
       "63": /path "package-lock\.json" adds the source "git\+ssh:.*" for "node_modules\/left-pad" \(not the registry/,
+      "66": /starts with a drive letter/,
+      "68": /reserves for a device \(COM1\)/,
+      "70": /ending in a dot or space, which Windows drops \(\.\. \)/,
     };
     for (const [prefix, reason] of Object.entries(reasons)) {
       const fixture = fixtures.find((candidate) => candidate.name.startsWith(`${prefix}-`));

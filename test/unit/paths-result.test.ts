@@ -1,7 +1,7 @@
 // validate: layer 4 path sanity and collisions.
 import { describe, expect, it } from "vitest";
 import { collisionKey, foldComponent, isDotGitLike } from "../../src/paths/fold.js";
-import { checkPath } from "../../src/paths/result.js";
+import { checkNewName, checkPath } from "../../src/paths/result.js";
 import { findCollisions, treeEntries } from "../../src/validate/collisions.js";
 
 describe("validate: checkPath accepts ordinary paths", () => {
@@ -162,5 +162,44 @@ describe("validate: findCollisions", () => {
   it("ignores collisions the repository already had", () => {
     const old = treeEntries(["a.txt", "A.txt"]);
     expect(findCollisions(["a.txt", "A.txt", "b.txt"], old)).toEqual([]);
+  });
+});
+
+describe("validate: a new name must be one Windows can hold", () => {
+  const refused: [string, RegExp][] = [
+    ["src/con.ts", /reserves for a device \(con\.ts\)/],
+    ["AUX", /reserves for a device/],
+    ["lib/NUL.tar.gz", /reserves for a device/],
+    ["src/com1/index.ts", /reserves for a device \(com1\)/],
+    ["src/LPT9", /reserves for a device/],
+    ["CONOUT$", /reserves for a device/],
+    ["src/nul. /x", /reserves for a device/],
+    ["src/new.ts::$DATA", /character Windows does not allow/],
+    ["a<b>.md", /character Windows does not allow/],
+    ["why?.md", /character Windows does not allow/],
+    ["notes.md.", /ending in a dot or space/],
+    ["src/.. /evil.txt", /ending in a dot or space/],
+    ["src/.../x", /ending in a dot or space/],
+    ["docs/readme ", /ending in a dot or space/],
+  ];
+  for (const [path, reason] of refused) {
+    it(`refuses ${JSON.stringify(path)}`, () => {
+      expect(checkNewName(path).join("\n")).toMatch(reason);
+    });
+  }
+
+  it("leaves names that only start like one, and dots inside a name", () => {
+    for (const path of [
+      "src/console.ts",
+      "docs/auxiliary.md",
+      "src/com10.ts",
+      "nullable/x.ts",
+      "a.b.c",
+      ".env.example",
+      "src/.hidden",
+      "x~",
+    ]) {
+      expect(checkNewName(path), path).toEqual([]);
+    }
   });
 });
