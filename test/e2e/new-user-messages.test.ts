@@ -208,7 +208,8 @@ describe("import of a file that is no result", () => {
     repo.write("answer.json", content);
     const result = runUnchanged(repo, ["import", "answer.json", "--request", review?.id ?? ""], 4);
     expect(result.stderr).toBe(
-      `git-review-remote: rejected the result of worker 'gone'; nothing was imported\n${said}`,
+      `git-review-remote: rejected the result of worker 'gone'; nothing was imported\n${said}` +
+        `hint: review ${review?.id} still waits for its answer: nothing of this file was kept, and the right one can be imported\n`,
     );
   });
 });
