@@ -205,6 +205,8 @@ export const messages = {
   hooksThroughHusky: "this repository runs its hooks through husky",
   huskyNotSetUp:
     "this repository has .husky/: once husky is set up (an npm install runs it), git runs its hooks from there and not this one",
+  huskyScriptNotRun: (script: string) =>
+    `this repository's package.json sets husky up (its ${script} script, which an npm install runs): git then runs its hooks from .husky/ and not this one`,
   simpleGitHooksRemoves:
     "this repository's simple-git-hooks deletes the hooks its configuration does not name when it installs (an npm install runs it), this one included",
   hintSimpleGitHooks:

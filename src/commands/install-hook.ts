@@ -6,15 +6,23 @@ import { resolveWorkTreeRepo } from "../repo.js";
 import type { Output } from "../report/output.js";
 
 export async function runInstallHook(args: { force: boolean }, output: Output): Promise<void> {
-  const { shown, how, huskyLater, removedBySimpleGitHooks, untrackedInTracked, workTreesWithout, sharedBy } =
-    await installHook(await resolveWorkTreeRepo(), args.force);
+  const {
+    shown,
+    how,
+    huskyLater,
+    huskyScript,
+    removedBySimpleGitHooks,
+    untrackedInTracked,
+    workTreesWithout,
+    sharedBy,
+  } = await installHook(await resolveWorkTreeRepo(), args.force);
   output.say(messages.hookInstalled(how, shown));
   if (sharedBy) {
     output.err(`warning: ${messages.hooksPathShared(sharedBy)}`);
     output.err(`hint: ${messages.hintPrePushOffHere}`);
   }
   if (huskyLater) {
-    output.err(`warning: ${messages.huskyNotSetUp}`);
+    output.err(`warning: ${huskyScript ? messages.huskyScriptNotRun(huskyScript) : messages.huskyNotSetUp}`);
     output.err(`hint: ${messages.hintHuskyLine}`);
   }
   if (untrackedInTracked) {

@@ -70,6 +70,22 @@ async function readTopJson(top: string, name: string): Promise<unknown> {
   }
 }
 
+/** husky 5 and later as a package script runs it (`husky install`, `husky`, `npx husky install`). */
+const RUNS_HUSKY = /(?:^|[;&|(\s])husky(?:\s+install)?(?=$|[\s;&|)])/;
+
+/**
+ * The package.json script that sets husky up on install (`"prepare": "husky install"`), in a clone
+ * that has no `.husky/` yet (axios commits none: its prepare script makes it); undefined when none.
+ */
+async function huskyScript(top: string): Promise<string | undefined> {
+  const pkg = (await readTopJson(top, "package.json")) as { scripts?: Record<string, unknown> } | undefined;
+  for (const name of ["prepare", "postinstall", "install", "preinstall"]) {
+    const script = pkg?.scripts?.[name];
+    if (typeof script === "string" && RUNS_HUSKY.test(script)) return name;
+  }
+  return undefined;
+}
+
 /** The hooks husky 4 and older writes into .git/hooks: a runner its every install rewrites. */
 const OLD_HUSKY = /^# husky\s*$/m;
 
@@ -101,6 +117,8 @@ export async function installHook(
   shown: string;
   how: "installed" | "updated" | "unchanged" | "husky" | "huskyConfig";
   huskyLater: boolean;
+  /** With no `.husky/` yet, the package.json script that will set husky up (`prepare`). */
+  huskyScript?: string | undefined;
   removedBySimpleGitHooks: boolean;
   untrackedInTracked?: UntrackedHook | undefined;
   /** Linked work trees that run their own copy of a relative core.hooksPath with no review in it. */
@@ -151,10 +169,14 @@ export async function installHook(
   await writeFileAtomic(path, text, 0o755);
   await chmod(path, 0o755);
   const husky = repo.top ? await stat(join(repo.top, ".husky")).catch(() => undefined) : undefined;
+  const script = repo.top && husky?.isDirectory() !== true ? await huskyScript(repo.top) : undefined;
   return {
     shown: await shownPath(repo, path),
     how: existing === undefined ? "installed" : existing === text ? "unchanged" : "updated",
-    huskyLater: husky?.isDirectory() === true && !(repo.top && (await huskyRunsUs(join(repo.top, ".husky")))),
+    huskyLater:
+      script !== undefined ||
+      (husky?.isDirectory() === true && !(repo.top && (await huskyRunsUs(join(repo.top, ".husky"))))),
+    huskyScript: script,
     removedBySimpleGitHooks: repo.top ? await removedBySimpleGitHooks(repo.top) : false,
     untrackedInTracked: await untrackedInTrackedDir(repo, dir, path),
     workTreesWithout: await workTreesWithoutHook(repo),

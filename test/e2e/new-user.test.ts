@@ -287,6 +287,31 @@ describe("install-hook in a clone whose husky is not set up yet", () => {
     expect(quiet.stderr).toBe("");
   });
 
+  it("says so too when no .husky/ is committed but package.json's prepare script sets husky up", () => {
+    // As axios's: husky 8, "prepare": "husky install && ...", no .husky/ in the tree.
+    const repo = committedRepo();
+    repo.write(
+      "package.json",
+      `${JSON.stringify({ scripts: { prepare: "husky install && npm run prepare:hooks" }, devDependencies: { husky: "^8.0.3" } })}\n`,
+    );
+    repo.commit("husky by script");
+    const installed = repo.run(["install-hook"]);
+    expect(installed.status, installed.stderr).toBe(0);
+    expect(installed.stdout).toBe(
+      `Installed the pre-push hook in ${join(repo.dir, ".git", "hooks", "pre-push")}\n`,
+    );
+    expect(installed.stderr).toBe(
+      "warning: this repository's package.json sets husky up (its prepare script, which an npm install runs): git then runs its hooks from .husky/ and not this one\n" +
+        'hint: add a line to .husky/pre-push instead: git review-remote hook pre-push "$@"\n',
+    );
+    // A script that names another tool whose name starts so is not husky's.
+    repo.write("package.json", `${JSON.stringify({ scripts: { prepare: "husky-init --no-op" } })}\n`);
+    repo.commit("not husky");
+    const again = repo.run(["install-hook"]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toBe("");
+  });
+
   it("does not ask for the husky line when .husky/pre-push has it already", () => {
     const repo = committedRepo();
     repo.write(".husky/pre-push", 'git review-remote hook pre-push "$@"\n');
