@@ -187,9 +187,11 @@ function describe(ran: Ran): string {
   const name = ran.version ? `${ran.label} ${ran.version}` : ran.label;
   const exit = ran.exitCode === undefined ? "" : `, exit ${ran.exitCode}`;
   const timing = `${ran.seconds.toFixed(1)} s`;
+  // A comments or diff reviewer's report holds no fixes: a count of them would always be 0.
+  const fixes = ran.format === "comments" || ran.format === "diff" ? "" : `${fixesApplied(ran)}, `;
   const what = ran.error
     ? `failed: ${ran.error}`
-    : `${plural(ran.comments, "comment")}, ${fixesApplied(ran)}, ${plural(ran.files, "file")} changed`;
+    : `${plural(ran.comments, "comment")}, ${fixes}${plural(ran.files, "file")} changed`;
   return `- ${name} (\`${ran.command}\`, ${ran.format}${exit}, ${timing}): ${what}`;
 }
 

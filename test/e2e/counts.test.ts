@@ -68,7 +68,7 @@ describe("a reviewer over the comments' limit", () => {
     // The reviewer's line counts all it made: made less left out is what came back.
     expect(shown.stdout).toMatch(
       new RegExp(
-        `\\n\\n${LEFT_OUT}\\n\\nRan many-comments\\.sh\\.\\n- many-comments\\.sh \\(\`[^\`]+\`, comments, exit 0, \\d+\\.\\d s\\): 6 comments, 0 fixes applied, 1 file changed\\n`,
+        `\\n\\n${LEFT_OUT}\\n\\nRan many-comments\\.sh\\.\\n- many-comments\\.sh \\(\`[^\`]+\`, comments, exit 0, \\d+\\.\\d s\\): 6 comments, 1 file changed\\n`,
       ),
     );
   });

@@ -111,6 +111,8 @@ describe("reviewers with report formats", () => {
     expect(applied([result.commits[0]?.patch ?? ""], ["scripts/run.sh"])).toEqual({
       "scripts/run.sh": '#!/bin/sh\necho "$1"\n',
     });
+    // A diff holds no fixes to count.
+    expect(result.summary).toMatch(/, diff, exit 0, \d+\.\d s\): 0 comments, 1 file changed$/m);
     // Its `diff x.orig x` line is the file's header, not text set aside with a warning.
     expect(result.comments).toEqual([]);
     expect(stderr).not.toContain("outside the diff");
