@@ -134,6 +134,14 @@ export const NAME_RULES: readonly NameRule[] = [
       ".cargo/credentials",
       ".cargo/credentials.toml",
       ".config/gh/hosts.yml",
+      // Composer's http-basic, GitHub and GitLab tokens, in its home (a project's own auth.json, beside
+      // composer.json, is one name of too many others to keep back: its tokens are found by content).
+      ".composer/auth.json",
+      ".config/composer/auth.json",
+      // A Kubernetes docker-registry Secret's payload, as `kubectl create secret` reads it from a file.
+      ".dockerconfigjson",
+      // Jenkins' key for every credential its credentials.xml holds.
+      "hudson.util.Secret",
       ".terraform.d/credentials.tfrc.json",
       ".password-store/",
     ],

@@ -29,6 +29,10 @@ describe("secret name rules", () => {
     [".htpasswd", "tool-credentials"],
     [".vault-token", "tool-credentials"],
     [".docker/config.json", "tool-credentials"],
+    [".composer/auth.json", "tool-credentials"],
+    [".config/composer/auth.json", "tool-credentials"],
+    ["deploy/.dockerconfigjson", "tool-credentials"],
+    ["jenkins/secrets/hudson.util.Secret", "tool-credentials"],
     [".ENV", "dotenv"],
     ["certs/CERT.PFX", "private-key"],
     ["ID_RSA", "private-key"],
@@ -57,6 +61,8 @@ describe("secret name rules", () => {
     "docs/ssh.md",
     "src/credentials.ts",
     "docs/kubeconfig-guide.md",
+    "locales/en/auth.json",
+    "composer/auth.json.md",
     // React Native's template commits it: `export NODE_BINARY=$(command -v node)`.
     "examples/react-native/ios/.xcode.env",
   ])("exports %s", (path) => {
