@@ -488,6 +488,10 @@ describe("config-password in JSON configuration", () => {
       "locales/en.json",
       '{"password_reset_token_expired": "Your reset link has expired", "secretQuestion": "Question"}',
     ],
+    [
+      "config/app.json",
+      '{"tokenExpiry": "3600", "passwordPolicy": "strong", "secretName": "my-app-secret-v2"}',
+    ],
     ["config/default.json", `{"apiKey": "\${API_KEY}", "clientSecret": "<your-client-secret>", "token": ""}`],
   ])("leaves what only looks like one in %s", (path, text) => {
     expect(rulesIn(path, text)).toEqual([]);

@@ -35,6 +35,15 @@ const NOT_A_SECRET_VALUE = /^(?:[a-z][\w+.-]*:|[.~]?\/)|^[A-Za-z_$][\w$-]*(?:\.[
 const DESCRIBES_A_VALUE =
   /^\^.*\$$|\\[\\dwsWDSbB.()[\]{}|*+?^$-]|\][+*?]|\]\{\d|^[A-Za-z_]\w*(?:\[-?\d*\*?\])?(?:\.[A-Za-z_]\w*(?:\[-?\d*\*?\])?)+$/;
 
+/**
+ * A name that holds a secret's word but names something about it: `secretName`, `secret_key_ref`,
+ * `TOKEN_PATH`, `passwordPolicy`. Its value is a name, a path or a setting (`my-app-secret-v2`,
+ * `projects/1/secrets/db/versions/latest`), however random it looks; `secret_key_base` or
+ * `api_token` still name the value itself.
+ */
+const NAMES_ABOUT_A_SECRET =
+  /(?:[_.-](?:name|ref|id|arn|path|file|url|uri|endpoint|type|length|expiry|ttl|policy|field|header|env|var)|(?:Name|Ref|Id|ID|Arn|ARN|Path|File|Url|URL|Uri|URI|Endpoint|Type|Length|Expiry|Ttl|TTL|Policy|Field|Header|Env|Var)|_(?:NAME|REF|ID|ARN|PATH|FILE|URL|URI|ENDPOINT|TYPE|LENGTH|EXPIRY|TTL|POLICY|FIELD|HEADER|ENV|VAR))s?["']?[ \t]{0,4}[:=]/;
+
 /** The text of a base64 value when it decodes to printable text, else undefined. */
 function decodeBase64Text(value: string): string | undefined {
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || value.length % 4 !== 0) return undefined;
@@ -108,8 +117,11 @@ export const PASSWORD_RULES: readonly ContentRule[] = [
       String.raw`(?:${SECRET_NAMES.map(anyCase).join("|")})[\w.-]{0,30}?["']?[ \t]{0,4}[:=][ \t]{0,4}["']?([^\s"'#;,]{10,256})`,
     ),
     entropy: 3.2,
-    reject: (secret) =>
-      isPlaceholderOrWord(secret) || NOT_A_SECRET_VALUE.test(secret) || DESCRIBES_A_VALUE.test(secret),
+    reject: (secret, match) =>
+      isPlaceholderOrWord(secret) ||
+      NOT_A_SECRET_VALUE.test(secret) ||
+      DESCRIBES_A_VALUE.test(secret) ||
+      NAMES_ABOUT_A_SECRET.test(match[0].slice(0, match[0].length - secret.length)),
     paths: CONFIG_PATHS,
   },
   {
