@@ -497,3 +497,19 @@ describe("config-password in JSON configuration", () => {
     expect(rulesIn(path, text)).toEqual([]);
   });
 });
+
+describe("YAML that only looks like a secret's", () => {
+  test("a data: key followed by many indented lines and no Secret is read to its end", () => {
+    // A ConfigMap, or pnpm-lock.yaml's normalize-package-data:, where the lines' own blanks once
+    // let the Secret rule split each line's indentation every way, 20 lines deep: it never ended.
+    const lines = (indent: number) => `${" ".repeat(indent)}specifier: ^4.0.8\n`.repeat(40);
+    for (const indent of [2, 6, 12]) {
+      const text = `kind: ConfigMap\ndata:\n${lines(indent)}    normalize-package-data:\n${lines(indent)}`;
+      expect(rulesIn("deploy/configmap.yaml", text), `indent ${indent}`).toEqual([]);
+    }
+    // The Secret itself is still found past 19 lines of other data.
+    const other = "  other: x\n".repeat(19);
+    const secret = `kind: Secret\ndata:\n${other}  password: ${b64(fake.password())}\n`;
+    expect(rulesIn("deploy/secret.yaml", secret)).toContain("kubernetes-secret-yaml");
+  });
+});

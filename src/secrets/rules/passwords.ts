@@ -76,7 +76,14 @@ const SECRET_NAMES = [
 const LINE = String.raw`(?!---)[^\r\n]{0,500}\r?\n`;
 /** One `key: value` entry of a Secret's data; the value is group 1 of the entry (no template, no quote). */
 const DATA_ENTRY = String.raw`[ \t]{1,12}["']?[\w.-]{1,253}["']?:[ \t]{0,4}(?:[|>][-+]?[ \t]{0,4}\r?\n[ \t]{1,16})?["']?((?![$<{])[^\s"'#]{6,4096})`;
-const DATA_BLOCK = String.raw`(?:data|stringData):[ \t]{0,4}\r?\n(?:[ \t]{1,12}[^\r\n]{0,300}\r?\n){0,20}?${DATA_ENTRY}`;
+/**
+ * A Secret's `data:` and up to 20 indented lines before the entry. An indented line is one blank and
+ * the rest of it: written as 1-12 blanks then any text, the text's own blanks could take a line's
+ * indentation in as many ways as it has blanks, and a `data:` with no Secret near (a ConfigMap,
+ * `normalize-package-data:` in a pnpm-lock.yaml) was tried in every combination over its 20 lines:
+ * pnpm's own lockfile never finished scanning.
+ */
+const DATA_BLOCK = String.raw`(?:data|stringData):[ \t]{0,4}\r?\n(?:[ \t][^\r\n]{0,311}\r?\n){0,20}?${DATA_ENTRY}`;
 
 export const PASSWORD_RULES: readonly ContentRule[] = [
   {
