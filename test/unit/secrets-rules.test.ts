@@ -499,6 +499,18 @@ describe("config-password in JSON configuration", () => {
 });
 
 describe("YAML that only looks like a secret's", () => {
+  test("a pnpm-lock.yaml names @inquirer/password with its version and peers: a package", () => {
+    const lock = [
+      "  '@inquirer/prompts@7.8.6(@types/node@22.19.19)':",
+      "    dependencies:",
+      "      '@inquirer/password': 5.1.2(@types/node@22.19.19)",
+      "      '@inquirer/confirm': 5.1.18(@types/node@22.19.19)",
+      "",
+    ].join("\n");
+    expect(rulesIn("pnpm-lock.yaml", lock)).toEqual([]);
+    expect(rulesIn("config/app.yaml", `password: ${fake.password()}\n`)).toEqual(["config-password"]);
+  });
+
   test("a data: key followed by many indented lines and no Secret is read to its end", () => {
     // A ConfigMap, or pnpm-lock.yaml's normalize-package-data:, where the lines' own blanks once
     // let the Secret rule split each line's indentation every way, 20 lines deep: it never ended.

@@ -27,6 +27,13 @@ const CURL_USER = /(?:-u|--user)(?:=|[ \t]{1,4})["']?([^\s"':]{0,128}):/;
 const NOT_A_SECRET_VALUE = /^(?:[a-z][\w+.-]*:|[.~]?\/)|^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)+$/i;
 
 /**
+ * A package's version as lockfiles write it, with pnpm's peers after it: a dependency whose name
+ * holds a secret's word (`'@inquirer/password': 5.1.2(@types/node@22.19.19)`, which every
+ * pnpm-lock.yaml of a project with @inquirer/prompts has) names a package, not a password.
+ */
+const PACKAGE_VERSION = /^[~^=v]?\d+\.\d+\.\d+(?:[-+][\w.-]*)?(?:\(\S*\))?$/;
+
+/**
  * What a schema or an API model says of a value rather than being one: a regex (anchored, with an
  * escape such as `\\d`, as JSON writes it, or a character class with a count) or a JMESPath to a
  * field (`Jobs[-1].JobId`), as AWS's models have under `"pattern"` and `"output_token"` beside
@@ -128,6 +135,7 @@ export const PASSWORD_RULES: readonly ContentRule[] = [
       isPlaceholderOrWord(secret) ||
       NOT_A_SECRET_VALUE.test(secret) ||
       DESCRIBES_A_VALUE.test(secret) ||
+      PACKAGE_VERSION.test(secret) ||
       NAMES_ABOUT_A_SECRET.test(match[0].slice(0, match[0].length - secret.length)),
     paths: CONFIG_PATHS,
   },
