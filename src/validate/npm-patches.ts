@@ -216,14 +216,6 @@ export function namedPatchPaths(
   return { files: [...files], folders: [...folders], unread };
 }
 
-/** The blobs of a change's files, before and after: none of a link, a gitlink or a side it has not. */
-export function fileOids(change: TreeChange): string[] {
-  const oids: string[] = [];
-  if (change.oldMode.startsWith("100") && !/^0+$/.test(change.oldOid)) oids.push(change.oldOid);
-  if (change.newMode.startsWith("100") && !/^0+$/.test(change.newOid)) oids.push(change.newOid);
-  return oids;
-}
-
 /** The dependency patches a base tree's package files name: asked of each path a proposal changes. */
 export interface NamedPatches {
   /**
@@ -303,4 +295,35 @@ export async function readNamedPatches(run: GitOptions, treeish: string): Promis
       return `is a dependency patch the base's ${quoteForDisplay(by)} names (the next install applies it to that package's code, install scripts included)`;
     },
   };
+}
+
+/** The blobs of a change's files, before and after: none of a link, a gitlink or a side it has not. */
+function fileOids(change: TreeChange): string[] {
+  const oids: string[] = [];
+  if (change.oldMode.startsWith("100") && !/^0+$/.test(change.oldOid)) oids.push(change.oldOid);
+  if (change.newMode.startsWith("100") && !/^0+$/.test(change.newOid)) oids.push(change.newOid);
+  return oids;
+}
+
+/**
+ * The texts, before and after, of each path `changes` touch (a rename's both names), for `named`'s
+ * reason: read in one `git cat-file --batch`, and only while `named.readsTexts` asks for them.
+ */
+export async function changedTexts(
+  run: GitOptions,
+  changes: readonly TreeChange[],
+  named: NamedPatches,
+): Promise<Map<string, string[]>> {
+  const texts = new Map<string, string[]>();
+  if (!named.readsTexts) return texts;
+  const oids = [...new Set(changes.flatMap(fileOids))];
+  const blobs = await readBlobs(run, oids);
+  const byOid = new Map(oids.map((oid, index) => [oid, blobs[index]?.toString("utf8") ?? ""]));
+  for (const change of changes) {
+    const both = fileOids(change).flatMap((oid) => byOid.get(oid) ?? []);
+    for (const path of [change.fromPath ?? change.path, change.path]) {
+      texts.set(path, [...(texts.get(path) ?? []), ...both]);
+    }
+  }
+  return texts;
 }

@@ -3,7 +3,6 @@
 // The repo's object store, refs, index and work tree are never written, whatever the outcome.
 import { mkdir, rm } from "node:fs/promises";
 import { basename, isAbsolute, join } from "node:path";
-import { readBlobs } from "../git/blobs.js";
 import { OBJECT_ID, privateObjectEnv } from "../git/objects.js";
 import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type Env, type GitOptions, git } from "../git/run.js";
@@ -12,7 +11,7 @@ import { createTempDir, QUARANTINE_PREFIX } from "../os/tempdir.js";
 import type { SecretNameCheck } from "../paths/forbidden.js";
 import { checkChange } from "./changes.js";
 import { findCollisions, treeEntries } from "./collisions.js";
-import { fileOids, type NamedPatches, readNamedPatches } from "./npm-patches.js";
+import { changedTexts, type NamedPatches, readNamedPatches } from "./npm-patches.js";
 import { isPackageJsonPath } from "./npm-scripts.js";
 import {
   exposedManifestProblem,
@@ -274,18 +273,7 @@ async function patchProblems(
   changes: readonly TreeChange[],
   named: NamedPatches,
 ): Promise<string[]> {
-  const texts = new Map<string, string[]>();
-  if (named.readsTexts) {
-    const oids = [...new Set(changes.flatMap(fileOids))];
-    const blobs = await readBlobs(run, oids);
-    const byOid = new Map(oids.map((oid, index) => [oid, blobs[index]?.toString("utf8") ?? ""]));
-    for (const change of changes) {
-      const both = fileOids(change).flatMap((oid) => byOid.get(oid) ?? []);
-      for (const path of [change.fromPath ?? change.path, change.path]) {
-        texts.set(path, [...(texts.get(path) ?? []), ...both]);
-      }
-    }
-  }
+  const texts = await changedTexts(run, changes, named);
   const paths = new Set(changes.flatMap((change) => [change.fromPath ?? change.path, change.path]));
   return [...paths].flatMap((path) => {
     const reason = named.reason(path, texts.get(path));

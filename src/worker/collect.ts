@@ -3,7 +3,6 @@
 // private git dir (the reviewer could have rewritten tree/.git/config) with the tree's objects borrowed.
 
 import { copyFileSync } from "node:fs";
-import { readBlobs } from "../git/blobs.js";
 import { commitTree, type GitRun, isAncestor, treeOf } from "../git/commits.js";
 import { diffTrees, type TreeChange } from "../git/raw-diff.js";
 import { type Env, git, spawnGit } from "../git/run.js";
@@ -15,7 +14,7 @@ import { scopedMessage } from "../pipeline/scoped-message.js";
 import { type Limits, overLimitRule, type RaisableLimit } from "../protocol/limits.js";
 import type { ProposedCommit, ReviewComment } from "../protocol/result.js";
 import { plural } from "../report/plural.js";
-import { fileOids, type NamedPatches, readNamedPatches } from "../validate/npm-patches.js";
+import { changedTexts, type NamedPatches, readNamedPatches } from "../validate/npm-patches.js";
 import { isPackageJsonPath } from "../validate/npm-scripts.js";
 import {
   exposedManifestProblem,
@@ -226,11 +225,12 @@ async function findSkips(
     const problem = pnpmManifestProblem(change.path, pnpm);
     return problem === undefined ? undefined : `the file ${problem}`;
   };
+  // While a base file's patches are unread, a file is judged by its texts too: every change's read
+  // at once, the first time one is asked for.
+  let texts: Promise<Map<string, string[]>> | undefined;
   const patchReason = async (change: TreeChange) => {
-    // While a base file's patches are unread, a file is judged by its texts too (readsAsPatch).
-    const oids = patches.readsTexts ? fileOids(change) : [];
-    const texts = (await readBlobs(runIn(ctx), oids)).map((blob) => blob.toString("utf8"));
-    const reason = patches.reason(change.path, texts);
+    texts ??= changedTexts(runIn(ctx), raw, patches);
+    const reason = patches.reason(change.path, (await texts).get(change.path));
     return reason === undefined ? undefined : `the path ${reason}`;
   };
   for (const change of raw) {
