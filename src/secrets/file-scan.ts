@@ -74,28 +74,23 @@ export class ContentFileScan implements FileScan {
     const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
     this.pending = [];
     const head = bytes.subarray(0, HEAD);
-    const form = detectForm(head);
-    const sink =
-      form === "sealed"
-        ? openArchive(
-            { sealed: compressionName(head) as string },
-            this.site,
-            (site) => new ContentFileScan(site),
-          )
-        : this.sinkFor(form);
+    const sink = this.sinkFor(detectForm(head), head);
     this.sink = sink;
     if (bytes.length === 0) return;
     sink.write(bytes);
   }
 
-  private sinkFor(form: Form): FileScan {
+  /** `head`: the first bytes, which name the compressed form of a sealed file. */
+  private sinkFor(form: Form, head: Uint8Array): FileScan {
     const text = () => new TextScan(this.site, this.site.rulePath);
+    const inner = (site: NestedSite) => new ContentFileScan(site);
     switch (form) {
       case "text":
         return text();
       case "binary":
-      case "sealed":
         return new DiscardSink();
+      case "sealed":
+        return openArchive({ sealed: compressionName(head) as string }, this.site, inner);
       case "utf16le-or-text":
         return new TeeSink([new DecodingSink("utf16le", text()), text()]);
       case "utf16be-or-text":
@@ -103,7 +98,7 @@ export class ContentFileScan implements FileScan {
       case "gzip":
       case "zip":
       case "tar":
-        return openArchive(form, this.site, (site) => new ContentFileScan(site));
+        return openArchive(form, this.site, inner);
       default:
         return new DecodingSink(form, text());
     }
